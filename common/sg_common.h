@@ -1,0 +1,68 @@
+/* spillgraph — internals of the bottom layer (common/): error helpers,
+ * counted allocation, the clock. Every folder may include this; it includes
+ * nothing of the project but sg_status.h. Not installed. */
+#ifndef SG_COMMON_H
+#define SG_COMMON_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sg_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------ errors
+ * A function declares `sg_status st = SG_OK;`, uses SG_TRY/SG_CHECK, and ends
+ * with a `fail:` label that frees what it owns and returns st. */
+sg_status sgi_fail(sg_error *err, sg_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* errno (positive) to status: ENOSPC/EDQUOT -> SG_E_NOSPACE, ENOENT ->
+ * SG_E_NOTFOUND, ENOMEM -> SG_E_NOMEM, EEXIST -> SG_E_EXISTS, else SG_E_IO;
+ * the message gets ": strerror" appended. */
+sg_status sgi_fail_errno(sg_error *err, int errnum, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+sg_status sgi_errno_status(int errnum);
+
+#define SG_TRY(expr)                                                                   \
+    do {                                                                               \
+        sg_status sg_try_s_ = (expr);                                                  \
+        if (sg_try_s_ != SG_OK) { st = sg_try_s_; goto fail; }                        \
+    } while (0)
+#define SG_CHECK(cond, code, err, ...)                                                 \
+    do {                                                                               \
+        if (!(cond)) { st = sgi_fail((err), (code), __VA_ARGS__); goto fail; }        \
+    } while (0)
+#define SG_ALLOC(ptr, expr, err, what)                                                 \
+    do {                                                                               \
+        if (((ptr) = (expr)) == NULL) {                                                \
+            st = sgi_fail((err), SG_E_NOMEM, "out of memory allocating %s", (what));  \
+            goto fail;                                                                 \
+        }                                                                              \
+    } while (0)
+
+/* ------------------------------------------------------------ allocation
+ * Every library allocation goes through these, so tests can make the n-th
+ * one fail and count what is still live at the end. */
+void *sgi_malloc(size_t n);
+void *sgi_calloc(size_t count, size_t size);
+void *sgi_realloc(void *p, size_t n);
+void *sgi_aligned_alloc(size_t align, size_t n); /* free with sgi_free */
+void sgi_free(void *p);
+char *sgi_strdup(const char *s);
+/* Test hooks: the allocation `n` calls from now fails (0 = the next one);
+ * n < 0 disables. Failing persists for that one call only. */
+void sgi_alloc_fail_after(long n);
+long sgi_alloc_live(void);   /* allocations not yet freed */
+long sgi_alloc_count(void);  /* allocation calls so far */
+
+/* ------------------------------------------------------------ time */
+double sgi_now(void); /* monotonic seconds */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

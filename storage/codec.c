@@ -1,0 +1,155 @@
+/* Block codec: transformed u32 values -> byte transposition -> zstd.
+ *
+ * Transposition puts byte k of every value in plane k. Small deltas and
+ * degrees leave the high planes nearly constant and random weights leave
+ * whole planes empty, which zstd's entropy stage then removes; decoding is
+ * one zstd call plus a vectorisable gather. */
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_customMem */
+#include <string.h>
+#include <zstd.h>
+#include <zstd_errors.h>
+
+#include "internal.h"
+
+struct sgi_codec {
+    ZSTD_CCtx *cctx;
+    ZSTD_DCtx *dctx;
+    int level;
+    size_t max_elems;
+    uint8_t *planes;   /* 4 * max_elems */
+    uint32_t *vals;    /* max_elems */
+};
+
+static void *zalloc(void *opaque, size_t n) { (void)opaque; return sgi_malloc(n); }
+static void zfree(void *opaque, void *p) { (void)opaque; sgi_free(p); }
+static const ZSTD_customMem zmem = {zalloc, zfree, NULL};
+
+sgi_codec *sgi_codec_new(int zstd_level, size_t max_elems)
+{
+    sgi_codec *c = sgi_calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->level = zstd_level > 0 ? zstd_level : 3;
+    c->max_elems = max_elems;
+    c->cctx = ZSTD_createCCtx_advanced(zmem);
+    c->dctx = ZSTD_createDCtx_advanced(zmem);
+    c->planes = sgi_malloc(4 * max_elems);
+    c->vals = sgi_malloc(4 * max_elems);
+    if (!c->cctx || !c->dctx || !c->planes || !c->vals) {
+        sgi_codec_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void sgi_codec_free(sgi_codec *c)
+{
+    if (!c) return;
+    ZSTD_freeCCtx(c->cctx);
+    ZSTD_freeDCtx(c->dctx);
+    sgi_free(c->planes);
+    sgi_free(c->vals);
+    sgi_free(c);
+}
+
+size_t sgi_codec_bound(size_t n)
+{
+    size_t b = ZSTD_compressBound(4 * n);
+    return b > 4 * n ? b : 4 * n;
+}
+
+static void transpose(const uint32_t *restrict v, size_t n, uint8_t *restrict out)
+{
+    uint8_t *restrict p0 = out, *restrict p1 = out + n, *restrict p2 = out + 2 * n,
+                      *restrict p3 = out + 3 * n;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = v[i];
+        p0[i] = (uint8_t)x;
+        p1[i] = (uint8_t)(x >> 8);
+        p2[i] = (uint8_t)(x >> 16);
+        p3[i] = (uint8_t)(x >> 24);
+    }
+}
+
+static void untranspose(const uint8_t *restrict in, size_t n, uint32_t *restrict v)
+{
+    const uint8_t *restrict p0 = in, *restrict p1 = in + n, *restrict p2 = in + 2 * n,
+                            *restrict p3 = in + 3 * n;
+    for (size_t i = 0; i < n; i++)
+        v[i] = (uint32_t)p0[i] | (uint32_t)p1[i] << 8 | (uint32_t)p2[i] << 16 |
+               (uint32_t)p3[i] << 24;
+}
+
+sg_status sgi_codec_encode(sgi_codec *c, const uint32_t *vals, size_t n, uint8_t *out,
+                           size_t *out_len, uint8_t *codec, sg_error *err)
+{
+    if (n > c->max_elems)
+        return sgi_fail(err, SG_E_INVALID, "block of %zu values exceeds codec capacity %zu", n,
+                        c->max_elems);
+    transpose(vals, n, c->planes);
+    size_t r = ZSTD_compressCCtx(c->cctx, out, sgi_codec_bound(n), c->planes, 4 * n, c->level);
+    if (ZSTD_isError(r)) {
+        if (ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation)
+            return sgi_fail(err, SG_E_NOMEM, "zstd: out of memory compressing a block");
+        r = SIZE_MAX; /* fall back to raw */
+    }
+    if (r >= 4 * n) {
+        memcpy(out, vals, 4 * n); /* little-endian host */
+        *out_len = 4 * n;
+        *codec = SGI_CODEC_RAW;
+    } else {
+        *out_len = r;
+        *codec = SGI_CODEC_ZSTD_SHUF;
+    }
+    return SG_OK;
+}
+
+sg_status sgi_codec_decode(sgi_codec *c, const sgi_block_entry *e, const uint8_t *src,
+                           const uint32_t **vals, sg_error *err)
+{
+    size_t n = e->n_elems;
+    if (n > c->max_elems)
+        return sgi_fail(err, SG_E_CORRUPT, "block claims %zu values (at most %zu)", n,
+                        c->max_elems);
+    if (e->codec == SGI_CODEC_RAW) {
+        if (e->stored_bytes != 4 * n)
+            return sgi_fail(err, SG_E_CORRUPT, "raw block of %zu values has %u bytes", n,
+                            e->stored_bytes);
+        memcpy(c->vals, src, 4 * n);
+    } else if (e->codec == SGI_CODEC_ZSTD_SHUF) {
+        size_t r = ZSTD_decompressDCtx(c->dctx, c->planes, 4 * n, src, e->stored_bytes);
+        if (ZSTD_isError(r)) {
+            if (ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation)
+                return sgi_fail(err, SG_E_NOMEM, "zstd: out of memory decoding a block");
+            return sgi_fail(err, SG_E_CORRUPT, "zstd: %s", ZSTD_getErrorName(r));
+        }
+        if (r != 4 * n)
+            return sgi_fail(err, SG_E_CORRUPT, "block decodes to %zu bytes, expected %zu", r,
+                            4 * n);
+        untranspose(c->planes, n, c->vals);
+    } else {
+        return sgi_fail(err, SG_E_FORMAT, "unknown block codec %u", e->codec);
+    }
+    *vals = c->vals;
+    return SG_OK;
+}
+
+void sgi_untransform_x(const uint32_t *deg, uint64_t base, size_t skip, size_t count,
+                       uint64_t *dst)
+{
+    uint64_t run = base;
+    for (size_t i = 0; i < skip; i++) run += deg[i];
+    for (size_t i = 0; i < count; i++) {
+        dst[i] = run;
+        run += deg[skip + i];
+    }
+}
+
+void sgi_untransform_a(const uint32_t *delta, size_t skip, size_t count, uint32_t *dst)
+{
+    uint32_t run = 0;
+    for (size_t i = 0; i < skip; i++) run += delta[i];
+    for (size_t i = 0; i < count; i++) {
+        run += delta[skip + i];
+        dst[i] = run;
+    }
+}
