@@ -490,6 +490,16 @@ typedef struct plan {
         }                                                                                  \
     } while (0)
 
+#define SG_GROW_ONE(arr, n, cap, err)                                                      \
+    do {                                                                                   \
+        if ((n) == (cap)) {                                                                \
+            void *p_ = sgi_realloc((arr), ((cap) + 1) * sizeof *(arr));                    \
+            SG_CHECK(p_, SG_E_NOMEM, (err), "out of memory planning a read");              \
+            (arr) = p_;                                                                    \
+            (cap)++;                                                                       \
+        }                                                                                  \
+    } while (0)
+
 /* Pieces of array a covering global elements [g0, g1) (vertices for X). */
 static sg_status plan_array(const sg_store *s, plan *p, sg_array a, uint64_t g0, uint64_t g1,
                             void *dst, sg_error *err)
@@ -577,6 +587,7 @@ typedef struct reader {
     sg_status st;
     sg_error *err;
     uint64_t requests;
+    bool mapped;          /* decode from the file mappings, no reads */
 } reader;
 
 static uint8_t *req_buf(reader *r, const request *q)
@@ -692,8 +703,13 @@ static sg_status decode_piece(reader *r, const piece *pc, sgi_codec *c, sg_error
 {
     const sgi_shard *sh = &r->s->shards[pc->shard];
     const sgi_block_entry *e = &sh->blocks[pc->array][pc->block];
-    const request *q = &r->pl.reqs[pc->req];
-    const uint8_t *src = r->slot[q->window % NSLOTS] + q->buf_off + (e->offset - q->file_off);
+    const uint8_t *src;
+    if (r->mapped) {
+        src = sh->map + e->offset;
+    } else {
+        const request *q = &r->pl.reqs[pc->req];
+        src = r->slot[q->window % NSLOTS] + q->buf_off + (e->offset - q->file_off);
+    }
     const uint32_t *vals;
     sg_status st = decode_at(sh, (sg_array)pc->array, pc->block, src, c, &vals, err);
     if (st != SG_OK) return st;
@@ -835,6 +851,19 @@ sg_status sg_store_read(sg_store *s, const sg_read_request *req, const sg_read_o
     }
 
     /* A window holds at least the largest block it must stage. */
+    if (o.mapped && r.pl.n_pieces > 0) {
+        /* One parallel pass over every piece, reading the page cache in place. */
+        r.mapped = true;
+        SG_ALLOC(codecs, sgi_calloc((size_t)threads, sizeof *codecs), err, "decoders");
+        for (int t = 0; t < threads; t++) SG_ALLOC(codecs[t], new_codec(s), err, "a decoder");
+        window all = {.n_piece = (uint32_t)r.pl.n_pieces};
+        SG_GROW_ONE(r.pl.wins, r.pl.n_wins, r.pl.cap_wins, err);
+        r.pl.wins[0] = all;
+        r.pl.n_wins = 1;
+        SG_TRY(decode_window(&r, 0, codecs, threads, &sts.stored_bytes, &sts.decoded_bytes));
+        sts.blocks = r.pl.n_pieces;
+        goto done;
+    }
     uint64_t win = o.window_bytes ? o.window_bytes : (32u << 20);
     for (size_t i = 0; i < r.pl.n_pieces; i++) {
         const piece *pc = &r.pl.pieces[i];

@@ -96,6 +96,9 @@ typedef struct sg_read_request {
 typedef struct sg_read_options {
     int threads;            /* decode threads; 0 = OpenMP default */
     bool direct;            /* O_DIRECT reads (bypass the page cache) */
+    bool mapped;            /* no reads: decode straight from the file mappings
+                             * (zero copies; best when the store is in the page
+                             * cache; a cold store then faults page by page) */
     unsigned queue_depth;   /* reads in flight; 0 = default (64) */
     uint32_t window_bytes;  /* staging window; 0 = default (32 MiB) */
 } sg_read_options;

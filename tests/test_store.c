@@ -144,8 +144,9 @@ static void many_windows_and_direct(void **state)
         {.window_bytes = 16384, .queue_depth = 2, .threads = 3},
         {.window_bytes = 1 << 20, .direct = true, .threads = 2},
         {.threads = 1},
+        {.mapped = true, .threads = 3},
     };
-    for (size_t i = 0; i < 3; i++) check_ranges(path, &g, &ros[i], 5 + i);
+    for (size_t i = 0; i < sizeof ros / sizeof *ros; i++) check_ranges(path, &g, &ros[i], 5 + i);
     /* a whole read reports its work */
     sg_store *s;
     sg_error err;
@@ -375,6 +376,10 @@ static void corruption_is_reported_by_file_and_block(void **state)
     uint32_t *a = malloc(g.m * 4);
     sg_read_request rq = {.v_begin = 0, .v_end = g.n, .a = a};
     assert_int_equal(sg_store_read(s, &rq, NULL, NULL, &err), SG_E_CORRUPT);
+    assert_non_null(strstr(err.msg, "shard-000002.sgs block A#3"));
+    const sg_read_options mapped = {.mapped = true};
+    memset(&err, 0, sizeof err);
+    assert_int_equal(sg_store_read(s, &rq, &mapped, NULL, &err), SG_E_CORRUPT);
     assert_non_null(strstr(err.msg, "shard-000002.sgs block A#3"));
     assert_non_null(strstr(err.msg, "checksum mismatch"));
     /* single-vertex access over that block fails the same way; others work */
