@@ -156,6 +156,12 @@ sg_status sgi_codec_encode(sgi_codec *c, const uint32_t *vals, size_t n, uint8_t
 sg_status sgi_codec_decode(sgi_codec *c, const sgi_block_entry *e, const uint8_t *src,
                            const uint32_t **vals, sg_error *err);
 
+/* Decodes elements [skip, skip+count) of a block straight into dst with the
+ * transform undone (X: uint64 offsets, plus dst[count] = the next offset
+ * when x_last; A: ids; W: weights). Fused: one pass from the byte planes. */
+sg_status sgi_codec_decode_into(sgi_codec *c, const sgi_block_entry *e, const uint8_t *src,
+                                size_t skip, size_t count, void *dst, bool x_last, sg_error *err);
+
 /* Undo the transform for elements [skip, skip+count) of a decoded block. */
 void sgi_untransform_x(const uint32_t *deg, uint64_t base, size_t skip, size_t count,
                        uint64_t *dst);

@@ -710,18 +710,13 @@ static sg_status decode_piece(reader *r, const piece *pc, sgi_codec *c, sg_error
         const request *q = &r->pl.reqs[pc->req];
         src = r->slot[q->window % NSLOTS] + q->buf_off + (e->offset - q->file_off);
     }
-    const uint32_t *vals;
-    sg_status st = decode_at(sh, (sg_array)pc->array, pc->block, src, c, &vals, err);
-    if (st != SG_OK) return st;
-    if (pc->array == SG_ARRAY_X) {
-        uint64_t *d = pc->dst;
-        sgi_untransform_x(vals, e->base, pc->skip, pc->count, d);
-        if (pc->x_last) d[pc->count] = d[pc->count - 1] + vals[pc->skip + pc->count - 1];
-    } else if (pc->array == SG_ARRAY_A) {
-        sgi_untransform_a(vals, pc->skip, pc->count, pc->dst);
-    } else {
-        memcpy(pc->dst, vals + pc->skip, pc->count * 4);
-    }
+    if (sgi_crc32c(0, src, e->stored_bytes) != e->crc)
+        return block_error(sh, (sg_array)pc->array, pc->block, SG_E_CORRUPT, "checksum mismatch",
+                           err);
+    sg_error inner = {0};
+    sg_status st = sgi_codec_decode_into(c, e, src, pc->skip, pc->count, pc->dst, pc->x_last,
+                                         &inner);
+    if (st != SG_OK) return block_error(sh, (sg_array)pc->array, pc->block, st, inner.msg, err);
     return SG_OK;
 }
 
