@@ -191,7 +191,8 @@ typedef struct sg_degree_stats {
     uint64_t hist[34];      /* hist[0]: degree 0; hist[k], k>=1: degree in [2^(k-1), 2^k) */
 } sg_degree_stats;
 
-/* Degree statistics from X alone (streams X; O(n) time, O(block) memory). */
+/* Degree statistics from X alone: streams X in chunks of 4M vertices
+ * (O(n) time, 32 MiB of memory). */
 SG_API sg_status sg_store_degree_stats(sg_store *s, const sg_read_options *opt, sg_degree_stats *out,
                                 sg_error *err);
 
@@ -208,10 +209,15 @@ SG_API sg_export_format sg_export_format_parse(const char *name);
 
 /* Writes the store to `path` in the given format, through a temporary file
  * renamed into place (an existing file is replaced only when `force`).
- * Undirected stores are written as each edge once (u <= v) in el/wel/mtx
- * (mtx as "symmetric"), and in both directions in egr/wsg, as those tools
- * expect. Errors: SG_E_RANGE when the graph exceeds the format (egr: int32
- * counts), SG_E_IO / SG_E_NOSPACE naming the file, SG_E_EXISTS. */
+ * Undirected stores: el/wel write each edge once as "u v" with u < v; mtx is
+ * "symmetric" with the lower triangle (row > col), in row order; egr and wsg
+ * hold both directions, as those tools expect. Directed stores: every stored
+ * edge; wsg also needs the in-edges, built in memory (8 bytes per edge plus
+ * 8 per vertex, and a second pass over the store). Output bytes do not depend
+ * on `threads` (0 = OpenMP default). Errors: SG_E_RANGE when the graph exceeds
+ * the format (egr: int32 counts and ids; egr/wsg: weights above INT32_MAX,
+ * found while writing), SG_E_FORMAT for f32 weights in egr/wsg, SG_E_IO /
+ * SG_E_NOSPACE naming the file, SG_E_EXISTS. Nothing is left behind on error. */
 SG_API sg_status sg_store_export(sg_store *s, sg_export_format fmt, const char *path, bool force,
                           int threads, sg_error *err);
 

@@ -118,9 +118,10 @@ static sg_status make_tmp_names(sg_store_writer *w, sg_error *err)
     if (slash == 0) {
         SG_ALLOC(w->parent, sgi_strdup("."), err, "a path");
     } else {
-        SG_ALLOC(w->parent, sgi_malloc(slash + 1), err, "a path");
-        memcpy(w->parent, p, slash);
-        w->parent[slash] = '\0';
+        size_t plen = slash > 1 ? slash - 1 : 1; /* drop the '/', unless it is the root */
+        SG_ALLOC(w->parent, sgi_malloc(plen + 1), err, "a path");
+        memcpy(w->parent, p, plen);
+        w->parent[plen] = '\0';
     }
     char name[512];
     int nl = snprintf(name, sizeof name, ".%.*s.tmp-%ld-%u", (int)(len - slash), p + slash,
