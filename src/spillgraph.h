@@ -21,7 +21,7 @@ extern "C" {
 /* Library version, "MAJOR.MINOR.PATCH". */
 SG_API const char *sg_version(void);
 
-/* Progress of long work: `phase` names the step ("generate", "build",
+/* Progress of long work: `phase` names the step ("generate", "sort",
  * "write"); fraction in [0, 1]. Called from one thread at a time. */
 typedef void (*sg_progress_fn)(void *ctx, const char *phase, double fraction);
 
@@ -54,9 +54,13 @@ typedef struct sg_gen_report {
 /* Generates an undirected Graph500 R-MAT graph straight into a store at
  * `path`: vertex labels permuted, self-loops dropped, duplicate edges keep
  * the lightest weight. The result depends only on the options, never on the
- * thread count. Memory: the CSR once (8 bytes per directed edge before
- * de-duplication, 8 per vertex); the edge list is never held.
- * Time: O(m * scale) to draw plus a sort of each neighbour list. */
+ * thread count. The edge list is never held: edges are drawn twice from a
+ * counter-based generator (once to count degrees, once to place them).
+ * Memory: 16 bytes per vertex, 8 per directed edge slot before
+ * de-duplication (2m slots), per-thread sort scratch, and the writer's
+ * block buffers. Time: O(m * scale) to draw plus a sort of each list.
+ * Errors: SG_E_INVALID (options), SG_E_EXISTS (path exists without
+ * store.force, checked before any work), SG_E_NOMEM, and the writer's. */
 SG_API sg_status sg_gen_rmat(const char *path, const sg_rmat_options *o, sg_gen_report *rep,
                              sg_error *err);
 

@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# End-to-end tests of the spillgraph command line: exit codes, messages,
+# files. Usage: bash tests/test_cli.sh PATH-TO-SPILLGRAPH
+# Works in a fresh directory under the current one (kept on failure).
+# The last line is "N passed, N failed"; the exit status is non-zero on any
+# failure.
+set -u
+
+if [ $# -lt 1 ] || [ ! -x "$1" ]; then
+    echo "usage: bash tests/test_cli.sh PATH-TO-SPILLGRAPH" >&2
+    exit 2
+fi
+SG=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+
+WORK=$(mktemp -d "$PWD/cli-test.XXXXXX") || { echo "cannot create a work directory" >&2; exit 1; }
+cd "$WORK" || exit 1
+
+PASSED=0
+FAILED=0
+HAVE_PY=0
+command -v python3 >/dev/null 2>&1 && HAVE_PY=1
+
+pass() { PASSED=$((PASSED + 1)); echo "ok   $1"; }
+fail() {
+    FAILED=$((FAILED + 1))
+    echo "FAIL $1"
+    if [ -s out ]; then echo "  --- stdout:"; sed -n '1,20s/^/  | /p' out; fi
+    if [ -s err ]; then echo "  --- stderr:"; sed -n '1,20s/^/  | /p' err; fi
+}
+
+# run ARGS...: runs spillgraph with stdout in ./out, stderr in ./err; sets RC.
+run() {
+    "$SG" "$@" >out 2>err
+    RC=$?
+}
+
+# expect CODE NAME ARGS...: the command exits with CODE.
+expect() {
+    local code=$1 name=$2
+    shift 2
+    run "$@"
+    if [ "$RC" -eq "$code" ]; then pass "$name"; else fail "$name (exit $RC, wanted $code)"; fi
+}
+
+# grep_in FILE PATTERN NAME: FILE contains PATTERN (fixed string).
+grep_in() {
+    if grep -qF -- "$2" "$1"; then pass "$3"; else fail "$3 ('$2' not in $1)"; fi
+}
+
+# json_ok NAME: ./out parses as JSON (when python3 exists).
+json_ok() {
+    if [ $HAVE_PY -eq 0 ]; then pass "$1 (python3 absent: not parsed)"; return; fi
+    if python3 -c 'import json,sys; json.load(sys.stdin)' <out 2>/dev/null; then
+        pass "$1"
+    else
+        fail "$1 (not valid JSON)"
+    fi
+}
+
+# json_field KEY: prints the number or literal at "KEY": in ./out.
+json_field() {
+    if [ $HAVE_PY -eq 1 ]; then
+        python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1" <out
+    else
+        sed -n "s/.*\"$1\":\([0-9a-z.]*\).*/\1/p" out
+    fi
+}
+
+# ------------------------------------------------------------ help, version
+expect 0 "--help" --help
+for c in gen info check export scan devices version; do grep_in out "$c" "--help lists $c"; done
+expect 0 "--version" --version
+grep_in out "spillgraph " "--version prints the version"
+expect 0 "version" version
+expect 0 "help info" help info
+grep_in out "--json" "help info shows info's options"
+
+check_help() { # CMD... -- OPTIONS...
+    local cmd=() opt
+    while [ "$1" != "--" ]; do cmd+=("$1"); shift; done
+    shift
+    expect 0 "${cmd[*]} --help" "${cmd[@]}" --help
+    for opt in "$@"; do grep_in out "$opt" "${cmd[*]} --help mentions $opt"; done
+}
+check_help gen -- rmat
+check_help gen rmat -- --scale --edge-factor --seed --max-weight -o --force --threads \
+    --shard-size --block-size --zstd-level --json --quiet
+check_help info -- --json
+check_help check -- --threads --json
+check_help export -- --format -o --force --threads el wel mtx egr wsg
+check_help scan -- --arrays --direct --threads --queue-depth --repeat --json
+check_help devices -- --selftest --json
+check_help version --
+
+# ------------------------------------------------------------ usage errors
+expect 2 "no command"
+expect 2 "unknown command" frobnicate
+grep_in err "frobnicate" "unknown command is named"
+expect 2 "gen without a kind" gen
+grep_in err "rmat" "gen without a kind lists the kinds"
+expect 2 "gen unknown kind" gen bogus
+grep_in err "rmat" "gen unknown kind lists the kinds"
+expect 2 "unknown option" info --bogus g.sg
+grep_in err "--bogus" "unknown option is named"
+grep_in err "try 'spillgraph info --help'" "usage error points to --help"
+expect 2 "gen rmat missing -o" gen rmat --scale 8
+grep_in err "-o" "missing -o is named"
+expect 2 "gen rmat missing --scale" gen rmat -o g.sg
+expect 2 "gen rmat --scale abc" gen rmat --scale abc -o g.sg
+grep_in err "--scale" "bad number names the option"
+expect 2 "gen rmat --scale 99" gen rmat --scale 99 -o g.sg
+expect 2 "gen rmat --scale without a value" gen rmat -o g.sg --scale
+expect 2 "gen rmat --shard-size 12Q" gen rmat --scale 8 -o g.sg --shard-size 12Q
+expect 2 "info without STORE" info
+expect 2 "info with two stores" info a.sg b.sg
+expect 2 "check --threads x" check g.sg --threads x
+expect 2 "export without --format" export g.sg -o g.el
+expect 2 "scan --arrays q" scan g.sg --arrays q
+expect 2 "devices extra argument" devices extra
+[ -e g.sg ] && fail "usage errors created nothing" || pass "usage errors created nothing"
+
+# ------------------------------------------------------------ gen, info, check
+expect 0 "gen rmat --scale 8" gen rmat --scale 8 -o g.sg
+grep_in out "vertices" "gen prints a summary"
+[ -f g.sg/manifest.sgm ] && pass "gen made a store" || fail "gen made a store"
+expect 0 "gen rmat --json" gen rmat --scale 8 --seed 7 -o g7.sg --json --quiet
+json_ok "gen --json is JSON"
+
+expect 0 "info" info g.sg
+for f in vertices edges shards degree "[2^0, 2^1)" ratio creator; do
+    grep_in out "$f" "info shows $f"
+done
+grep_in out "gen rmat --scale 8" "info shows the creator command line"
+expect 0 "info --json" info g.sg --json
+json_ok "info --json is JSON"
+UND=$(json_field undirected_edges)
+NV=$(json_field n_vertices)
+[ "$NV" = "256" ] && pass "info --json: 256 vertices" || fail "info --json: n_vertices '$NV'"
+case "$UND" in
+    '' | *[!0-9]*) fail "info --json: undirected_edges '$UND'" ;;
+    *) [ "$UND" -gt 0 ] && pass "info --json: undirected_edges $UND" || fail "no edges" ;;
+esac
+
+expect 0 "check" check g.sg
+grep_in out "ok: " "check says ok"
+grep_in out "symmetry checked" "check checked symmetry"
+expect 0 "check --json" check g.sg --json --threads 2
+json_ok "check --json is JSON"
+
+# ------------------------------------------------------------ export
+for fmt in el wel mtx egr wsg; do
+    expect 0 "export $fmt" export g.sg --format $fmt -o g.$fmt
+    [ -s g.$fmt ] && pass "export $fmt is not empty" || fail "export $fmt is not empty"
+done
+expect 2 "export --format bogus" export g.sg --format bogus -o g.bogus
+grep_in err "bogus" "unknown format is named"
+[ -e g.bogus ] && fail "bad format wrote nothing" || pass "bad format wrote nothing"
+WEL_LINES=$(wc -l <g.wel | tr -d ' ')
+[ "$WEL_LINES" = "$UND" ] && pass "wel lines ($WEL_LINES) = undirected edges" \
+    || fail "wel lines ($WEL_LINES) != undirected edges ($UND)"
+expect 1 "export to an existing file" export g.sg --format el -o g.el
+grep_in err "exists" "export refusal says exists"
+expect 0 "export --force" export g.sg --format el -o g.el --force
+
+# ------------------------------------------------------------ overwrite
+expect 1 "gen to an existing store" gen rmat --scale 8 -o g.sg
+grep_in err "exists" "gen refusal says exists"
+expect 0 "gen --force" gen rmat --scale 8 -o g.sg --force --quiet
+expect 0 "check after --force" check g.sg
+
+# ------------------------------------------------------------ sizes, shards
+expect 0 "gen with small shards and blocks" \
+    gen rmat --scale 8 -o small.sg --shard-size 16K --block-size 4KiB --zstd-level 5 --threads 2
+expect 0 "info --json of small shards" info small.sg --json
+SH=$(json_field n_shards)
+case "$SH" in
+    '' | *[!0-9]*) fail "n_shards '$SH'" ;;
+    *) [ "$SH" -gt 1 ] && pass "--shard-size 16K makes $SH shards" || fail "one shard only" ;;
+esac
+expect 0 "check small shards" check small.sg
+
+# ------------------------------------------------------------ corruption
+cp -r g.sg bad.sg
+SHARD=bad.sg/shard-000000.sgs
+SIZE=$(wc -c <"$SHARD" | tr -d ' ')
+MID=$((SIZE / 2))
+if [ $HAVE_PY -eq 1 ]; then
+    python3 - "$SHARD" "$MID" <<'EOF'
+import sys
+path, off = sys.argv[1], int(sys.argv[2])
+with open(path, "r+b") as f:
+    f.seek(off)
+    b = f.read(1)
+    f.seek(off)
+    f.write(bytes([b[0] ^ 0xFF]))
+EOF
+else
+    BYTE=$(od -An -tu1 -j "$MID" -N1 "$SHARD" | tr -d ' ')
+    printf "$(printf '\\%03o' $((BYTE ^ 255)))" |
+        dd of="$SHARD" bs=1 seek="$MID" count=1 conv=notrunc 2>/dev/null
+fi
+cmp -s g.sg/shard-000000.sgs "$SHARD" && fail "byte flipped" || pass "byte flipped"
+expect 1 "check of a corrupt store" check bad.sg
+grep_in err "shard-000000.sgs" "corruption message names the shard file"
+grep_in err "spillgraph check: " "corruption message names the command"
+
+# ------------------------------------------------------------ missing store
+expect 1 "info of a missing path" info no-such.sg
+grep_in err "no-such.sg" "missing path is named"
+expect 1 "check of a missing path" check no-such.sg
+expect 1 "scan of a missing path" scan no-such.sg
+
+# ------------------------------------------------------------ scan
+expect 0 "scan" scan g.sg
+grep_in out "GB/s" "scan prints GB/s"
+expect 0 "scan --arrays xa --repeat 2" scan g.sg --arrays xa --repeat 2 --queue-depth 8
+expect 0 "scan --direct --json" scan g.sg --direct --json --threads 2
+json_ok "scan --json is JSON"
+expect 0 "scan --mapped" scan g.sg --mapped --arrays aw
+expect 2 "scan --direct --mapped" scan g.sg --direct --mapped
+
+# ------------------------------------------------------------ devices
+expect 0 "devices" devices
+expect 0 "devices --json" devices --json
+json_ok "devices --json is JSON"
+
+# ------------------------------------------------------------ summary
+cd .. || exit 1
+if [ "$FAILED" -eq 0 ]; then rm -rf "$WORK"; else echo "work directory kept: $WORK"; fi
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
