@@ -73,7 +73,9 @@ struct sg_store_writer {
     sgi_codec **codecs;
 
     sgi_shard_entry *shards;
+    int *shard_fds;      /* closed shards' files, fsynced by finish */
     size_t n_shards, cap_shards;
+    size_t n_synced;     /* shards [0, n_synced) are fsynced and closed */
 };
 
 /* Tests only: skip the input validation so that broken stores can be made. */
@@ -227,9 +229,36 @@ fail:
     return st;
 }
 
+static void close_shard_files(sg_store_writer *w)
+{
+    for (size_t i = 0; w->shard_fds && i < w->n_shards; i++)
+        if (w->shard_fds[i] >= 0) {
+            sgi_io_get()->close(w->shard_fds[i]);
+            w->shard_fds[i] = -1;
+        }
+}
+
+/* Makes closed shards [n_synced, upto) durable and closes them. */
+static sg_status sync_shard_files(sg_store_writer *w, size_t upto, sg_error *err)
+{
+    const sgi_io *io = sgi_io_get();
+    for (; w->n_synced < upto; w->n_synced++) {
+        const size_t i = w->n_synced;
+        char name[64];
+        sgi_shard_file_name(name, (uint32_t)i);
+        int r = io->fsync(w->shard_fds[i]);
+        if (r < 0) return sgi_fail_errno(err, -r, "fsync of %s/%s", w->tmp_path, name);
+        r = io->close(w->shard_fds[i]);
+        w->shard_fds[i] = -1;
+        if (r < 0) return sgi_fail_errno(err, -r, "closing %s/%s", w->tmp_path, name);
+    }
+    return SG_OK;
+}
+
 static void free_writer(sg_store_writer *w)
 {
     if (w->fd >= 0) sgi_io_get()->close(w->fd);
+    close_shard_files(w);
     if (w->blocks)
         for (size_t i = 0; i < w->n_blocks; i++) {
             sgi_free(w->blocks[i].vals);
@@ -243,6 +272,7 @@ static void free_writer(sg_store_writer *w)
     sgi_free(w->sealed);
     sgi_free(w->index);
     sgi_free(w->shards);
+    sgi_free(w->shard_fds);
     sgi_free(w->shard_path);
     sgi_free(w->final_path);
     sgi_free(w->tmp_path);
@@ -258,6 +288,7 @@ void sg_store_writer_abort(sg_store_writer *w)
         sgi_io_get()->close(w->fd);
         w->fd = -1;
     }
+    close_shard_files(w);
     if (w->tmp_path) sgi_remove_tree(w->tmp_path);
     free_writer(w);
 }
@@ -394,7 +425,6 @@ fail:
 static sg_status close_shard(sg_store_writer *w, sg_error *err)
 {
     sg_status st = SG_OK;
-    const sgi_io *io = sgi_io_get();
     for (int a = 0; a < SG_NARRAYS; a++) seal(w, (sg_array)a);
     SG_TRY(flush_sealed(w, err));
 
@@ -426,27 +456,26 @@ static sg_status close_shard(sg_store_writer *w, sg_error *err)
     h.header_crc = sgi_crc32c(0, &h, 60);
     SG_TRY(sgi_write_all(w->fd, &h, sizeof h, 0, w->shard_path, err));
 
-    int r = io->fsync(w->fd);
-    if (r < 0) {
-        st = sgi_fail_errno(err, -r, "fsync of %s", w->shard_path);
-        goto fail;
-    }
-    r = io->close(w->fd);
-    w->fd = -1;
-    if (r < 0) {
-        st = sgi_fail_errno(err, -r, "closing %s", w->shard_path);
-        goto fail;
-    }
-    w->cur.file_bytes = index_off + index_bytes + sizeof f;
-    w->cur.index_crc = index_crc;
+    /* Start writeback now; finish() fsyncs every shard before the rename, so
+     * the disk works while the next shards are compressed. */
+    (void)sync_file_range(w->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
     if (w->n_shards == w->cap_shards) {
         size_t cap = w->cap_shards ? 2 * w->cap_shards : 16;
         sgi_shard_entry *p = sgi_realloc(w->shards, cap * sizeof *p);
         SG_CHECK(p, SG_E_NOMEM, err, "out of memory growing the shard table");
         w->shards = p;
+        int *q = sgi_realloc(w->shard_fds, cap * sizeof *q);
+        SG_CHECK(q, SG_E_NOMEM, err, "out of memory growing the shard table");
+        w->shard_fds = q;
         w->cap_shards = cap;
     }
+    w->cur.file_bytes = index_off + index_bytes + sizeof f;
+    w->cur.index_crc = index_crc;
+    w->shard_fds[w->n_shards] = w->fd;
+    w->fd = -1;
     w->shards[w->n_shards++] = w->cur;
+    /* At most 32 shards wait for their fsync (bounded open files). */
+    if (w->n_shards - w->n_synced > 32) SG_TRY(sync_shard_files(w, w->n_shards - 32, err));
     w->shard_open = false;
 fail:
     return st;
@@ -654,6 +683,7 @@ sg_status sg_store_writer_finish(sg_store_writer *w, sg_error *err)
              "finish: %llu of %llu vertices appended", (unsigned long long)w->v_next,
              (unsigned long long)w->n_vertices);
     if (w->shard_open) SG_TRY(close_shard(w, err));
+    SG_TRY(sync_shard_files(w, w->n_shards, err));
     SG_TRY(write_manifest(w, err));
     SG_TRY(sgi_fsync_dir(w->tmp_path, err));
 
