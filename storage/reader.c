@@ -49,6 +49,9 @@ static sg_status map_file(const char *path, int *fd_out, const uint8_t **map, si
             io->close(fd);
             return sgi_fail_errno(err, e, "mapping %s", path);
         }
+        /* Lookups touch a header, an index and single blocks: without this
+         * the kernel's read-around (8 MiB on some VMs) reads far more. */
+        (void)madvise(p, *len, MADV_RANDOM);
         *map = p;
     }
     *fd_out = fd;
@@ -751,6 +754,40 @@ static sg_status decode_window(reader *r, uint32_t wi, sgi_codec **codecs, int t
     return first_st;
 }
 
+/* Whether at least 90% of the pages of the planned blocks are resident in
+ * the page cache (one mincore call per shard touched). */
+static sg_status mostly_cached(const sg_store *s, const plan *pl, bool *cached, sg_error *err)
+{
+    sg_status st = SG_OK;
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char *vec = NULL;
+    uint64_t pages = 0, resident = 0;
+    size_t i = 0;
+    while (i < pl->n_pieces) {
+        const uint32_t si = pl->pieces[i].shard;
+        const sgi_shard *sh = &s->shards[si];
+        size_t n_pages = (sh->map_bytes + page - 1) / page;
+        sgi_free(vec);
+        SG_ALLOC(vec, sgi_malloc(n_pages + 1), err, "a residency map");
+        if (mincore((void *)sh->map, sh->map_bytes, vec) != 0) {
+            *cached = false; /* cannot tell: read */
+            goto fail;
+        }
+        for (; i < pl->n_pieces && pl->pieces[i].shard == si; i++) {
+            const piece *pc = &pl->pieces[i];
+            const sgi_block_entry *e = &sh->blocks[pc->array][pc->block];
+            for (uint64_t p = e->offset / page; p <= (e->offset + e->stored_bytes - 1) / page; p++) {
+                pages++;
+                resident += vec[p] & 1;
+            }
+        }
+    }
+    *cached = pages > 0 && resident * 10 >= pages * 9;
+fail:
+    sgi_free(vec);
+    return st;
+}
+
 static int open_direct(const char *path)
 {
     return sgi_io_get()->open(path, O_RDONLY | O_DIRECT, 0);
@@ -846,9 +883,23 @@ sg_status sg_store_read(sg_store *s, const sg_read_request *req, const sg_read_o
     }
 
     /* A window holds at least the largest block it must stage. */
+    SG_CHECK((int)o.direct + (int)o.mapped + (int)o.uring <= 1, SG_E_INVALID, err,
+             "read: direct, mapped and uring exclude each other");
+    if (!o.direct && !o.mapped && !o.uring && r.pl.n_pieces > 0) {
+        bool cached = false;
+        SG_TRY(mostly_cached(s, &r.pl, &cached, err));
+        o.mapped = cached;
+    }
     if (o.mapped && r.pl.n_pieces > 0) {
-        /* One parallel pass over every piece, reading the page cache in place. */
+        /* One parallel pass over every piece, reading the page cache in place.
+         * If mapped was forced on a cold store, ask for the pages ahead. */
         r.mapped = true;
+        if (opt && opt->mapped)
+            for (size_t i = 0; i < r.pl.n_pieces; i++)
+                if (i == 0 || r.pl.pieces[i].shard != r.pl.pieces[i - 1].shard) {
+                    const sgi_shard *sh = &s->shards[r.pl.pieces[i].shard];
+                    (void)madvise((void *)sh->map, sh->map_bytes, MADV_WILLNEED);
+                }
         SG_ALLOC(codecs, sgi_calloc((size_t)threads, sizeof *codecs), err, "decoders");
         for (int t = 0; t < threads; t++) SG_ALLOC(codecs[t], new_codec(s), err, "a decoder");
         window all = {.n_piece = (uint32_t)r.pl.n_pieces};
@@ -857,6 +908,7 @@ sg_status sg_store_read(sg_store *s, const sg_read_request *req, const sg_read_o
         r.pl.n_wins = 1;
         SG_TRY(decode_window(&r, 0, codecs, threads, &sts.stored_bytes, &sts.decoded_bytes));
         sts.blocks = r.pl.n_pieces;
+        sts.used_mapped = true;
         goto done;
     }
     uint64_t win = o.window_bytes ? o.window_bytes : (32u << 20);

@@ -95,10 +95,13 @@ typedef struct sg_read_request {
 
 typedef struct sg_read_options {
     int threads;            /* decode threads; 0 = OpenMP default */
-    bool direct;            /* O_DIRECT reads (bypass the page cache) */
+    /* How blocks reach memory. None set (the default) is automatic: mapped
+     * when at least 90% of the blocks' pages are in the page cache (mincore),
+     * otherwise buffered io_uring reads. At most one may be set. */
+    bool direct;            /* O_DIRECT io_uring reads (bypass the page cache) */
     bool mapped;            /* no reads: decode straight from the file mappings
-                             * (zero copies; best when the store is in the page
-                             * cache; a cold store then faults page by page) */
+                             * (zero copies; a cold store faults page by page) */
+    bool uring;             /* buffered io_uring reads, even when cached */
     unsigned queue_depth;   /* reads in flight; 0 = default (64) */
     uint32_t window_bytes;  /* staging window; 0 = default (32 MiB) */
 } sg_read_options;
@@ -110,8 +113,10 @@ typedef struct sg_read_stats {
     uint64_t blocks;
     uint64_t requests;      /* read requests issued */
     double seconds;
-    bool used_uring;        /* false: pread fallback (io_uring unavailable) */
-    bool used_direct;
+    bool used_uring;        /* reads went through io_uring */
+    bool used_direct;       /* ...with O_DIRECT */
+    bool used_mapped;       /* no reads: decoded from the mappings */
+    /* none of the three: reads used pread (io_uring unavailable) */
 } sg_read_stats;
 
 /* Streams the request. `opt` and `stats` may be NULL. Errors name the shard

@@ -88,7 +88,7 @@ check_help gen rmat -- --scale --edge-factor --seed --max-weight -o --force --th
 check_help info -- --json
 check_help check -- --threads --json
 check_help export -- --format -o --force --threads el wel mtx egr wsg
-check_help scan -- --arrays --direct --threads --queue-depth --repeat --json
+check_help scan -- --arrays --direct --mapped --uring --threads --queue-depth --repeat --json
 check_help devices -- --selftest --json
 check_help version --
 
@@ -218,6 +218,11 @@ expect 0 "scan --direct --json" scan g.sg --direct --json --threads 2
 json_ok "scan --json is JSON"
 expect 0 "scan --mapped" scan g.sg --mapped --arrays aw
 expect 2 "scan --direct --mapped" scan g.sg --direct --mapped
+expect 2 "scan --mapped --uring" scan g.sg --mapped --uring
+expect 0 "scan --uring" scan g.sg --uring --json
+grep_in out '"used_uring":true' "scan --uring reads through io_uring"
+expect 0 "scan, cached store" scan g.sg --json
+grep_in out '"used_mapped":true' "scan of a cached store decodes from the mappings"
 
 # ------------------------------------------------------------ devices
 expect 0 "devices" devices

@@ -2,7 +2,9 @@
  * single-vertex access, layout edge cases, replacement and corruption. */
 #include "testutil.h"
 
+#include <fcntl.h>
 #include <math.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,7 +143,7 @@ static void many_windows_and_direct(void **state)
     sg_write_options o = {.block_bytes = 4096, .shard_bytes = 256 << 10};
     tu_write_store(path, &g, &o);
     const sg_read_options ros[] = {
-        {.window_bytes = 16384, .queue_depth = 2, .threads = 3},
+        {.window_bytes = 16384, .queue_depth = 2, .threads = 3, .uring = true},
         {.window_bytes = 1 << 20, .direct = true, .threads = 2},
         {.threads = 1},
         {.mapped = true, .threads = 3},
@@ -168,6 +170,64 @@ static void many_windows_and_direct(void **state)
     free(x);
     free(a);
     sg_store_close(s);
+    tu_graph_free(&g);
+    tu_rm_rf(dir);
+    free(dir);
+}
+
+static void evict(const char *store)
+{
+    int i;
+    for (i = 0;; i++) {
+        char p[600];
+        snprintf(p, sizeof p, "%s/shard-%06d.sgs", store, i);
+        int fd = open(p, O_RDONLY);
+        if (fd < 0) break;
+        assert_int_equal(fdatasync(fd), 0);
+        assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+        close(fd);
+    }
+    assert_true(i > 0);
+}
+
+/* Default mode: decode from the mappings when cached, read otherwise. */
+static void automatic_mode_follows_the_page_cache(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir("store");
+    char path[512];
+    snprintf(path, sizeof path, "%s/g.sg", dir);
+    tu_graph g = tu_random_graph(20000, 100000, 1000, 17, false);
+    sg_write_options o = {.block_bytes = 16384};
+    tu_write_store(path, &g, &o);
+    uint32_t *a = malloc(g.m * 4);
+    sg_read_request rq = {.v_begin = 0, .v_end = g.n, .a = a};
+    sg_read_stats st;
+    sg_error err;
+    sg_store *s;
+    /* evicted before this process maps anything (the kernel keeps pages a
+     * process has mapped): the read goes through io_uring... */
+    evict(path);
+    assert_int_equal(sg_store_open(path, &s, &err), SG_OK);
+    assert_int_equal(sg_store_read(s, &rq, NULL, &st, &err), SG_OK);
+    assert_false(st.used_mapped);
+    assert_true(st.used_uring);
+    assert_true(st.requests > 0);
+    assert_memory_equal(a, g.a, g.m * 4);
+    /* ...which caches it: now it decodes from the mappings, no requests */
+    memset(a, 0, g.m * 4);
+    assert_int_equal(sg_store_read(s, &rq, NULL, &st, &err), SG_OK);
+    assert_true(st.used_mapped);
+    assert_false(st.used_uring);
+    assert_int_equal(st.requests, 0);
+    assert_memory_equal(a, g.a, g.m * 4);
+    /* forcing io_uring on a cached store; the modes exclude each other */
+    const sg_read_options ur = {.uring = true}, both = {.uring = true, .mapped = true};
+    assert_int_equal(sg_store_read(s, &rq, &ur, &st, &err), SG_OK);
+    assert_true(st.used_uring && !st.used_mapped);
+    assert_int_equal(sg_store_read(s, &rq, &both, &st, &err), SG_E_INVALID);
+    sg_store_close(s);
+    free(a);
     tu_graph_free(&g);
     tu_rm_rf(dir);
     free(dir);
@@ -461,6 +521,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(roundtrip_layouts),
         cmocka_unit_test(many_windows_and_direct),
+        cmocka_unit_test(automatic_mode_follows_the_page_cache),
         cmocka_unit_test(foreach_shard_visits_all),
         cmocka_unit_test(f32_weights_and_negative_flag),
         cmocka_unit_test(writer_rejects_bad_input),

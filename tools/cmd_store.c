@@ -20,6 +20,7 @@ enum {
     OPT_ARRAYS,
     OPT_DIRECT,
     OPT_MAPPED,
+    OPT_URING,
     OPT_QUEUE_DEPTH,
     OPT_REPEAT,
     OPT_SELFTEST,
@@ -365,8 +366,9 @@ static void export_help(void)
            "  mtx   Matrix Market coordinate, 1-based (\"symmetric\" for undirected)\n"
            "  egr   ECL-graph binary CSR (int32 counts; both directions)\n"
            "  wsg   GAP benchmark suite serialized weighted graph (both directions)\n"
-           "Undirected stores are written with each edge once (u <= v) in el, wel and\n"
-           "mtx, and in both directions in egr and wsg, as those tools expect.\n"
+           "Undirected stores are written with each edge once in el and wel (u < v)\n"
+           "and mtx (lower triangle, \"symmetric\"), and in both directions in egr\n"
+           "and wsg, as those tools expect.\n"
            "\n"
            "options:\n"
            "  --format F       one of el, wel, mtx, egr, wsg (required)\n"
@@ -440,7 +442,8 @@ int cmd_export(int argc, char **argv, const cli_env *env)
 /* ================================================================ scan */
 
 static const char scan_usage[] =
-    "usage: spillgraph scan STORE [--arrays xaw] [--direct | --mapped] [--threads N]\n"
+    "usage: spillgraph scan STORE [--arrays xaw] [--direct | --mapped | --uring]\n"
+    "         [--threads N]"
     "         [--queue-depth Q] [--repeat R] [--json]";
 
 static void scan_help(void)
@@ -451,8 +454,10 @@ static void scan_help(void)
            "memory (sg_store_read: io_uring reads, parallel zstd decode, checksums\n"
            "verified) and reports, for each run, the seconds, the stored (compressed)\n"
            "and decoded bytes, both as GB/s (10^9 bytes per second), and whether\n"
-           "io_uring and O_DIRECT were used. Use --direct for cold reads (bypassing\n"
-           "the page cache) and plain runs or --mapped for warm ones.\n"
+           "io_uring, O_DIRECT or the mappings were used. By default the reader\n"
+           "decodes straight from the file mappings when the store is in the page\n"
+           "cache and reads through io_uring otherwise; --direct measures cold reads\n"
+           "(bypassing the page cache), --mapped and --uring force the other modes.\n"
            "\n"
            "Memory: X takes 8(n+1) bytes, A and W 4m each; scan refuses (exit 1)\n"
            "when that exceeds the available memory.\n"
@@ -461,6 +466,7 @@ static void scan_help(void)
            "  --arrays LIST      which arrays: letters of x, a, w (default xaw)\n"
            "  --direct           O_DIRECT reads (bypass the page cache)\n"
            "  --mapped           no reads: decode from the file mappings (warm store)\n"
+           "  --uring            buffered io_uring reads even when the store is cached\n"
            "  --threads N        decode threads (default: OpenMP's)\n"
            "  --queue-depth Q    reads in flight (default 64)\n"
            "  --repeat R         runs (default 1)\n"
@@ -485,7 +491,8 @@ int cmd_scan(int argc, char **argv, const cli_env *env)
     static const char cmd[] = "scan";
     static const cli_option opts[] = {
         {"arrays", 0, true, OPT_ARRAYS},       {"direct", 0, false, OPT_DIRECT},
-        {"mapped", 0, false, OPT_MAPPED},      {"threads", 't', true, OPT_THREADS},
+        {"mapped", 0, false, OPT_MAPPED},      {"uring", 0, false, OPT_URING},
+        {"threads", 't', true, OPT_THREADS},
         {"queue-depth", 0, true, OPT_QUEUE_DEPTH}, {"repeat", 0, true, OPT_REPEAT},
         {"json", 0, false, OPT_JSON},          {NULL, 0, false, 0},
     };
@@ -528,6 +535,7 @@ int cmd_scan(int argc, char **argv, const cli_env *env)
         }
         case OPT_DIRECT: ro.direct = true; break;
         case OPT_MAPPED: ro.mapped = true; break;
+        case OPT_URING: ro.uring = true; break;
         case OPT_THREADS:
             if (!cli_value_int(&p, 0, 4096, &ro.threads)) return CLI_EXIT_USAGE;
             break;
@@ -542,8 +550,8 @@ int cmd_scan(int argc, char **argv, const cli_env *env)
         }
     }
     if (!path) return cli_usage_error(cmd, scan_usage, "missing the STORE to scan");
-    if (ro.direct && ro.mapped)
-        return cli_usage_error(cmd, scan_usage, "--direct and --mapped exclude each other");
+    if ((int)ro.direct + (int)ro.mapped + (int)ro.uring > 1)
+        return cli_usage_error(cmd, scan_usage, "--direct, --mapped and --uring exclude each other");
 
     sg_store *s = NULL;
     int rc = open_store(cmd, path, &s);
@@ -598,11 +606,14 @@ int cmd_scan(int argc, char **argv, const cli_env *env)
         printf("scan %s: arrays %s (%s), %s vertices, %s edges; %s, threads %s, queue depth %u\n",
                path, arrays, cli_bytes(total).s, cli_count(in.n_vertices).s,
                cli_count(in.n_edges).s,
-               ro.mapped ? "mapped (no reads)" : ro.direct ? "O_DIRECT reads" : "buffered reads",
+               ro.mapped   ? "mapped (no reads)"
+               : ro.direct ? "O_DIRECT reads"
+               : ro.uring  ? "buffered io_uring reads"
+                           : "automatic (mapped if cached, else io_uring)",
                ro.threads ? cli_count((uint64_t)ro.threads).s : "default",
                ro.queue_depth ? ro.queue_depth : 64);
-        printf("  %4s %10s %12s %12s %14s %14s  %-8s %s\n", "run", "seconds", "stored",
-               "decoded", "stored GB/s", "decoded GB/s", "io_uring", "O_DIRECT");
+        printf("  %4s %10s %12s %12s %14s %14s  %s\n", "run", "seconds", "stored", "decoded",
+               "stored GB/s", "decoded GB/s", "mode");
         fflush(stdout);
     }
     for (int r = 0; r < repeat; r++) {
@@ -615,11 +626,14 @@ int cmd_scan(int argc, char **argv, const cli_env *env)
         }
         if (!json) {
             double sec = rs->seconds;
-            printf("  %4d %10.4f %12s %12s %14.3f %14.3f  %-8s %s\n", r + 1, sec,
+            printf("  %4d %10.4f %12s %12s %14.3f %14.3f  %s\n", r + 1, sec,
                    cli_bytes(rs->stored_bytes).s, cli_bytes(rs->decoded_bytes).s,
                    sec > 0 ? (double)rs->stored_bytes / sec / 1e9 : 0.0,
                    sec > 0 ? (double)rs->decoded_bytes / sec / 1e9 : 0.0,
-                   rs->used_uring ? "yes" : "no", rs->used_direct ? "yes" : "no");
+                   rs->used_mapped   ? "mapped"
+                   : rs->used_direct ? "io_uring O_DIRECT"
+                   : rs->used_uring  ? "io_uring"
+                                     : "pread");
             fflush(stdout);
         }
     }
@@ -639,6 +653,7 @@ int cmd_scan(int argc, char **argv, const cli_env *env)
         cli_json_u64(&j, "buffer_bytes", total);
         cli_json_bool(&j, "direct", ro.direct);
         cli_json_bool(&j, "mapped", ro.mapped);
+        cli_json_bool(&j, "uring", ro.uring);
         cli_json_int(&j, "threads", ro.threads);
         cli_json_u64(&j, "queue_depth", ro.queue_depth ? ro.queue_depth : 64);
         cli_json_array(&j, "runs");
@@ -657,6 +672,7 @@ int cmd_scan(int argc, char **argv, const cli_env *env)
                          sec > 0 ? (double)rs->decoded_bytes / sec / 1e9 : 0.0);
             cli_json_bool(&j, "used_uring", rs->used_uring);
             cli_json_bool(&j, "used_direct", rs->used_direct);
+            cli_json_bool(&j, "used_mapped", rs->used_mapped);
             cli_json_object_end(&j);
         }
         cli_json_array_end(&j);
@@ -675,7 +691,7 @@ int cmd_scan(int argc, char **argv, const cli_env *env)
         if (ro.direct && !b->used_direct)
             printf("note: O_DIRECT was asked for but the file system refused it; reads were "
                    "buffered\n");
-        if (!ro.mapped && !b->used_uring)
+        if (!b->used_mapped && !b->used_uring)
             printf("note: io_uring is unavailable here; reads used pread\n");
     }
 
