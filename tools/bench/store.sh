@@ -31,7 +31,7 @@ for i in 1 2; do drop; $sg scan "$store" --direct --json; done | tee "$log/cold-
 echo "== cold, default mode (not cached: buffered io_uring)"
 drop; $sg scan "$store" --json | tee "$log/cold-auto$scale.json"
 echo "== warm, default mode (cached: decoded from the mappings)"
-$sg scan "$store" --repeat 3 --json | tee "$log/warm-auto$scale.json"
+for k in 1 2 3; do $sg scan "$store" --repeat 5 --json; done | tee "$log/warm-auto$scale.json"
 echo "== warm, forced buffered io_uring (copies out of the page cache)"
 $sg scan "$store" --uring --repeat 3 --json | tee "$log/warm-uring$scale.json"
 echo "== warm, thread scaling (default mode)"
