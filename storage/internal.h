@@ -45,6 +45,8 @@ sg_status sgi_write_all(int fd, const void *buf, size_t n, uint64_t off, const c
                         sg_error *err);
 sg_status sgi_read_all(int fd, void *buf, size_t n, uint64_t off, const char *what,
                        sg_error *err);
+/* "dir/name", allocated with sgi_malloc; NULL when out of memory. */
+char *sgi_path_join(const char *dir, const char *name);
 /* Removes a directory tree of plain files (one level deep). Best effort. */
 void sgi_remove_tree(const char *dir);
 /* fsync a directory by path. */
@@ -137,6 +139,10 @@ _Static_assert(sizeof(sgi_block_entry) == 40, "block entry layout");
 _Static_assert(sizeof(sgi_shard_footer) == 32, "footer layout");
 
 void sgi_shard_file_name(char out[64], uint32_t shard);
+
+/* Tests only: when true, the writer skips input validation so that tests
+ * can make stores that break the invariants (for check to find). */
+extern bool sgi_writer_unchecked;
 
 /* ------------------------------------------------------------ block codec
  * Values are first transformed (X: degrees; A: wrapping differences from the

@@ -86,6 +86,17 @@ sg_status sgi_read_all(int fd, void *buf, size_t n, uint64_t off, const char *wh
     return SG_OK;
 }
 
+char *sgi_path_join(const char *dir, const char *name)
+{
+    size_t la = strlen(dir), lb = strlen(name);
+    char *r = sgi_malloc(la + lb + 2);
+    if (!r) return NULL;
+    memcpy(r, dir, la);
+    r[la] = '/';
+    memcpy(r + la + 1, name, lb + 1);
+    return r;
+}
+
 void sgi_remove_tree(const char *dir)
 {
     const sgi_io *io = sgi_io_get();

@@ -58,17 +58,6 @@ static sg_status map_file(const char *path, int *fd_out, const uint8_t **map, si
     return SG_OK;
 }
 
-static char *path_join(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    char *r = sgi_malloc(la + lb + 2);
-    if (!r) return NULL;
-    memcpy(r, a, la);
-    r[la] = '/';
-    memcpy(r + la + 1, b, lb + 1);
-    return r;
-}
-
 static sg_status check_manifest(sg_store *s, const char *mpath, const uint8_t *m, size_t len,
                                 sg_error *err)
 {
@@ -186,7 +175,7 @@ sg_status sg_store_open(const char *path, sg_store **out, sg_error *err)
              "%s is not a store (a store is a directory with a manifest)", path);
     SG_ALLOC(s, sgi_calloc(1, sizeof *s), err, "a store handle");
     SG_ALLOC(s->path, sgi_strdup(path), err, "a path");
-    SG_ALLOC(mpath, path_join(path, SGI_MANIFEST_NAME), err, "a path");
+    SG_ALLOC(mpath, sgi_path_join(path, SGI_MANIFEST_NAME), err, "a path");
     st = map_file(mpath, &mfd, &m, &mlen, err);
     if (st == SG_E_NOTFOUND)
         st = sgi_fail(err, SG_E_NOTFOUND, "%s: no %s (not a spillgraph store, or incomplete)",
@@ -208,7 +197,7 @@ sg_status sg_store_open(const char *path, sg_store **out, sg_error *err)
                  SG_E_CORRUPT, err, "%s: shard table entry %u is inconsistent", mpath, i);
         v = sh->meta.v_end;
         e = sh->meta.e_end;
-        SG_ALLOC(sh->path, path_join(path, sh->file), err, "a path");
+        SG_ALLOC(sh->path, sgi_path_join(path, sh->file), err, "a path");
         st = map_file(sh->path, &sh->fd, &sh->map, &sh->map_bytes, err);
         if (st == SG_E_NOTFOUND)
             st = sgi_fail(err, SG_E_CORRUPT, "%s: shard file %s is missing", path, sh->file);
@@ -295,27 +284,21 @@ sg_status sg_store_shard_info(const sg_store *s, uint32_t shard, sg_shard_info *
 
 /* ---------------------------------------------------------------- lookup */
 
-uint32_t sgi_shard_of_vertex(const sg_store *s, uint64_t v)
+/* First shard whose range end (vertex or edge) lies past `key`. */
+static uint32_t shard_search(const sg_store *s, uint64_t key, bool by_edge)
 {
-    uint32_t lo = 0, hi = s->n_shards; /* first shard with v_end > v */
+    uint32_t lo = 0, hi = s->n_shards;
     while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (s->shards[mid].meta.v_end > v) hi = mid;
+        const uint32_t mid = lo + (hi - lo) / 2;
+        const sgi_shard_entry *m = &s->shards[mid].meta;
+        if ((by_edge ? m->e_end : m->v_end) > key) hi = mid;
         else lo = mid + 1;
     }
     return lo;
 }
 
-uint32_t sgi_shard_of_edge(const sg_store *s, uint64_t e)
-{
-    uint32_t lo = 0, hi = s->n_shards; /* first shard with e_end > e */
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (s->shards[mid].meta.e_end > e) hi = mid;
-        else lo = mid + 1;
-    }
-    return lo;
-}
+uint32_t sgi_shard_of_vertex(const sg_store *s, uint64_t v) { return shard_search(s, v, false); }
+uint32_t sgi_shard_of_edge(const sg_store *s, uint64_t e) { return shard_search(s, e, true); }
 
 /* Block of array `a` in shard `sh` holding shard-relative element r. */
 static uint32_t block_of(const sgi_shard *sh, sg_array a, uint64_t r)

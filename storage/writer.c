@@ -95,17 +95,6 @@ static bool path_exists(const char *p, bool *is_dir)
     return true;
 }
 
-static char *join(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    char *r = sgi_malloc(la + lb + 2);
-    if (!r) return NULL;
-    memcpy(r, a, la);
-    r[la] = '/';
-    memcpy(r + la + 1, b, lb + 1);
-    return r;
-}
-
 /* Splits path into its parent directory and a hidden temporary name. */
 static sg_status make_tmp_names(sg_store_writer *w, sg_error *err)
 {
@@ -129,7 +118,7 @@ static sg_status make_tmp_names(sg_store_writer *w, sg_error *err)
     int nl = snprintf(name, sizeof name, ".%.*s.tmp-%ld-%u", (int)(len - slash), p + slash,
                       (long)getpid(), atomic_fetch_add(&counter, 1));
     SG_CHECK(nl > 0 && (size_t)nl < sizeof name, SG_E_INVALID, err, "store name too long: %s", p);
-    SG_ALLOC(w->tmp_path, join(w->parent, name), err, "a path");
+    SG_ALLOC(w->tmp_path, sgi_path_join(w->parent, name), err, "a path");
 fail:
     return st;
 }
@@ -404,7 +393,7 @@ static sg_status open_shard(sg_store_writer *w, sg_error *err)
     uint32_t id = (uint32_t)w->n_shards;
     sgi_shard_file_name(w->shard_file, id);
     sgi_free(w->shard_path);
-    SG_ALLOC(w->shard_path, join(w->tmp_path, w->shard_file), err, "a path");
+    SG_ALLOC(w->shard_path, sgi_path_join(w->tmp_path, w->shard_file), err, "a path");
     int fd = io->open(w->shard_path, O_WRONLY | O_CREAT | O_EXCL, 0644);
     if (fd < 0) {
         st = sgi_fail_errno(err, -fd, "creating %s", w->shard_path);
@@ -651,7 +640,7 @@ static sg_status write_manifest(sg_store_writer *w, sg_error *err)
     uint32_t crc = sgi_crc32c(0, buf, off);
     memcpy(buf + off, &crc, 4);
 
-    SG_ALLOC(path, join(w->tmp_path, SGI_MANIFEST_NAME), err, "a path");
+    SG_ALLOC(path, sgi_path_join(w->tmp_path, SGI_MANIFEST_NAME), err, "a path");
     fd = io->open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
     if (fd < 0) {
         st = sgi_fail_errno(err, -fd, "creating %s", path);

@@ -10,7 +10,6 @@
 
 #include "internal.h"
 
-extern bool sgi_writer_unchecked;
 
 static const sg_write_options small_layout = {.shard_bytes = 4096, .block_bytes = 1024};
 

@@ -12,7 +12,6 @@
 
 #include "internal.h"
 
-extern bool sgi_writer_unchecked;
 
 static const sg_write_options tiny = {.block_bytes = 64, .shard_bytes = 512};
 
