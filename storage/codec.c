@@ -87,9 +87,15 @@ static void untranspose(const uint8_t *restrict in, size_t n, uint32_t *restrict
                (uint32_t)p3[i] << 24;
 }
 
-sg_status sgi_codec_encode(sgi_codec *c, const uint32_t *vals, size_t n, uint8_t *out,
-                           size_t *out_len, uint8_t *codec, sg_error *err)
+sg_status sgi_codec_encode(sgi_codec *c, int level, const uint32_t *vals, size_t n,
+                           uint8_t *out, size_t *out_len, uint8_t *codec, sg_error *err)
 {
+    if (level > 0 && level != c->level) {
+        size_t r = ZSTD_CCtx_setParameter(c->cctx, ZSTD_c_compressionLevel, level);
+        if (ZSTD_isError(r))
+            return sgi_fail(err, SG_E_INVALID, "zstd level %d: %s", level, ZSTD_getErrorName(r));
+        c->level = level;
+    }
     if (n > c->max_elems)
         return sgi_fail(err, SG_E_INVALID, "block of %zu values exceeds codec capacity %zu", n,
                         c->max_elems);
@@ -158,6 +164,46 @@ sg_status sgi_codec_decode(sgi_codec *c, const sgi_block_entry *e, const uint8_t
     ((uint32_t)(p)[i] | (uint32_t)(p)[(n) + (i)] << 8 | (uint32_t)(p)[2 * (n) + (i)] << 16 | \
      (uint32_t)(p)[3 * (n) + (i)] << 24)
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* Full blocks, 16 values a step: bytes of the four planes interleaved by
+ * unpacking (value j = p0[j] | p1[j] << 8 | p2[j] << 16 | p3[j] << 24), then
+ * for A an in-register prefix sum carried from vector to vector. */
+static size_t planes_simd(const uint8_t *restrict p, size_t n, uint32_t *restrict d, bool prefix)
+{
+    const uint8_t *p0 = p, *p1 = p + n, *p2 = p + 2 * n, *p3 = p + 3 * n;
+    __m128i carry = _mm_setzero_si128();
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m128i b0 = _mm_loadu_si128((const __m128i *)(p0 + i));
+        const __m128i b1 = _mm_loadu_si128((const __m128i *)(p1 + i));
+        const __m128i b2 = _mm_loadu_si128((const __m128i *)(p2 + i));
+        const __m128i b3 = _mm_loadu_si128((const __m128i *)(p3 + i));
+        const __m128i lo01 = _mm_unpacklo_epi8(b0, b1), hi01 = _mm_unpackhi_epi8(b0, b1);
+        const __m128i lo23 = _mm_unpacklo_epi8(b2, b3), hi23 = _mm_unpackhi_epi8(b2, b3);
+        __m128i v[4] = {_mm_unpacklo_epi16(lo01, lo23), _mm_unpackhi_epi16(lo01, lo23),
+                        _mm_unpacklo_epi16(hi01, hi23), _mm_unpackhi_epi16(hi01, hi23)};
+        for (int k = 0; k < 4; k++) {
+            __m128i x = v[k];
+            if (prefix) {
+                x = _mm_add_epi32(x, _mm_slli_si128(x, 4));
+                x = _mm_add_epi32(x, _mm_slli_si128(x, 8));
+                x = _mm_add_epi32(x, carry);
+                carry = _mm_shuffle_epi32(x, 0xFF);
+            }
+            _mm_storeu_si128((__m128i *)(d + i + 4 * k), x);
+        }
+    }
+    return i;
+}
+#else
+static size_t planes_simd(const uint8_t *p, size_t n, uint32_t *d, bool prefix)
+{
+    (void)p, (void)n, (void)d, (void)prefix;
+    return 0;
+}
+#endif
+
 sg_status sgi_codec_decode_into(sgi_codec *c, const sgi_block_entry *e, const uint8_t *src,
                                 size_t skip, size_t count, void *dst, bool x_last, sg_error *err)
 {
@@ -181,6 +227,18 @@ sg_status sgi_codec_decode_into(sgi_codec *c, const sgi_block_entry *e, const ui
     }
     /* One pass from the byte planes to the caller's buffer. */
     const uint8_t *restrict p = c->planes;
+    if (e->array != SG_ARRAY_X && skip == 0 && count == n) {
+        const bool prefix = e->array == SG_ARRAY_A;
+        uint32_t *restrict d = dst;
+        size_t i = planes_simd(p, n, d, prefix);
+        uint32_t run = prefix && i ? d[i - 1] : 0;
+        for (; i < n; i++) {
+            const uint32_t v = PLANE_VAL(p, n, i);
+            run = prefix ? run + v : v;
+            d[i] = run;
+        }
+        return SG_OK;
+    }
     if (e->array == SG_ARRAY_W) {
         uint32_t *restrict d = dst;
         for (size_t i = 0; i < count; i++) d[i] = PLANE_VAL(p, n, skip + i);

@@ -152,11 +152,18 @@ typedef struct sgi_codec sgi_codec; /* per-thread contexts and scratch */
 sgi_codec *sgi_codec_new(int zstd_level, size_t max_elems);
 void sgi_codec_free(sgi_codec *c);
 
-/* Encodes n transformed values into out (capacity sgi_codec_bound(n)),
- * choosing raw when zstd does not shrink them. */
+/* Encodes n transformed values into out (capacity sgi_codec_bound(n)) at
+ * zstd `level` (0: the codec's current level), choosing raw when zstd does
+ * not shrink them. */
 size_t sgi_codec_bound(size_t n);
-sg_status sgi_codec_encode(sgi_codec *c, const uint32_t *vals, size_t n, uint8_t *out,
-                           size_t *out_len, uint8_t *codec, sg_error *err);
+sg_status sgi_codec_encode(sgi_codec *c, int level, const uint32_t *vals, size_t n,
+                           uint8_t *out, size_t *out_len, uint8_t *codec, sg_error *err);
+
+/* Default zstd levels when the writer is given none. A (gaps of sorted ids)
+ * decodes 35% faster at level 9 than at 3, with a slightly better ratio;
+ * X and W gain nothing from higher levels (docs/benchmarks.md). */
+#define SGI_ZSTD_LEVEL_A 9
+#define SGI_ZSTD_LEVEL_XW 3
 
 /* Decodes a block into c's scratch as n transformed values; returns them. */
 sg_status sgi_codec_decode(sgi_codec *c, const sgi_block_entry *e, const uint8_t *src,

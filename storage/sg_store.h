@@ -141,7 +141,8 @@ typedef struct sg_store_writer sg_store_writer;
 typedef struct sg_write_options {
     uint64_t shard_bytes;   /* target raw bytes per shard; 0 = 256 MiB */
     uint32_t block_bytes;   /* target raw bytes per block; 0 = 1 MiB */
-    int zstd_level;         /* 0 = 3 */
+    int zstd_level;         /* 1..22 for every array; 0 = per-array defaults
+                             * (A 9, X and W 3: storage/internal.h) */
     int threads;            /* compression threads; 0 = OpenMP default */
     bool directed;
     sg_weight_type weight_type; /* 0 = SG_WEIGHT_U32 */

@@ -44,6 +44,7 @@ struct sg_store_writer {
     sg_write_options o;
     uint64_t n_vertices;
     uint32_t x_elems, e_elems; /* values per X block, per A/W block */
+    int level[SG_NARRAYS];     /* zstd level per array */
     int threads;
 
     uint64_t v_next;     /* next vertex to append */
@@ -169,7 +170,6 @@ sg_status sg_store_writer_open(const char *path, uint64_t n_vertices, const sg_w
     }
     if (!o.shard_bytes) o.shard_bytes = DEFAULT_SHARD_BYTES;
     if (!o.block_bytes) o.block_bytes = DEFAULT_BLOCK_BYTES;
-    if (!o.zstd_level) o.zstd_level = 3;
     if (!o.weight_type) o.weight_type = SG_WEIGHT_U32;
 
     SG_ALLOC(w, sgi_calloc(1, sizeof *w), err, "the store writer");
@@ -179,6 +179,8 @@ sg_status sg_store_writer_open(const char *path, uint64_t n_vertices, const sg_w
     w->x_elems = o.block_bytes / 8 ? o.block_bytes / 8 : 1;
     w->e_elems = o.block_bytes / 4;
     w->threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+    w->level[SG_ARRAY_X] = w->level[SG_ARRAY_W] = o.zstd_level ? o.zstd_level : SGI_ZSTD_LEVEL_XW;
+    w->level[SG_ARRAY_A] = o.zstd_level ? o.zstd_level : SGI_ZSTD_LEVEL_A;
     SG_ALLOC(w->final_path, sgi_strdup(path), err, "a path");
     SG_ALLOC(w->creator, sgi_strdup(o.creator ? o.creator : "spillgraph library"), err,
              "the creator text");
@@ -198,7 +200,7 @@ sg_status sg_store_writer_open(const char *path, uint64_t n_vertices, const sg_w
     }
     SG_ALLOC(w->codecs, sgi_calloc((size_t)w->threads, sizeof *w->codecs), err, "codecs");
     for (int t = 0; t < w->threads; t++)
-        SG_ALLOC(w->codecs[t], sgi_codec_new(o.zstd_level, w->e_elems), err,
+        SG_ALLOC(w->codecs[t], sgi_codec_new(w->level[SG_ARRAY_W], w->e_elems), err,
                  "a compression context");
 
     const sgi_io *io = sgi_io_get();
@@ -314,7 +316,8 @@ static sg_status flush_sealed(sg_store_writer *w, sg_error *err)
         if (b->array == SG_ARRAY_A) /* ids -> wrapping differences */
             for (uint32_t k = b->n; k-- > 1;) b->vals[k] -= b->vals[k - 1];
         sg_error e = {0};
-        sg_status s = sgi_codec_encode(w->codecs[omp_get_thread_num()], b->vals, b->n, b->out,
+        sg_status s = sgi_codec_encode(w->codecs[omp_get_thread_num()], w->level[b->array],
+                                       b->vals, b->n, b->out,
                                        &b->out_len, &b->codec, &e);
         if (s == SG_OK) {
             b->crc = sgi_crc32c(0, b->out, b->out_len);

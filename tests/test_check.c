@@ -161,7 +161,7 @@ static void patch_block(const char *store, uint32_t shard, sg_array arr, uint32_
     uint8_t *out = malloc(sgi_codec_bound(e->n_elems));
     size_t out_len;
     uint8_t codec;
-    assert_int_equal(sgi_codec_encode(c, vals, e->n_elems, out, &out_len, &codec, &err), SG_OK);
+    assert_int_equal(sgi_codec_encode(c, 0, vals, e->n_elems, out, &out_len, &codec, &err), SG_OK);
     sgi_codec_free(c);
 
     const uint64_t at = ft.index_offset;

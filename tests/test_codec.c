@@ -12,7 +12,7 @@ static void roundtrip(sgi_codec *c, const uint32_t *vals, size_t n, uint8_t expe
     size_t len = 0;
     uint8_t codec = 99;
     sg_error err = {0};
-    assert_int_equal(sgi_codec_encode(c, vals, n, out, &len, &codec, &err), SG_OK);
+    assert_int_equal(sgi_codec_encode(c, 0, vals, n, out, &len, &codec, &err), SG_OK);
     if (expect_codec != 255) assert_int_equal(codec, expect_codec);
     sgi_block_entry e = {.codec = codec, .n_elems = (uint32_t)n, .stored_bytes = (uint32_t)len};
     const uint32_t *back;
@@ -73,7 +73,7 @@ static void corrupt_input_is_an_error(void **state)
     size_t len;
     uint8_t codec;
     sg_error err = {0};
-    assert_int_equal(sgi_codec_encode(c, v, n, out, &len, &codec, &err), SG_OK);
+    assert_int_equal(sgi_codec_encode(c, 0, v, n, out, &len, &codec, &err), SG_OK);
     const uint32_t *back;
     sgi_block_entry e = {.codec = codec, .n_elems = (uint32_t)n, .stored_bytes = (uint32_t)len};
     /* wrong length claims */
