@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "../src/internal.h" /* sgi_rmat_edge: the generator's edges */
+#include "spillgraph.h"
 
 static const sg_export_format all_formats[] = {SG_EXPORT_EL, SG_EXPORT_WEL, SG_EXPORT_MTX,
                                                SG_EXPORT_EGR, SG_EXPORT_WSG};
@@ -505,6 +507,55 @@ static void random_round_trips(void **state)
 
 /* Lists longer than one formatting chunk (a hub joined to every vertex),
  * chunks that start inside a list, and the default (one shard) layout. */
+/* The issue's round trip: gen -> store -> export equals the canonical edge
+ * set of the generator's raw draws (self-loops dropped, the lightest of each
+ * duplicate kept: max weight 40 makes duplicates with different weights). */
+static void generated_graph_round_trip(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir("export"), *out = tu_tmpdir("export-out");
+    char sp[512], path[512];
+    snprintf(sp, sizeof sp, "%s/r.sg", dir);
+    sg_rmat_options o;
+    sg_rmat_defaults(&o);
+    o.scale = 9;
+    o.edge_factor = 12;
+    o.max_weight = 40;
+    o.seed = 77;
+    o.store.block_bytes = 1024;
+    o.store.shard_bytes = 8192;
+    sg_gen_report rep;
+    sg_error err = {0};
+    if (sg_gen_rmat(sp, &o, &rep, &err)) fail_msg("gen: %s", err.msg);
+
+    const uint64_t n = 1ull << o.scale, m = (uint64_t)o.edge_factor << o.scale;
+    uint32_t (*e)[3] = malloc(m * sizeof *e);
+    for (uint64_t i = 0; i < m; i++) sgi_rmat_edge(&o, i, &e[i][0], &e[i][1], &e[i][2]);
+    tu_graph ref = tu_graph_from_edges(n, m, (const uint32_t(*)[3])e, false);
+    free(e);
+    assert_int_equal(rep.n_edges, ref.m);
+    assert_true(rep.duplicates > 0 && rep.self_loops > 0);
+
+    sg_store *s = open_store(sp);
+    snprintf(path, sizeof path, "%s/r.wel", out);
+    export_ok(s, SG_EXPORT_WEL, path, false, 3);
+    tu_graph back = parse_wel(path, n, false);
+    assert_true(tu_graph_equal(&ref, &back));
+    snprintf(path, sizeof path, "%s/r.egr", out);
+    export_ok(s, SG_EXPORT_EGR, path, false, 2);
+    check_egr(path, &ref);
+    snprintf(path, sizeof path, "%s/r.wsg", out);
+    export_ok(s, SG_EXPORT_WSG, path, false, 2);
+    check_wsg(path, &ref);
+    sg_store_close(s);
+    tu_graph_free(&back);
+    tu_graph_free(&ref);
+    tu_rm_rf(dir);
+    tu_rm_rf(out);
+    free(dir);
+    free(out);
+}
+
 static void long_lists(void **state)
 {
     (void)state;
@@ -918,6 +969,7 @@ int main(void)
         cmocka_unit_test_teardown(directed_exact, restore),
         cmocka_unit_test_teardown(f32_text, restore),
         cmocka_unit_test_teardown(random_round_trips, restore),
+        cmocka_unit_test_teardown(generated_graph_round_trip, restore),
         cmocka_unit_test_teardown(long_lists, restore),
         cmocka_unit_test_teardown(empty_graphs, restore),
         cmocka_unit_test_teardown(existing_target, restore),
