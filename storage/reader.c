@@ -437,7 +437,15 @@ typedef struct piece {
     void *dst;
     bool x_last;          /* also write the offset after the last vertex */
     uint32_t req;         /* read request holding it */
+    uint64_t off;         /* the block's file offset: reads go in file order */
 } piece;
+
+static int cmp_piece(const void *x, const void *y)
+{
+    const piece *a = x, *b = y;
+    if (a->shard != b->shard) return a->shard < b->shard ? -1 : 1;
+    return a->off < b->off ? -1 : a->off > b->off;
+}
 
 typedef struct request {
     uint32_t shard;
@@ -507,7 +515,8 @@ static sg_status plan_array(const sg_store *s, plan *p, sg_array a, uint64_t g0,
             GROW(p->pieces, p->n_pieces, p->cap_pieces, err, "a read");
             p->pieces[p->n_pieces++] = (piece){.shard = si, .array = (uint8_t)a, .block = b,
                                                .skip = skip, .count = take,
-                                               .dst = (uint8_t *)dst + (g - g0) * esz};
+                                               .dst = (uint8_t *)dst + (g - g0) * esz,
+                                               .off = e->offset};
             g += take;
             r += take;
             b++;
@@ -810,62 +819,9 @@ sg_status sg_store_read(sg_store *s, const sg_read_request *req, const sg_read_o
     if (req->a && e1 > e0) SG_TRY(plan_array(s, &r.pl, SG_ARRAY_A, e0, e1, req->a, err));
     if (req->w && e1 > e0) SG_TRY(plan_array(s, &r.pl, SG_ARRAY_W, e0, e1, req->w, err));
 
-    /* Read in file order within each shard. */
-    {
-        /* stable sort by (shard, offset) with a simple insertion merge per array
-         * list: pieces of each array are already ascending; merge by offset. */
-        size_t n = r.pl.n_pieces;
-        piece *tmp = NULL;
-        if (n > 1) {
-            SG_ALLOC(tmp, sgi_malloc(n * sizeof *tmp), err, "a read plan");
-            /* bucket by shard preserving order, then within a shard merge arrays by offset */
-            size_t *cnt = sgi_calloc(s->n_shards + 1, sizeof *cnt);
-            if (!cnt) {
-                sgi_free(tmp);
-                st = sgi_fail(err, SG_E_NOMEM, "out of memory planning a read");
-                goto fail;
-            }
-            for (size_t i = 0; i < n; i++) cnt[r.pl.pieces[i].shard + 1]++;
-            for (uint32_t i = 0; i < s->n_shards; i++) cnt[i + 1] += cnt[i];
-            for (size_t i = 0; i < n; i++) tmp[cnt[r.pl.pieces[i].shard]++] = r.pl.pieces[i];
-            sgi_free(cnt);
-            /* within a shard: each array's pieces are contiguous and ascending;
-             * merge the (up to three) runs by file offset. */
-            size_t i = 0;
-            while (i < n) {
-                size_t j = i;
-                while (j < n && tmp[j].shard == tmp[i].shard) j++;
-                size_t run[4] = {i, i, i, i}, end[3];
-                int nr = 0;
-                for (size_t k = i; k < j; k++)
-                    if (k == i || tmp[k].array != tmp[k - 1].array) {
-                        if (nr) end[nr - 1] = k;
-                        run[nr++] = k;
-                    }
-                end[nr - 1] = j;
-                size_t out = i;
-                const sgi_shard *sh = &s->shards[tmp[i].shard];
-                while (out < j) {
-                    int best = -1;
-                    uint64_t bo = UINT64_MAX;
-                    for (int k = 0; k < nr; k++)
-                        if (run[k] < end[k]) {
-                            const piece *pc = &tmp[run[k]];
-                            uint64_t off = sh->blocks[pc->array][pc->block].offset;
-                            if (off < bo) {
-                                bo = off;
-                                best = k;
-                            }
-                        }
-                    r.pl.pieces[out++] = tmp[run[best]++];
-                }
-                i = j;
-            }
-            sgi_free(tmp);
-        }
-    }
+    /* Read in file order: by shard, then by the blocks' file offsets. */
+    if (r.pl.n_pieces > 1) qsort(r.pl.pieces, r.pl.n_pieces, sizeof *r.pl.pieces, cmp_piece);
 
-    /* A window holds at least the largest block it must stage. */
     SG_CHECK((int)o.direct + (int)o.mapped + (int)o.uring <= 1, SG_E_INVALID, err,
              "read: direct, mapped and uring exclude each other");
     if (!o.direct && !o.mapped && !o.uring && r.pl.n_pieces > 0) {
@@ -894,6 +850,7 @@ sg_status sg_store_read(sg_store *s, const sg_read_request *req, const sg_read_o
         sts.used_mapped = true;
         goto done;
     }
+    /* A window holds at least the largest block it must stage. */
     uint64_t win = o.window_bytes ? o.window_bytes : (32u << 20);
     for (size_t i = 0; i < r.pl.n_pieces; i++) {
         const piece *pc = &r.pl.pieces[i];
