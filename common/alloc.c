@@ -1,6 +1,7 @@
 /* Counted allocation with failure injection (SQLite test_malloc style). */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 
 #include "sg_common.h"
@@ -54,6 +55,19 @@ void *sgi_aligned_alloc(size_t align, size_t n)
     void *p = NULL;
     if (posix_memalign(&p, align, n ? n : 1) != 0) return NULL;
     return counted(p);
+}
+
+void *sgi_huge_alloc(size_t n)
+{
+    const size_t huge = (size_t)2 << 20;
+    if (n < huge) return sgi_aligned_alloc(64, n);
+    size_t rounded = (n + huge - 1) & ~(huge - 1);
+    void *p = sgi_aligned_alloc(huge, rounded);
+#ifdef MADV_HUGEPAGE
+    /* Advice only: without THP support the call fails and nothing changes. */
+    if (p) (void)madvise(p, rounded, MADV_HUGEPAGE);
+#endif
+    return p;
 }
 
 void sgi_free(void *p)

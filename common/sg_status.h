@@ -33,7 +33,8 @@ typedef enum sg_status {
     SG_E_RANGE = -9,      /* id, count or size out of the representable range */
     SG_E_INVARIANT = -10, /* store decodes but breaks a graph invariant */
     SG_E_UNSUPPORTED = -11, /* feature absent in this build (e.g. no CUDA) */
-    SG_E_DEVICE = -12     /* a CUDA call failed */
+    SG_E_DEVICE = -12,    /* a CUDA call failed */
+    SG_E_MISMATCH = -13   /* a result differs from its oracle (--verify) */
 } sg_status;
 
 /* A caller-owned message buffer. Functions fill `msg` on failure only. */

@@ -22,6 +22,7 @@ const char *sg_status_name(sg_status s)
     case SG_E_INVARIANT: return "invariant violated";
     case SG_E_UNSUPPORTED: return "not supported by this build";
     case SG_E_DEVICE: return "device error";
+    case SG_E_MISMATCH: return "verification failed";
     }
     return "unknown status";
 }

@@ -412,6 +412,9 @@ sg_status sg_store_check(sg_store *s, const sg_read_options *opt, sg_check_repor
                  sg_store_path(s));
     }
     if (!c.info.directed && c.h_fwd != c.h_rev) SG_TRY(report_asymmetry(&c, opt, err));
+    /* The original-id mapping (convert --ids compact), if any: checksum,
+     * length and strictly increasing order. */
+    SG_TRY(sg_store_check_ids(s, err));
 
     if (rep) {
         sg_check_report r;

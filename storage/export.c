@@ -297,6 +297,39 @@ static sg_status text_header(exp_ctx *c, const char *store_path)
     return write_append(c, hdr, (size_t)len, c->err);
 }
 
+/* ------------------------------------------------------------ bin32 */
+
+#define BIN32_CHUNK_EDGES (EXP_BUF_BYTES / 12)
+
+/* Raw little-endian (u32 u, u32 v, u32 w) records: undirected stores each
+ * edge once with u < v, directed stores every edge. */
+static sg_status fill_bin32(exp_ctx *c, const exp_shard *sh, uint64_t k, uint8_t *buf,
+                            exp_piece *out, sg_error *err)
+{
+    const bool sym = !c->info.directed;
+    const uint32_t *const wu = sh->w;
+    uint64_t e = k * BIN32_CHUNK_EDGES;
+    const uint64_t e_end = min_u64(e + BIN32_CHUNK_EDGES, sh->m);
+    uint64_t i = vertex_of_edge(sh, e);
+    uint8_t *p = buf;
+    while (e < e_end) {
+        while (sh->x[i + 1] - sh->x0 <= e) i++;
+        const uint32_t u = (uint32_t)(sh->vb + i);
+        const uint64_t lim = min_u64(sh->x[i + 1] - sh->x0, e_end);
+        for (; e < lim; e++) {
+            const uint32_t rec[3] = {u, sh->a[e], wu[e]};
+            if (sym && rec[1] <= u) continue;
+            memcpy(p, rec, sizeof rec);
+            p += sizeof rec;
+        }
+    }
+    out->data = buf;
+    out->len = (size_t)(p - buf);
+    out->off = EXP_APPEND;
+    (void)err;
+    return SG_OK;
+}
+
 /* ------------------------------------------------------------ egr */
 
 #define EGR_CHUNK (EXP_BUF_BYTES / 4)
@@ -416,6 +449,8 @@ static sg_status on_shard(void *ctx, uint64_t v_begin, uint64_t v_end, const uin
     case SG_EXPORT_WEL:
     case SG_EXPORT_MTX:
         return run_chunks(c, &sh, div_up(sh.m, TEXT_CHUNK_EDGES), fill_text);
+    case SG_EXPORT_BIN32:
+        return run_chunks(c, &sh, div_up(sh.m, BIN32_CHUNK_EDGES), fill_bin32);
     case SG_EXPORT_EGR:
         return run_chunks(c, &sh, div_up(sh.nv, EGR_CHUNK) + 2 * div_up(sh.m, EGR_CHUNK),
                           fill_egr);
@@ -467,6 +502,9 @@ static sg_status export_body(exp_ctx *c, sg_store *s)
     case SG_EXPORT_MTX:
         SG_TRY(text_header(c, sg_store_path(s)));
         SG_TRY(walk(c, s, c->fmt != SG_EXPORT_EL));
+        break;
+    case SG_EXPORT_BIN32:
+        SG_TRY(walk(c, s, true));
         break;
     case SG_EXPORT_EGR: {
         const int32_t hdr[2] = {(int32_t)n, (int32_t)m};
@@ -530,7 +568,8 @@ sg_export_format sg_export_format_parse(const char *name)
                  {"wel", SG_EXPORT_WEL},
                  {"mtx", SG_EXPORT_MTX},
                  {"egr", SG_EXPORT_EGR},
-                 {"wsg", SG_EXPORT_WSG}};
+                 {"wsg", SG_EXPORT_WSG},
+                 {"bin32", SG_EXPORT_BIN32}};
     if (!name) return (sg_export_format)0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(name, names[i].name)) return names[i].fmt;
@@ -545,6 +584,7 @@ static const char *format_name(sg_export_format fmt)
     case SG_EXPORT_MTX: return "mtx";
     case SG_EXPORT_EGR: return "egr";
     case SG_EXPORT_WSG: return "wsg";
+    case SG_EXPORT_BIN32: return "bin32";
     }
     return NULL;
 }
@@ -553,7 +593,8 @@ static const char *format_name(sg_export_format fmt)
 static sg_status check_fits(const exp_ctx *c, sg_error *err)
 {
     const uint64_t n = c->info.n_vertices, m = c->info.n_edges;
-    if (c->fmt != SG_EXPORT_EGR && c->fmt != SG_EXPORT_WSG) return SG_OK;
+    if (c->fmt != SG_EXPORT_EGR && c->fmt != SG_EXPORT_WSG && c->fmt != SG_EXPORT_BIN32)
+        return SG_OK;
     if (c->f32)
         return sgi_fail(err, SG_E_FORMAT,
                         "%s: %s needs integer weights, but the store has f32 weights "

@@ -64,6 +64,8 @@ uint32_t sgi_crc32c(uint32_t crc, const void *buf, size_t n);
 #define SGI_FORMAT_VERSION 1u
 #define SGI_FLAG_DIRECTED 1u
 #define SGI_FLAG_NEGATIVE_WEIGHTS 2u
+#define SGI_FLAG_IDS 4u            /* ids.u64 holds the original vertex ids */
+#define SGI_IDS_NAME "ids.u64"
 
 #define SGI_CODEC_RAW 0u      /* transformed u32 values, little-endian */
 #define SGI_CODEC_ZSTD_SHUF 1u /* zstd frame of the byte-transposed values */
@@ -84,7 +86,9 @@ typedef struct sgi_manifest_header { /* 128 bytes */
     uint64_t created_unix;
     uint32_t creator_bytes;  /* creator text follows the shard table */
     uint32_t zstd_level;
-    uint8_t reserved[48];
+    uint64_t ids_bytes;      /* SGI_FLAG_IDS: size of ids.u64 (8 n); else 0 */
+    uint32_t ids_crc;        /* SGI_FLAG_IDS: CRC-32C of ids.u64; else 0 */
+    uint8_t reserved[36];
 } sgi_manifest_header;
 
 typedef struct sgi_shard_entry { /* 96 bytes */
@@ -198,6 +202,9 @@ struct sg_store {
     char creator[256];
     sgi_shard *shards;
     uint32_t n_shards;
+    char *ids_path;          /* SGI_FLAG_IDS: the id-mapping file, else NULL */
+    int ids_fd;              /* open read-only, or -1 */
+    int ids_verified;        /* atomic: 0 unchecked, 1 checksum and order verified */
 };
 
 /* Shard holding vertex v (v < n), or holding edge e (e < m). */

@@ -157,6 +157,39 @@ fail:
     return st;
 }
 
+/* The id-mapping file: present, and as long as the manifest says. Its
+ * contents are verified by sg_store_check_ids (or the first lookup). */
+static sg_status open_ids(sg_store *s, sg_error *err)
+{
+    sg_status st = SG_OK;
+    const sgi_io *io = sgi_io_get();
+    SG_ALLOC(s->ids_path, sgi_path_join(s->path, SGI_IDS_NAME), err, "a path");
+    SG_CHECK(s->hdr.ids_bytes == s->hdr.n_vertices * sizeof(uint64_t), SG_E_CORRUPT, err,
+             "%s/%s: the manifest gives %llu bytes of ids for %llu vertices", s->path,
+             SGI_MANIFEST_NAME, (unsigned long long)s->hdr.ids_bytes,
+             (unsigned long long)s->hdr.n_vertices);
+    int fd = io->open(s->ids_path, O_RDONLY, 0);
+    if (fd < 0) {
+        if (fd == -ENOENT)
+            st = sgi_fail(err, SG_E_CORRUPT, "%s: the id-mapping file %s is missing", s->path,
+                          SGI_IDS_NAME);
+        else
+            st = sgi_fail_errno(err, -fd, "opening %s", s->ids_path);
+        goto fail;
+    }
+    s->ids_fd = fd;
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+        st = sgi_fail_errno(err, errno, "stat of %s", s->ids_path);
+        goto fail;
+    }
+    SG_CHECK((uint64_t)sb.st_size == s->hdr.ids_bytes, SG_E_CORRUPT, err,
+             "%s: truncated or wrong size (%llu bytes, expected %llu)", s->ids_path,
+             (unsigned long long)sb.st_size, (unsigned long long)s->hdr.ids_bytes);
+fail:
+    return st;
+}
+
 sg_status sg_store_open(const char *path, sg_store **out, sg_error *err)
 {
     sg_status st = SG_OK;
@@ -174,6 +207,7 @@ sg_status sg_store_open(const char *path, sg_store **out, sg_error *err)
     SG_CHECK(S_ISDIR(sb.st_mode), SG_E_FORMAT, err,
              "%s is not a store (a store is a directory with a manifest)", path);
     SG_ALLOC(s, sgi_calloc(1, sizeof *s), err, "a store handle");
+    s->ids_fd = -1;
     SG_ALLOC(s->path, sgi_strdup(path), err, "a path");
     SG_ALLOC(mpath, sgi_path_join(path, SGI_MANIFEST_NAME), err, "a path");
     st = map_file(mpath, &mfd, &m, &mlen, err);
@@ -208,6 +242,7 @@ sg_status sg_store_open(const char *path, sg_store **out, sg_error *err)
              "%s: shards cover %llu vertices and %llu edges, the header says %llu and %llu",
              mpath, (unsigned long long)v, (unsigned long long)e,
              (unsigned long long)h->n_vertices, (unsigned long long)h->n_edges);
+    if (h->flags & SGI_FLAG_IDS) SG_TRY(open_ids(s, err));
     *out = s;
     s = NULL;
 fail:
@@ -230,6 +265,8 @@ void sg_store_close(sg_store *s)
             sgi_free(sh->path);
         }
     sgi_free(s->shards);
+    if (s->ids_fd >= 0) sgi_io_get()->close(s->ids_fd);
+    sgi_free(s->ids_path);
     sgi_free(s->path);
     sgi_free(s);
 }
@@ -260,6 +297,8 @@ void sg_store_get_info(const sg_store *s, sg_store_info *info)
     }
     info->created_unix = h->created_unix;
     memcpy(info->creator, s->creator, sizeof info->creator);
+    info->has_original_ids = (h->flags & SGI_FLAG_IDS) != 0;
+    if (info->has_original_ids) info->file_bytes += h->ids_bytes;
 }
 
 sg_status sg_store_shard_info(const sg_store *s, uint32_t shard, sg_shard_info *out, sg_error *err)
@@ -280,6 +319,59 @@ sg_status sg_store_shard_info(const sg_store *s, uint32_t shard, sg_shard_info *
     memcpy(r.file, sh->file, sizeof r.file);
     *out = r;
     return SG_OK;
+}
+
+/* ---------------------------------------------------------------- ids */
+
+#define IDS_CHUNK ((size_t)1 << 17) /* ids per read: 1 MiB */
+
+sg_status sg_store_check_ids(sg_store *s, sg_error *err)
+{
+    sg_status st = SG_OK;
+    uint64_t *buf = NULL;
+    SG_CHECK(s, SG_E_INVALID, err, "check_ids: no store given");
+    if (s->ids_fd < 0) return SG_OK;
+    const uint64_t n = s->hdr.n_vertices;
+    SG_ALLOC(buf, sgi_malloc(IDS_CHUNK * sizeof *buf), err, "an id buffer");
+    uint32_t crc = 0;
+    uint64_t prev = 0;
+    for (uint64_t i = 0; i < n; i += IDS_CHUNK) {
+        const size_t k = n - i < IDS_CHUNK ? (size_t)(n - i) : IDS_CHUNK;
+        SG_TRY(sgi_read_all(s->ids_fd, buf, k * sizeof *buf, i * sizeof *buf, s->ids_path, err));
+        crc = sgi_crc32c(crc, buf, k * sizeof *buf);
+        for (size_t j = 0; j < k; j++) {
+            SG_CHECK(i + j == 0 || buf[j] > prev, SG_E_CORRUPT, err,
+                     "%s: vertex %llu: original id %llu is not above the previous one (%llu)",
+                     s->ids_path, (unsigned long long)(i + j), (unsigned long long)buf[j],
+                     (unsigned long long)prev);
+            prev = buf[j];
+        }
+    }
+    SG_CHECK(crc == s->hdr.ids_crc, SG_E_CORRUPT, err, "%s: checksum mismatch", s->ids_path);
+    __atomic_store_n(&s->ids_verified, 1, __ATOMIC_RELEASE);
+fail:
+    sgi_free(buf);
+    return st;
+}
+
+sg_status sg_store_original_ids(sg_store *s, uint64_t v_begin, uint64_t count, uint64_t *out,
+                                sg_error *err)
+{
+    sg_status st = SG_OK;
+    SG_CHECK(s && (out || count == 0), SG_E_INVALID, err, "original_ids: no store or output");
+    SG_CHECK(s->ids_fd >= 0, SG_E_INVALID, err,
+             "%s: the store keeps no original ids (it was not made with renumbered ids)",
+             s->path);
+    SG_CHECK(v_begin <= s->hdr.n_vertices && count <= s->hdr.n_vertices - v_begin, SG_E_INVALID,
+             err, "vertices [%llu, %llu + %llu) outside [0, %llu)", (unsigned long long)v_begin,
+             (unsigned long long)v_begin, (unsigned long long)count,
+             (unsigned long long)s->hdr.n_vertices);
+    if (!__atomic_load_n(&s->ids_verified, __ATOMIC_ACQUIRE)) SG_TRY(sg_store_check_ids(s, err));
+    if (count)
+        SG_TRY(sgi_read_all(s->ids_fd, out, count * sizeof *out, v_begin * sizeof *out,
+                            s->ids_path, err));
+fail:
+    return st;
 }
 
 /* ---------------------------------------------------------------- lookup */

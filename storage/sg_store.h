@@ -48,6 +48,8 @@ typedef struct sg_store_info {
     uint64_t file_bytes;     /* all files, headers and indexes included */
     uint64_t created_unix;
     char creator[256];       /* how it was made (command line), NUL-terminated */
+    bool has_original_ids;   /* the store keeps the vertices' original ids
+                              * (convert --ids compact): sg_store_original_ids */
 } sg_store_info;
 
 /* One shard's vertex and edge range. */
@@ -68,6 +70,20 @@ SG_API sg_status sg_store_open(const char *path, sg_store **out, sg_error *err);
 SG_API void sg_store_close(sg_store *s);
 
 SG_API void sg_store_get_info(const sg_store *s, sg_store_info *info);
+
+/* Original ids of vertices [v_begin, v_begin + count) into out[0..count), for
+ * stores made with renumbered ids (info.has_original_ids). The mapping is
+ * strictly increasing (renumbering keeps the order of the original ids). The
+ * first call verifies the whole ids file (checksum and order: O(n) time, 8n
+ * bytes read once); later calls read only the range. Thread-safe.
+ * Errors: SG_E_INVALID (no mapping, or the range passes n), SG_E_CORRUPT
+ * (names the file), SG_E_IO. On failure `out` may be partly written. */
+SG_API sg_status sg_store_original_ids(sg_store *s, uint64_t v_begin, uint64_t count,
+                                       uint64_t *out, sg_error *err);
+/* Verifies the id-mapping file: its CRC-32C against the manifest and that the
+ * ids are strictly increasing. SG_OK when the store has no mapping. O(n) time,
+ * 1 MiB of memory. */
+SG_API sg_status sg_store_check_ids(sg_store *s, sg_error *err);
 SG_API sg_status sg_store_shard_info(const sg_store *s, uint32_t shard, sg_shard_info *out, sg_error *err);
 SG_API const char *sg_store_path(const sg_store *s);
 
@@ -166,6 +182,16 @@ SG_API sg_status sg_store_writer_open(const char *path, uint64_t n_vertices, con
 SG_API sg_status sg_store_writer_append(sg_store_writer *w, uint64_t count, const uint64_t *x,
                                  const uint32_t *a, const void *wts, sg_error *err);
 
+/* Appends the original ids of the next `count` vertices to the store's id
+ * mapping (the file ids.u64, docs/format.md). Optional: a store either has
+ * an original id for every vertex or none, so by finish either all
+ * n_vertices ids or none must have been appended. Ids must be strictly
+ * increasing across all calls (SG_E_INVALID otherwise). May be called
+ * before, between or after the vertex appends. Errors: SG_E_INVALID,
+ * SG_E_IO, SG_E_NOSPACE (naming the file). Time: O(count), one write. */
+SG_API sg_status sg_store_writer_append_ids(sg_store_writer *w, const uint64_t *ids,
+                                            uint64_t count, sg_error *err);
+
 /* Writes the manifest and renames the store into place. All n_vertices must
  * have been appended. Frees the writer, whatever the result. */
 SG_API sg_status sg_store_writer_finish(sg_store_writer *w, sg_error *err);
@@ -184,7 +210,8 @@ typedef struct sg_check_report {
 /* Verifies every block checksum and the invariants: offsets monotone and
  * matching the shard table, ids < n, lists strictly increasing, weights not
  * NaN/inf, and for undirected stores symmetry with equal weights (a
- * multiset hash over all edges; O(1) extra memory). The first violation is
+ * multiset hash over all edges; O(1) extra memory), and the original-id
+ * file when there is one (checksum, length, increasing order). The first violation is
  * reported in err naming shard, block or vertex. Time: one pass over the
  * store. `rep` may be NULL. */
 SG_API sg_status sg_store_check(sg_store *s, const sg_read_options *opt, sg_check_report *rep,
@@ -207,10 +234,12 @@ typedef enum sg_export_format {
     SG_EXPORT_WEL,     /* "u v w" per line */
     SG_EXPORT_MTX,     /* Matrix Market coordinate, 1-based */
     SG_EXPORT_EGR,     /* ECLgraph binary CSR (int32) */
-    SG_EXPORT_WSG      /* gapbs serialized weighted graph */
+    SG_EXPORT_WSG,     /* gapbs serialized weighted graph */
+    SG_EXPORT_BIN32    /* raw little-endian (u32 u, u32 v, u32 w) triples; undirected
+                        * stores write each edge once with u < v; u32 weights only */
 } sg_export_format;
 
-/* Parses "el", "wel", "mtx", "egr", "wsg"; returns 0 if unknown. */
+/* Parses "el", "wel", "mtx", "egr", "wsg", "bin32"; returns 0 if unknown. */
 SG_API sg_export_format sg_export_format_parse(const char *name);
 
 /* Writes the store to `path` in the given format, through a temporary file

@@ -77,6 +77,13 @@ struct sg_store_writer {
     int *shard_fds;      /* closed shards' files, fsynced by finish */
     size_t n_shards, cap_shards;
     size_t n_synced;     /* shards [0, n_synced) are fsynced and closed */
+
+    /* optional id mapping (ids.u64) */
+    int ids_fd;
+    char *ids_path;
+    uint64_t ids_next;   /* ids appended */
+    uint64_t ids_last;   /* the last id appended */
+    uint32_t ids_crc;
 };
 
 /* Tests only: skip the input validation so that broken stores can be made. */
@@ -174,6 +181,7 @@ sg_status sg_store_writer_open(const char *path, uint64_t n_vertices, const sg_w
 
     SG_ALLOC(w, sgi_calloc(1, sizeof *w), err, "the store writer");
     w->fd = -1;
+    w->ids_fd = -1;
     w->o = o;
     w->n_vertices = n_vertices;
     w->x_elems = o.block_bytes / 8 ? o.block_bytes / 8 : 1;
@@ -249,6 +257,8 @@ static sg_status sync_shard_files(sg_store_writer *w, size_t upto, sg_error *err
 static void free_writer(sg_store_writer *w)
 {
     if (w->fd >= 0) sgi_io_get()->close(w->fd);
+    if (w->ids_fd >= 0) sgi_io_get()->close(w->ids_fd);
+    sgi_free(w->ids_path);
     close_shard_files(w);
     if (w->blocks)
         for (size_t i = 0; i < w->n_blocks; i++) {
@@ -278,6 +288,10 @@ void sg_store_writer_abort(sg_store_writer *w)
     if (w->fd >= 0) {
         sgi_io_get()->close(w->fd);
         w->fd = -1;
+    }
+    if (w->ids_fd >= 0) {
+        sgi_io_get()->close(w->ids_fd);
+        w->ids_fd = -1;
     }
     close_shard_files(w);
     if (w->tmp_path) sgi_remove_tree(w->tmp_path);
@@ -602,6 +616,66 @@ fail:
     return fail_writer(w, st);
 }
 
+/* ---------------------------------------------------------------- ids */
+
+sg_status sg_store_writer_append_ids(sg_store_writer *w, const uint64_t *ids, uint64_t count,
+                                     sg_error *err)
+{
+    sg_status st = SG_OK;
+    const sgi_io *io = sgi_io_get();
+    SG_CHECK(w && !w->failed, SG_E_INVALID, err, "append_ids: the writer has failed");
+    SG_CHECK(count <= w->n_vertices - w->ids_next, SG_E_INVALID, err,
+             "appending %llu original ids after %llu exceeds the %llu vertices",
+             (unsigned long long)count, (unsigned long long)w->ids_next,
+             (unsigned long long)w->n_vertices);
+    if (count == 0) return SG_OK;
+    SG_CHECK(ids, SG_E_INVALID, err, "append_ids: no ids given");
+    if (!sgi_writer_unchecked) {
+        uint64_t prev = w->ids_last;
+        for (uint64_t i = 0; i < count; i++) {
+            SG_CHECK(i + w->ids_next == 0 || ids[i] > prev, SG_E_INVALID, err,
+                     "vertex %llu: original id %llu is not above the previous one (%llu)",
+                     (unsigned long long)(w->ids_next + i), (unsigned long long)ids[i],
+                     (unsigned long long)prev);
+            prev = ids[i];
+        }
+    }
+    if (w->ids_fd < 0) {
+        SG_CHECK(w->ids_next == 0, SG_E_INVALID, err, "append_ids: the ids file was closed");
+        if (!w->ids_path)
+            SG_ALLOC(w->ids_path, sgi_path_join(w->tmp_path, SGI_IDS_NAME), err, "a path");
+        int fd = io->open(w->ids_path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        if (fd < 0) {
+            st = sgi_fail_errno(err, -fd, "creating %s", w->ids_path);
+            goto fail;
+        }
+        w->ids_fd = fd;
+    }
+    SG_TRY(sgi_write_all(w->ids_fd, ids, count * sizeof *ids, w->ids_next * sizeof *ids,
+                         w->ids_path, err));
+    w->ids_crc = sgi_crc32c(w->ids_crc, ids, count * sizeof *ids);
+    w->ids_next += count;
+    w->ids_last = ids[count - 1];
+fail:
+    return w ? fail_writer(w, st) : st;
+}
+
+/* Makes the ids file durable and closes it. */
+static sg_status finish_ids(sg_store_writer *w, sg_error *err)
+{
+    const sgi_io *io = sgi_io_get();
+    if (w->ids_next == 0) return SG_OK;
+    if (w->ids_next != w->n_vertices)
+        return sgi_fail(err, SG_E_INVALID, "finish: %llu of %llu original ids appended",
+                        (unsigned long long)w->ids_next, (unsigned long long)w->n_vertices);
+    int r = io->fsync(w->ids_fd);
+    if (r < 0) return sgi_fail_errno(err, -r, "fsync of %s", w->ids_path);
+    r = io->close(w->ids_fd);
+    w->ids_fd = -1;
+    if (r < 0) return sgi_fail_errno(err, -r, "closing %s", w->ids_path);
+    return SG_OK;
+}
+
 /* ---------------------------------------------------------------- finish */
 
 static sg_status write_manifest(sg_store_writer *w, sg_error *err)
@@ -621,7 +695,8 @@ static sg_status write_manifest(sg_store_writer *w, sg_error *err)
         .n_vertices = w->n_vertices,
         .n_edges = w->e_next,
         .flags = (w->o.directed ? SGI_FLAG_DIRECTED : 0) |
-                 (w->negative ? SGI_FLAG_NEGATIVE_WEIGHTS : 0),
+                 (w->negative ? SGI_FLAG_NEGATIVE_WEIGHTS : 0) |
+                 (w->ids_next ? SGI_FLAG_IDS : 0),
         .weight_type = (uint32_t)w->o.weight_type,
         .n_shards = (uint32_t)w->n_shards,
         .shard_entry_bytes = sizeof(sgi_shard_entry),
@@ -631,6 +706,8 @@ static sg_status write_manifest(sg_store_writer *w, sg_error *err)
         .created_unix = (uint64_t)time(NULL),
         .creator_bytes = (uint32_t)clen,
         .zstd_level = (uint32_t)w->o.zstd_level,
+        .ids_bytes = w->ids_next * sizeof(uint64_t),
+        .ids_crc = w->ids_next ? w->ids_crc : 0,
     };
     memcpy(h.magic, SGI_MANIFEST_MAGIC, 8);
     size_t off = 0;
@@ -676,6 +753,7 @@ sg_status sg_store_writer_finish(sg_store_writer *w, sg_error *err)
              (unsigned long long)w->n_vertices);
     if (w->shard_open) SG_TRY(close_shard(w, err));
     SG_TRY(sync_shard_files(w, w->n_shards, err));
+    SG_TRY(finish_ids(w, err));
     SG_TRY(write_manifest(w, err));
     SG_TRY(sgi_fsync_dir(w->tmp_path, err));
 

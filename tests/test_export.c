@@ -137,6 +137,11 @@ static void undirected_exact(void **state)
     const char *el = "0 1\n0 3\n1 2\n2 4\n3 4\n";
     assert_file_is(path, el, strlen(el));
 
+    snprintf(path, sizeof path, "%s/g.bin32", out);
+    export_ok(s, SG_EXPORT_BIN32, path, false, 0);
+    const uint32_t bin[] = {0, 1, 5, 0, 3, 12, 1, 2, 7, 2, 4, 100, 3, 4, 1};
+    assert_file_is(path, bin, sizeof bin);
+
     snprintf(path, sizeof path, "%s/g.wel", out);
     export_ok(s, SG_EXPORT_WEL, path, false, 0);
     const char *wel = "0 1 5\n0 3 12\n1 2 7\n2 4 100\n3 4 1\n";
@@ -184,7 +189,7 @@ static void undirected_exact(void **state)
     export_ok(s, SG_EXPORT_WSG, path, false, 0);
     assert_file_is(path, wsg.p, wsg.n);
 
-    assert_int_equal(tu_dir_entries(out), 5); /* no temporary files left */
+    assert_int_equal(tu_dir_entries(out), 6); /* no temporary files left */
     bb_free(&egr);
     bb_free(&wsg);
     sg_store_close(s);
@@ -908,6 +913,7 @@ static void format_names(void **state)
     assert_int_equal(sg_export_format_parse("mtx"), SG_EXPORT_MTX);
     assert_int_equal(sg_export_format_parse("egr"), SG_EXPORT_EGR);
     assert_int_equal(sg_export_format_parse("wsg"), SG_EXPORT_WSG);
+    assert_int_equal(sg_export_format_parse("bin32"), SG_EXPORT_BIN32);
     assert_int_equal(sg_export_format_parse(""), 0);
     assert_int_equal(sg_export_format_parse("EL"), 0);
     assert_int_equal(sg_export_format_parse("el "), 0);

@@ -93,6 +93,8 @@ static void info_text(const char *path, const sg_store_info *in, const sg_degree
         printf("edges         %s undirected (%s directed edges stored)\n",
                cli_count(in->n_edges / 2).s, cli_count(in->n_edges).s);
     printf("shards        %" PRIu32 " (%s blocks)\n", in->n_shards, cli_count(blocks).s);
+    if (in->has_original_ids)
+        printf("ids           renumbered; original ids kept in the store (ids.u64)\n");
 
     double n = in->n_vertices ? (double)in->n_vertices : 1.0;
     printf("%-13s min %" PRIu64 ", max %" PRIu64 ", mean %.2f, isolated %s (%.1f%%)\n",
@@ -164,6 +166,7 @@ static void info_json(const char *path, const sg_store_info *in, const sg_degree
     cli_json_bool(&j, "directed", in->directed);
     cli_json_str(&j, "weight_type", in->weight_type == SG_WEIGHT_F32 ? "f32" : "u32");
     cli_json_bool(&j, "negative_weights", in->negative_weights);
+    cli_json_bool(&j, "original_ids", in->has_original_ids);
     cli_json_u64(&j, "n_shards", in->n_shards);
     cli_json_str(&j, "creator", in->creator);
     cli_json_u64(&j, "created_unix", in->created_unix);
@@ -351,7 +354,7 @@ int cmd_check(int argc, char **argv, const cli_env *env)
 /* ================================================================ export */
 
 static const char export_usage[] =
-    "usage: spillgraph export STORE --format el|wel|mtx|egr|wsg -o FILE [--force] [--threads N]";
+    "usage: spillgraph export STORE --format el|wel|mtx|egr|wsg|bin32 -o FILE [--force] [--threads N]";
 
 static void export_help(void)
 {
@@ -366,12 +369,13 @@ static void export_help(void)
            "  mtx   Matrix Market coordinate, 1-based (\"symmetric\" for undirected)\n"
            "  egr   ECL-graph binary CSR (int32 counts; both directions)\n"
            "  wsg   GAP benchmark suite serialized weighted graph (both directions)\n"
+           "  bin32 raw little-endian (u32 u, u32 v, u32 w) triples, each edge once\n"
            "Undirected stores are written with each edge once in el and wel (u < v)\n"
            "and mtx (lower triangle, \"symmetric\"), and in both directions in egr\n"
            "and wsg, as those tools expect.\n"
            "\n"
            "options:\n"
-           "  --format F       one of el, wel, mtx, egr, wsg (required)\n"
+           "  --format F       one of el, wel, mtx, egr, wsg, bin32 (required)\n"
            "  -o, --output FILE  the file to write (required)\n"
            "  --force          replace FILE if it exists\n"
            "  --threads N      decode threads (default: OpenMP's)\n"
@@ -416,7 +420,7 @@ int cmd_export(int argc, char **argv, const cli_env *env)
     sg_export_format fmt = sg_export_format_parse(fmt_name);
     if (fmt == 0)
         return cli_usage_error(cmd, export_usage,
-                               "unknown format '%s' (formats: el, wel, mtx, egr, wsg)", fmt_name);
+                               "unknown format '%s' (formats: el, wel, mtx, egr, wsg, bin32)", fmt_name);
     if (!out) return cli_usage_error(cmd, export_usage, "missing the output file (-o FILE)");
     if (!out[0]) return cli_usage_error(cmd, export_usage, "the output path is empty");
 
