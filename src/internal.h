@@ -16,6 +16,87 @@
 extern "C" {
 #endif
 
+/* ------------------------------------------------------------ run and graph internals */
+
+struct sg_run {
+    sg_backend backend;           /* resolved, never AUTO */
+    int threads;                  /* > 0 */
+    sg_progress_fn progress;      /* may be NULL */
+    void *progress_ctx;
+    double seconds[SG_NPHASES];
+    unsigned n_counters;
+    const char *counter_name[SG_RUN_MAX_COUNTERS];
+    uint64_t counter_value[SG_RUN_MAX_COUNTERS];
+};
+
+/* Reports progress through the run's callback, if any. */
+void sgi_run_progress(const sg_run *r, const char *phase, double fraction);
+
+struct sg_graph {
+    uint64_t n, m;                /* vertices, directed edges (= x[n]) */
+    uint64_t max_degree;
+    bool directed;
+    bool negative_weights;
+    sg_weight_type wt;            /* valid even when w == NULL (U32 then) */
+    sg_mem_kind mem;
+    uint64_t *x;                  /* n + 1 */
+    uint32_t *a;                  /* m */
+    void *w;                      /* m (uint32_t or float), or NULL */
+    char *source;                 /* store path or "memory" */
+};
+
+/* An order-preserving key of a weight: comparing keys as unsigned integers
+ * orders the weights (f32: as floats, -0 before +0; NaN never occurs).
+ * Every forest code (Borůvka, Kruskal) compares weights through this, so
+ * the tie rule (weight, min(u,v), max(u,v)) is one rule everywhere. */
+static inline uint32_t sgi_weight_key(sg_weight_type wt, uint32_t bits)
+{
+    if (wt != SG_WEIGHT_F32) return bits;
+    return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+}
+/* The inverse of sgi_weight_key. */
+static inline uint32_t sgi_weight_unkey(sg_weight_type wt, uint32_t key)
+{
+    if (wt != SG_WEIGHT_F32) return key;
+    return (key & 0x80000000u) ? (key & 0x7fffffffu) : ~key;
+}
+/* The weight bits of edge e (1 when the graph has no weights). */
+static inline uint32_t sgi_graph_wbits(const sg_graph *g, uint64_t e)
+{
+    if (!g->w) return g->wt == SG_WEIGHT_F32 ? 0x3f800000u : 1u;
+    return ((const uint32_t *)g->w)[e];
+}
+
+/* One weighted edge for sorting: key = sgi_weight_key of the weight, w the
+ * weight bits. 16 bytes. */
+typedef struct sgi_wedge {
+    uint32_t key, u, v, w;
+} sgi_wedge;
+
+/* Sorts e[0..n) by (key, u, v), stable, with a parallel LSD radix sort
+ * (11-bit digits; digits equal in every record are skipped). tmp must hold
+ * n records. threads <= 0: OpenMP default. Time: O(n * passes / threads),
+ * at most 9 passes. */
+void sgi_sort_wedges(sgi_wedge *e, sgi_wedge *tmp, uint64_t n, int threads);
+
+/* The argument checks of sg_sssp (graph not empty, source in range,
+ * weights loaded, no negative weights), shared with the Dijkstra oracle so
+ * both give the same errors. In sssp.c. */
+sg_status sgi_sssp_check(const sg_graph *g, uint32_t source, sg_error *err);
+
+/* Allocates an empty result of each kind for n vertices (arrays allocated,
+ * contents undefined, counts zero); NULL when out of memory. Shared by the
+ * algorithms and their oracles so results are freed one way. */
+sg_forest *sgi_forest_alloc(uint64_t n, uint64_t max_edges, sg_weight_type wt);
+sg_sssp_result *sgi_sssp_alloc(uint64_t n, uint32_t source, sg_weight_type wt, bool parents);
+sg_bfs_result *sgi_bfs_alloc(uint64_t n, uint32_t source, bool parents);
+/* Sorts a forest's edges into the canonical order (weight key, u, v) with
+ * the run's threads (each edge as u < v), and fills
+ * n_trees = n_vertices - n_edges, total_u32 and total (summed in that
+ * order). f->n_edges must be set. SG_E_NOMEM naming the buffer (32 bytes per
+ * forest edge of scratch); the forest is then unchanged but for n_trees. */
+sg_status sgi_forest_finish(sg_forest *f, int threads, sg_error *err);
+
 /* ------------------------------------------------------------ CSR builder
  *
  * A reusable two-pass builder for generators (R-MAT now; SSCA2, uniform and
@@ -130,6 +211,64 @@ void sgi_rmat_edge(const sg_rmat_options *o, uint64_t i, uint32_t *u, uint32_t *
  * [0, 2^scale), 1 <= scale <= 32. Exposed so tests can check that it is one.
  * Time: O(1). */
 uint32_t sgi_rmat_permute(const sg_rmat_options *o, uint32_t id);
+
+/* ------------------------------------------------------------ SSCA2, uniform, grid
+ * Shared helpers live in gen_common.c. */
+
+/* splitmix64's finaliser: a bijection on 64-bit words, the counter-based
+ * stream of every generator. */
+static inline uint64_t sgi_mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+/* floor(r * range / 2^64): uniform in [0, range) from 64 random bits (bias
+ * below range / 2^64). */
+static inline uint64_t sgi_below(uint64_t r, uint64_t range)
+{
+    return (uint64_t)(((unsigned __int128)r * range) >> 64);
+}
+
+/* A seed-dependent bijection on [0, 2^bits), 1 <= bits <= 32 (R-MAT's
+ * construction: rounds of odd multiply, xor-shift, add, modulo 2^bits). */
+typedef struct sgi_perm {
+    uint64_t mask;
+    unsigned shift;
+    uint64_t mul[4], add[4];
+} sgi_perm;
+void sgi_perm_init(sgi_perm *p, unsigned bits, uint64_t seed);
+static inline uint64_t sgi_perm_apply(const sgi_perm *p, uint64_t id)
+{
+    for (int r = 0; r < 4; r++) {
+        id = (id * p->mul[r]) & p->mask;
+        id ^= id >> p->shift;
+        id += p->add[r];
+    }
+    return id & p->mask;
+}
+
+/* The common frame of a generator: fills the store options (undirected,
+ * u32 weights, threads, progress and creator when the caller left them
+ * unset) and opens the writer, so an existing path fails before any work.
+ * Then sgi_gen_finish() appends g, finishes the store (freeing g and the
+ * writer whatever happens) and returns the seconds it took. */
+sg_status sgi_gen_open(const char *path, uint64_t n, const sg_write_options *store, int threads,
+                       const char *creator, sg_progress_fn progress, void *progress_ctx,
+                       sg_store_writer **wr, sg_error *err);
+sg_status sgi_gen_finish(sg_store_writer *wr, sgi_csr *g, int threads, double *seconds,
+                         sg_error *err);
+
+/* Edge i of the SSCA2 graph (options valid, see sg_gen_ssca2) in the
+ * builder's index space: [0, intra) intra-clique pairs, then scale draws
+ * per vertex; a draw that makes no edge returns u == v. Builds the clique
+ * table on each call (O(n / M)): for tests only. Returns false when the
+ * table cannot be allocated. *n_index gets the size of the index space. */
+bool sgi_ssca2_edge(const sg_ssca2_options *o, uint64_t i, uint32_t *u, uint32_t *v,
+                    uint32_t *w, uint64_t *n_index);
+/* The j-th hub of a grid (j < round(hubs * rows * cols)): a bijection of j
+ * onto the lattice's vertices. */
+uint32_t sgi_grid_hub(const sg_grid_options *o, uint64_t j);
 
 #ifdef __cplusplus
 }

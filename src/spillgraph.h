@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "sg_status.h"
+#include "sg_convert.h"
 #include "sg_store.h"
 
 #ifdef __cplusplus
@@ -63,6 +64,423 @@ typedef struct sg_gen_report {
  * store.force, checked before any work), SG_E_NOMEM, and the writer's. */
 SG_API sg_status sg_gen_rmat(const char *path, const sg_rmat_options *o, sg_gen_report *rep,
                              sg_error *err);
+
+/* SSCA#2 (Bader and Madduri, v2.x spec), undirected: vertices are cut into
+ * cliques of sizes uniform in [1, max_clique_size] (in order; the last one
+ * cut short at n) and every pair inside a clique is an edge; then from
+ * every vertex v and every level k = 0 .. scale-1, with probability
+ * inter_prob^k, an edge to v + 2^k (mod n) when that vertex lies in another
+ * clique (the spec's hierarchical distance distribution: its probability
+ * halves per doubling of the distance, in each direction, from 1/2).
+ * Mean stored degree (both directions counted, large n):
+ *   2 * (M - 1) / 3  (intra; a vertex is in a clique of size s with weight
+ *                     s, so E[s(s-1)] / E[s] for s uniform in [1, M])
+ *   + 2 * sum_k p^k * P(v, v + 2^k in different cliques)  (inter)
+ * With the defaults M = 48, p = 1/2: 31.33 + 0.53 = 31.9, as near 32 as
+ * R-MAT's (edge factor 16). The spec's M = 2^(scale/3) grows with the
+ * scale; here it is fixed so the degree does not. */
+typedef struct sg_ssca2_options {
+    unsigned scale;            /* n = 2^scale vertices, 1..32 */
+    uint32_t max_clique_size;  /* M, 1..65536; default 48 */
+    double inter_prob;         /* p in [0, 1]; default 0.5 */
+    bool permute;              /* permute vertex labels (default true), so a clique
+                                * is not a run of consecutive ids */
+    uint64_t seed;             /* default 1 */
+    uint32_t max_weight;       /* weights uniform in [1, max_weight]; default 2^20 */
+    int threads;               /* 0 = OpenMP default */
+    sg_progress_fn progress;   /* may be NULL */
+    void *progress_ctx;
+    sg_write_options store;
+} sg_ssca2_options;
+
+/* Fills the defaults above (scale 0: the caller must set it). */
+SG_API void sg_ssca2_defaults(sg_ssca2_options *o);
+
+/* Generates the SSCA#2 graph described above into a store at `path`. The
+ * graph depends only on the options, never on the thread count.
+ * rep->generated counts the edges drawn (intra-clique pairs plus the
+ * inter-clique draws that succeeded); duplicates are rare (a pair at
+ * distance n/2 drawn from both ends). Errors: SG_E_INVALID (options, named
+ * with their range), SG_E_EXISTS (path exists without store.force, checked
+ * before any work), SG_E_NOMEM, and the writer's.
+ * Time, parallel: O(n / M) for the clique table; then O(m + n * scale) edge
+ * draws, each O(1) after a search over a few cliques, twice (count and
+ * place); then each list sorted. Memory: that of sg_gen_rmat for the same
+ * number of stored edges (16 B per vertex, 8 per directed slot, about 40n/M
+ * bytes for the clique table, the writer's buffers). */
+SG_API sg_status sg_gen_ssca2(const char *path, const sg_ssca2_options *o, sg_gen_report *rep,
+                              sg_error *err);
+
+/* Uniform random (Erdős–Rényi G(n, m) style): n = 2^scale vertices and
+ * m = edge_factor * n edges, each with both ends uniform and independent
+ * (self-loops and repeats are drawn and dropped, so slightly fewer edges are
+ * stored), undirected, weights uniform in [1, max_weight]. */
+typedef struct sg_uniform_options {
+    unsigned scale;          /* 1..32 */
+    unsigned edge_factor;    /* default 16 */
+    uint64_t seed;           /* default 1 */
+    uint32_t max_weight;     /* default 2^20 */
+    int threads;
+    sg_progress_fn progress;
+    void *progress_ctx;
+    sg_write_options store;
+} sg_uniform_options;
+
+SG_API void sg_uniform_defaults(sg_uniform_options *o);
+
+/* Errors, time and memory: those of sg_gen_rmat, with O(1) per edge draw. */
+SG_API sg_status sg_gen_uniform(const char *path, const sg_uniform_options *o,
+                                sg_gen_report *rep, sg_error *err);
+
+/* A rows x cols 4-neighbour lattice (vertex r * cols + c; neighbours up,
+ * left, right, down), undirected, weights uniform in [1, max_weight]: a
+ * road-like graph of degree <= 4 and diameter rows + cols - 2. With hubs >
+ * 0, H = round(hubs * n) vertices, picked by a seed-dependent bijection,
+ * each get hub_degree extra edges to vertices uniform over the lattice (an
+ * irregular lattice with hubs, as used to test the load balance of GPU BFS,
+ * Liu et al. 2014); a repeat of a lattice edge keeps the lighter weight. */
+typedef struct sg_grid_options {
+    uint64_t rows, cols;     /* >= 1, rows * cols <= 2^32 */
+    uint32_t max_weight;     /* default 2^20 */
+    double hubs;             /* fraction of vertices that are hubs, [0, 1]; default 0 */
+    uint32_t hub_degree;     /* extra edges per hub; >= 1 when there are hubs */
+    uint64_t seed;           /* default 1 */
+    int threads;
+    sg_progress_fn progress;
+    void *progress_ctx;
+    sg_write_options store;
+} sg_grid_options;
+
+SG_API void sg_grid_defaults(sg_grid_options *o);
+
+/* Generates the lattice into a store. Errors: SG_E_INVALID (options),
+ * SG_E_EXISTS, SG_E_NOMEM, the writer's. Without hubs the lattice is
+ * written as it is made, in slices of 2^20 vertices: time O(n), memory
+ * 40 bytes per vertex of a slice (about 40 MiB) plus the writer's buffers,
+ * whatever the size. With hubs it goes through the CSR builder of
+ * sg_gen_rmat (2 * rows * cols + H * hub_degree edges drawn), with its
+ * time and memory. */
+SG_API sg_status sg_gen_grid(const char *path, const sg_grid_options *o, sg_gen_report *rep,
+                             sg_error *err);
+
+/* ------------------------------------------------------------ run context
+ *
+ * A run holds what one computation needs besides the graph: the backend,
+ * the thread count, and what it measured (seconds per phase, named
+ * counters). Every load, algorithm and result writer takes the run and adds
+ * its time to the phase it belongs to. */
+
+typedef enum sg_backend {
+    SG_BACKEND_AUTO = 0, /* the best available for the graph: cpu for now */
+    SG_BACKEND_CPU,      /* OpenMP threads */
+    SG_BACKEND_GPU,      /* the whole graph in device memory (not built yet) */
+    SG_BACKEND_HYBRID    /* GPU + CPU with spilled arrays (not built yet) */
+} sg_backend;
+
+/* "auto", "cpu", "gpu", "hybrid". */
+SG_API const char *sg_backend_name(sg_backend b);
+/* Parses the names above; false when unknown. */
+SG_API bool sg_backend_parse(const char *name, sg_backend *out);
+
+typedef enum sg_phase {
+    SG_PHASE_LOAD = 0,   /* store -> memory */
+    SG_PHASE_PREPROCESS, /* per-algorithm preparation (e.g. sorting lists by weight) */
+    SG_PHASE_COMPUTE,    /* the algorithm itself */
+    SG_PHASE_WRITE,      /* result files */
+    SG_NPHASES
+} sg_phase;
+
+/* "load", "preprocess", "compute", "write". */
+SG_API const char *sg_phase_name(sg_phase p);
+
+typedef struct sg_run_options {
+    sg_backend backend;      /* default SG_BACKEND_AUTO */
+    int threads;             /* OpenMP threads; 0 = OpenMP default */
+    sg_progress_fn progress; /* may be NULL; phases "load", "preprocess", "compute" */
+    void *progress_ctx;
+} sg_run_options;
+
+typedef struct sg_run sg_run;
+
+/* Creates a run. The backend is resolved here: auto becomes cpu; gpu and
+ * hybrid fail with SG_E_UNSUPPORTED and a message saying they do not exist
+ * yet. opt may be NULL (all defaults). */
+SG_API sg_status sg_run_create(const sg_run_options *opt, sg_run **out, sg_error *err);
+/* Accepts NULL. */
+SG_API void sg_run_free(sg_run *r);
+/* The resolved backend (never AUTO) and the thread count actually used. */
+SG_API sg_backend sg_run_backend(const sg_run *r);
+SG_API int sg_run_threads(const sg_run *r);
+/* Seconds spent in a phase so far (summed over the calls that used it). */
+SG_API double sg_run_seconds(const sg_run *r, sg_phase p);
+/* Adds time to a phase (for work timed outside the library). */
+SG_API void sg_run_add_seconds(sg_run *r, sg_phase p, double seconds);
+
+/* Named counters (iterations, edges scanned, ...), in order of first use.
+ * sg_run_count adds `value` to the counter `name` (created at 0; at most
+ * SG_RUN_MAX_COUNTERS names, further names are ignored); `name` must stay
+ * valid as long as the run (a string literal). Not thread-safe: call it
+ * from the thread that called the algorithm. */
+#define SG_RUN_MAX_COUNTERS 32
+SG_API void sg_run_count(sg_run *r, const char *name, uint64_t value);
+/* Sets the counter to `value` instead of adding. */
+SG_API void sg_run_set(sg_run *r, const char *name, uint64_t value);
+SG_API unsigned sg_run_counter_count(const sg_run *r);
+/* Name of counter i (< sg_run_counter_count) and its value in *value. */
+SG_API const char *sg_run_counter(const sg_run *r, unsigned i, uint64_t *value);
+
+/* ------------------------------------------------------------ graph handle
+ *
+ * A whole graph in host memory as CSR: offsets X (n + 1 uint64_t), neighbours
+ * A (m uint32_t), weights W (m values, uint32_t or float per the weight
+ * type). Undirected graphs hold both directions of every edge. */
+
+typedef enum sg_mem_kind {
+    SG_MEM_PLAIN = 0,  /* ordinary host memory (huge pages advised) */
+    SG_MEM_PINNED      /* page-locked through CUDA, ready for device copies;
+                        * SG_E_UNSUPPORTED in a build without CUDA */
+} sg_mem_kind;
+
+typedef struct sg_graph_options {
+    sg_mem_kind mem;
+    bool no_weights;          /* do not load W (BFS needs none) */
+    sg_read_options read;     /* how the store is read; zero = automatic */
+} sg_graph_options;
+
+typedef struct sg_graph sg_graph;
+
+typedef struct sg_graph_info {
+    uint64_t n_vertices;
+    uint64_t n_edges;         /* directed edges stored */
+    bool directed;
+    bool negative_weights;    /* some weight < 0 (f32 only) */
+    bool has_weights;         /* W loaded */
+    sg_weight_type weight_type;
+    sg_mem_kind mem;
+    uint64_t bytes;           /* host memory the arrays take */
+    uint64_t max_degree;
+    const char *source;       /* the store path, or "memory" */
+} sg_graph_info;
+
+/* Loads the store at `path` into host memory of kind opt->mem, with the
+ * storage reader (parallel decode with run's threads); the time goes to the
+ * run's "load" phase. opt may be NULL. Errors: those of sg_store_open and
+ * sg_store_read (naming shard and block), SG_E_NOMEM naming the array and
+ * size, SG_E_UNSUPPORTED (pinned memory without CUDA). */
+SG_API sg_status sg_graph_open(sg_run *run, const char *path, const sg_graph_options *opt,
+                               sg_graph **out, sg_error *err);
+
+/* A graph from caller arrays (copied): x has n + 1 offsets with x[0] = 0,
+ * non-decreasing; a[e] < n; w may be NULL (every weight 1). Lists need not
+ * be sorted and may hold self-loops and repeated neighbours: every
+ * algorithm copes with them. Undirected graphs must hold both directions of
+ * every edge with equal weights (not checked). f32 weights must be finite
+ * (checked: SG_E_INVALID naming the edge). */
+SG_API sg_status sg_graph_from_arrays(uint64_t n, const uint64_t *x, const uint32_t *a,
+                                      const void *w, sg_weight_type wt, bool directed,
+                                      sg_graph **out, sg_error *err);
+/* Accepts NULL. */
+SG_API void sg_graph_free(sg_graph *g);
+SG_API void sg_graph_get_info(const sg_graph *g, sg_graph_info *out);
+/* The arrays (read-only; valid until sg_graph_free). Weights are NULL when
+ * not loaded. */
+SG_API const uint64_t *sg_graph_offsets(const sg_graph *g);
+SG_API const uint32_t *sg_graph_neighbors(const sg_graph *g);
+SG_API const void *sg_graph_weights(const sg_graph *g);
+
+/* A source vertex drawn the Graph500 way: uniformly among the vertices with
+ * at least one edge to another vertex, from `seed` alone (the same seed
+ * gives the same vertex on every run and thread count). SG_E_INVALID when
+ * no vertex has such an edge. Time: O(1) expected draws for typical graphs,
+ * each O(degree); after 4096 misses, one scan of X. */
+SG_API sg_status sg_graph_random_source(const sg_graph *g, uint64_t seed, uint32_t *out,
+                                        sg_error *err);
+
+/* "No vertex" (parents) and "not reached" (levels). */
+#define SG_NO_VERTEX UINT32_MAX
+#define SG_NO_LEVEL UINT32_MAX
+
+/* ------------------------------------------------------------ minimum spanning forest
+ *
+ * Ties: edges compare by (weight, min(u,v), max(u,v)); the forest is then
+ * unique, and every backend and the oracle return the same one. f32 weights
+ * compare as floats (negative weights are fine here). */
+
+typedef struct sg_forest {
+    uint64_t n_vertices;
+    uint64_t n_trees;         /* components; isolated vertices are trees */
+    uint64_t n_edges;         /* = n_vertices - n_trees */
+    sg_weight_type weight_type;
+    uint32_t *u, *v;          /* edge i joins u[i] < v[i]; edges in the canonical
+                               * order (weight, u, v) */
+    uint32_t *w;              /* weight bits: uint32_t, or a float's bits for f32 */
+    uint64_t total_u32;       /* u32 weights: the exact total */
+    double total;             /* the total as a double (f32: summed in edge order) */
+} sg_forest;
+
+/* Borůvka on the run's backend: preprocessing (lists sorted by weight) goes
+ * to the "preprocess" phase, the rest to "compute". Needs an undirected
+ * graph with weights (SG_E_INVALID otherwise); self-loops, repeated edges
+ * and unsorted lists are fine. The forest comes in canonical order and
+ * equals sg_oracle_kruskal's on every thread count. Errors: SG_E_INVALID,
+ * SG_E_NOMEM (naming the array). Counters: "iterations", "edges_skipped"
+ * (edges found inside their tree, each at most once), "segments_scanned".
+ * Time: O(m) preprocessing plus a sort of each list; compute O(m + n log n)
+ * in the worst case, parallel. Memory: about 8 bytes per directed edge
+ * plus 90 per vertex. */
+SG_API sg_status sg_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error *err);
+/* Accepts NULL. */
+SG_API void sg_forest_free(sg_forest *f);
+
+/* The oracle: Kruskal with union-find, serial (but for the shared radix
+ * sort), O(m) per sort pass plus O(m alpha(n)); 32 bytes per undirected
+ * edge. SG_E_INVALID for a directed graph or one without weights. */
+SG_API sg_status sg_oracle_kruskal(const sg_graph *g, sg_forest **out, sg_error *err);
+/* Runs the oracle and compares: same tree count, same edge set (u, v, w),
+ * same total. SG_E_MISMATCH naming the first difference. */
+SG_API sg_status sg_verify_forest(const sg_graph *g, const sg_forest *f, sg_error *err);
+
+/* ------------------------------------------------------------ clustering
+ *
+ * Single-linkage clustering on a forest: cutting forest edges splits trees
+ * into clusters. */
+
+typedef struct sg_cluster_options {
+    uint64_t k;               /* > 0: exactly k clusters, cutting the k - T
+                               * heaviest forest edges (canonical order); 0: use
+                               * the threshold */
+    double threshold;         /* k == 0: cut every forest edge with weight > threshold */
+} sg_cluster_options;
+
+typedef struct sg_clusters {
+    uint64_t n_vertices;
+    uint64_t n_clusters;
+    uint64_t cut_edges;       /* forest edges cut */
+    uint32_t *label;          /* per vertex, 0..n_clusters-1, numbered in order of
+                               * each cluster's smallest vertex */
+    uint64_t *size;           /* per cluster */
+} sg_clusters;
+
+/* SG_E_INVALID when k < the forest's trees or k > its vertices (the message
+ * says which and the valid range), for a NaN threshold, or for a forest that
+ * is not one (counts, endpoints >= n, a cycle). A forest out of canonical
+ * order is sorted (a copy) first. run may be NULL; else the time goes to
+ * "compute". Serial, O(n alpha(n)); 8 bytes per vertex of scratch. */
+SG_API sg_status sg_cluster(sg_run *run, const sg_forest *f, const sg_cluster_options *opt,
+                            sg_clusters **out, sg_error *err);
+SG_API void sg_clusters_free(sg_clusters *c);
+
+/* ------------------------------------------------------------ shortest paths */
+
+typedef struct sg_sssp_options {
+    uint32_t source;
+    double delta;             /* bucket width; 0 = chosen from the weights and degrees */
+    bool want_parents;        /* fill parent[] (a shortest-path tree) */
+} sg_sssp_options;
+
+typedef struct sg_sssp_result {
+    uint64_t n_vertices;
+    uint32_t source;
+    sg_weight_type weight_type;
+    uint64_t *dist;           /* u32 weights: exact distances, UINT64_MAX = unreached */
+    double *dist_f;           /* f32 weights: distances, INFINITY = unreached
+                               * (exactly one of dist, dist_f is non-NULL) */
+    uint32_t *parent;         /* NULL unless asked; SG_NO_VERTEX unreached;
+                               * parent[source] = source */
+    uint64_t reached;         /* vertices with a finite distance, source included */
+    double max_dist;          /* largest finite distance */
+    double delta;             /* bucket width used */
+} sg_sssp_result;
+
+/* Delta-stepping. SG_E_INVALID for a source >= n, a graph without weights,
+ * or a store flagged with negative weights (the message says so). Counters:
+ * "buckets", "relaxations". */
+SG_API sg_status sg_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *opt,
+                         sg_sssp_result **out, sg_error *err);
+SG_API void sg_sssp_free(sg_sssp_result *r);
+
+/* Dijkstra with a binary heap (serial), parents included. */
+SG_API sg_status sg_oracle_dijkstra(const sg_graph *g, uint32_t source, sg_sssp_result **out,
+                                    sg_error *err);
+/* Runs Dijkstra and compares every distance; when r->parent is set, checks
+ * that it is a shortest-path tree (parent[v] has an edge to v with
+ * dist[parent] + w == dist[v], and following parents reaches the source).
+ * SG_E_MISMATCH naming the first vertex at fault. */
+SG_API sg_status sg_verify_sssp(const sg_graph *g, const sg_sssp_result *r, sg_error *err);
+
+/* ------------------------------------------------------------ breadth-first search */
+
+typedef struct sg_bfs_options {
+    uint32_t source;
+    bool want_parents;
+    int alpha, beta;          /* direction switch heuristics (Beamer); 0 = 15, 18 */
+} sg_bfs_options;
+
+typedef struct sg_bfs_result {
+    uint64_t n_vertices;
+    uint32_t source;
+    uint32_t *level;          /* SG_NO_LEVEL unreached; level[source] = 0 */
+    uint32_t *parent;         /* NULL unless asked; SG_NO_VERTEX unreached;
+                               * parent[source] = source */
+    uint64_t reached;
+    uint32_t max_level;
+} sg_bfs_result;
+
+/* Direction-optimizing BFS (Beamer et al.; gapbs' rules) on the run's
+ * threads: top-down steps claim unvisited neighbours of a frontier queue;
+ * when the frontier's edges exceed the unexplored edges / alpha it switches
+ * to bottom-up steps (every unvisited vertex scans its list for a neighbour
+ * in a frontier bitmap and stops at the first), and back once the frontier
+ * shrinks below n / beta vertices. Directed graphs take top-down steps only
+ * (a bottom-up step needs in-edges; no transpose is built). Self-loops,
+ * repeated neighbours and unsorted lists are fine; the graph is not
+ * modified. Levels are exact (those of the serial BFS); parents, when
+ * asked, form a valid BFS tree (any parent one level up). The whole call's
+ * time goes to the run's "compute" phase. Counters (set, not added):
+ * "top_down_steps", "bottom_up_steps", "edges_examined" (list entries
+ * read). Errors: SG_E_INVALID (NULL argument, no vertices, source >= n with
+ * a message naming the valid range, alpha or beta < 0), SG_E_NOMEM (naming
+ * the array); *out is untouched on failure. Time: O(n + m) work, O(n / 64)
+ * more per bottom-up step. Memory: the result (4n bytes, 8n with parents),
+ * a 4n-byte queue, 3 bitmaps of n bits (undirected), 4 KiB per thread. */
+SG_API sg_status sg_bfs(sg_run *run, const sg_graph *g, const sg_bfs_options *opt,
+                        sg_bfs_result **out, sg_error *err);
+SG_API void sg_bfs_free(sg_bfs_result *r);
+
+/* Serial FIFO-queue BFS along out-edges, parents included (the first
+ * vertex to reach v). Errors: SG_E_INVALID (as sg_bfs), SG_E_NOMEM. Time
+ * O(n + m), one thread; memory 12n bytes. */
+SG_API sg_status sg_oracle_bfs(const sg_graph *g, uint32_t source, sg_bfs_result **out,
+                               sg_error *err);
+/* Runs the serial BFS and compares every level; when r->parent is set,
+ * validates the tree as Graph500 does (parent[source] = source; every other
+ * reached vertex has a parent with an edge to it and a level one less;
+ * unreached vertices have none; undirected, no edge joins reached vertices
+ * more than one level apart); reached and max_level must match too.
+ * SG_E_MISMATCH naming the first vertex (or edge) at fault, also for a
+ * result of another vertex count; SG_E_INVALID for NULL; SG_E_NOMEM. Time
+ * O(n + m) serial plus, with parents, O(n + m) on the OpenMP default
+ * threads; memory 12n bytes, n more with parents. */
+SG_API sg_status sg_verify_bfs(const sg_graph *g, const sg_bfs_result *r, sg_error *err);
+
+/* ------------------------------------------------------------ result files
+ *
+ * By extension: ".txt" text, one line per vertex or edge; ".bin" binary
+ * (docs/format.md, "Result files"). Written to a temporary name and renamed;
+ * an existing file is replaced only when `force`. The time goes to the
+ * run's "write" phase (run may be NULL). Errors: SG_E_INVALID (unknown
+ * extension), SG_E_EXISTS, SG_E_IO / SG_E_NOSPACE naming the file. */
+SG_API sg_status sg_forest_write(sg_run *run, const sg_forest *f, const char *path, bool force,
+                                 sg_error *err);
+SG_API sg_status sg_sssp_write(sg_run *run, const sg_sssp_result *r, const char *path, bool force,
+                               sg_error *err);
+SG_API sg_status sg_bfs_write(sg_run *run, const sg_bfs_result *r, const char *path, bool force,
+                              sg_error *err);
+SG_API sg_status sg_clusters_write(sg_run *run, const sg_clusters *c, const char *path, bool force,
+                                   sg_error *err);
+/* Parents (n values, SG_NO_VERTEX for none). */
+SG_API sg_status sg_parents_write(sg_run *run, const uint32_t *parent, uint64_t n, const char *path,
+                                  bool force, sg_error *err);
 
 /* ------------------------------------------------------------ GPUs */
 

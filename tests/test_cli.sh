@@ -229,6 +229,67 @@ expect 0 "devices" devices
 expect 0 "devices --json" devices --json
 json_ok "devices --json is JSON"
 
+# ------------------------------------------------------------ gen ssca2, uniform, grid
+check_help gen -- ssca2 uniform grid
+check_help gen ssca2 -- --scale --max-clique-size --inter-prob --no-permute --seed -o --json
+check_help gen uniform -- --scale --edge-factor --seed --max-weight -o
+check_help gen grid -- --rows --cols --hubs --hub-degree --max-weight -o
+expect 2 "gen without a kind lists ssca2" gen
+grep_in err "ssca2, uniform, grid" "gen without a kind lists every kind"
+expect 2 "gen ssca2 --scale 0" gen ssca2 --scale 0 -o s.sg
+grep_in err "--scale" "gen ssca2 --scale 0 names the option"
+expect 2 "gen ssca2 missing --scale" gen ssca2 -o s.sg
+expect 2 "gen ssca2 --inter-prob 2" gen ssca2 --scale 8 --inter-prob 2 -o s.sg
+expect 2 "gen ssca2 --inter-prob abc" gen ssca2 --scale 8 --inter-prob abc -o s.sg
+expect 2 "gen uniform missing -o" gen uniform --scale 8
+expect 2 "gen grid missing --cols" gen grid --rows 4 -o gr.sg
+grep_in err "missing --cols" "gen grid names the missing option"
+expect 2 "gen grid over 2^32 vertices" gen grid --rows 65536 --cols 65537 -o gr.sg
+grep_in err "2^32" "gen grid size error says 2^32"
+expect 2 "gen grid --hubs 1.5" gen grid --rows 4 --cols 4 --hubs 1.5 --hub-degree 3 -o gr.sg
+expect 2 "gen grid --hubs without --hub-degree" gen grid --rows 4 --cols 4 --hubs 0.5 -o gr.sg
+[ ! -e s.sg ] && [ ! -e gr.sg ] && pass "failed gens leave no store" || fail "failed gens leave no store"
+
+expect 0 "gen ssca2 --scale 10" gen ssca2 --scale 10 -o s.sg --json --quiet
+json_ok "gen ssca2 --json is JSON"
+grep_in out '"kind":"ssca2"' "gen ssca2 --json names the kind"
+MD=$(json_field mean_degree)
+if awk -v d="$MD" 'BEGIN { exit !(d > 24 && d < 40) }'; then pass "ssca2 mean degree $MD near 32"
+else fail "ssca2 mean degree $MD near 32"; fi
+expect 0 "check of the ssca2 store" check s.sg
+expect 0 "gen ssca2 --threads 1" gen ssca2 --scale 10 -o s1.sg --threads 1 --quiet
+expect 0 "gen ssca2 --threads 3" gen ssca2 --scale 10 -o s3.sg --threads 3 --quiet
+expect 0 "export s1" export s1.sg --format wel -o s1.wel
+expect 0 "export s3" export s3.sg --format wel -o s3.wel
+cmp -s s1.wel s3.wel && pass "ssca2 does not depend on the thread count" ||
+    fail "ssca2 does not depend on the thread count"
+expect 1 "gen ssca2 to an existing store" gen ssca2 --scale 10 -o s.sg
+grep_in err "exists" "gen ssca2 refusal says exists"
+expect 0 "gen ssca2 --force --no-permute" gen ssca2 --scale 10 -o s.sg --force --no-permute \
+    --max-clique-size 8 --inter-prob 0.25 --seed 3
+grep_in out "labels not permuted" "gen ssca2 summary says the labels are kept"
+
+expect 0 "gen uniform" gen uniform --scale 9 --edge-factor 4 -o u.sg --json
+json_ok "gen uniform --json is JSON"
+[ "$(json_field generated)" = 2048 ] && pass "gen uniform draws F*2^S edges" ||
+    fail "gen uniform draws F*2^S edges"
+expect 0 "check of the uniform store" check u.sg
+
+expect 0 "gen grid" gen grid --rows 3 --cols 4 -o gr.sg --max-weight 9
+grep_in out "grid 3 x 4" "gen grid summary names the size"
+expect 0 "export the grid" export gr.sg --format el -o gr.el
+[ "$(wc -l <gr.el | tr -d ' ')" = 17 ] && pass "3 x 4 grid has 17 edges" ||
+    fail "3 x 4 grid has 17 edges"
+grep -qx "0 1" gr.el && grep -qx "0 4" gr.el && grep -qx "10 11" gr.el && ! grep -qx "3 4" gr.el &&
+    pass "grid edges are the lattice's" || fail "grid edges are the lattice's"
+expect 0 "gen grid with hubs" gen grid --rows 20 --cols 20 --hubs 0.01 --hub-degree 30 \
+    -o gh.sg --json --quiet --threads 2
+[ "$(json_field generated)" = $((2 * 20 * 19 + 4 * 30)) ] && pass "hub edges drawn" ||
+    fail "hub edges drawn"
+expect 0 "check of the hub grid" check gh.sg
+expect 0 "info of the hub grid" info gh.sg
+grep_in out "--hubs 0.01 --hub-degree 30" "info shows the hub options"
+
 # ------------------------------------------------------------ summary
 cd .. || exit 1
 if [ "$FAILED" -eq 0 ]; then rm -rf "$WORK"; else echo "work directory kept: $WORK"; fi

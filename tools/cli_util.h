@@ -32,6 +32,13 @@ int cmd_check(int argc, char **argv, const cli_env *env);
 int cmd_export(int argc, char **argv, const cli_env *env);
 int cmd_scan(int argc, char **argv, const cli_env *env);
 int cmd_devices(int argc, char **argv, const cli_env *env);
+/* cmd_convert.c */
+int cmd_convert(int argc, char **argv, const cli_env *env);
+/* cmd_algo.c: the algorithm commands */
+int cmd_mst(int argc, char **argv, const cli_env *env);
+int cmd_sssp(int argc, char **argv, const cli_env *env);
+int cmd_bfs(int argc, char **argv, const cli_env *env);
+int cmd_cluster(int argc, char **argv, const cli_env *env);
 
 /* ------------------------------------------------------------ messages */
 

@@ -26,7 +26,8 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"gen", cmd_gen, "generate a synthetic graph into a store (kinds: rmat)"},
+    {"gen", cmd_gen, "generate a synthetic graph into a store (rmat, ssca2, uniform, grid)"},
+    {"convert", cmd_convert, "convert edge lists (el, wel, gr, mtx, bin32, sg, wsg, egr) to a store"},
     {"info", cmd_info, "describe a store: counts, degrees, sizes and compression"},
     {"check", cmd_check, "verify every block checksum and the graph invariants"},
     {"export", cmd_export, "write a store as el, wel, mtx, egr or wsg"},
