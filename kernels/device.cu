@@ -94,3 +94,18 @@ fail:
     if (h) cudaFreeHost(h);
     return st;
 }
+
+extern "C" sg_status sgk_host_alloc(size_t bytes, void **out, sg_error *err)
+{
+    sg_status st = SG_OK;
+    void *p = NULL;
+    CU_TRY(cudaHostAlloc(&p, bytes ? bytes : 1, cudaHostAllocPortable | cudaHostAllocMapped));
+    *out = p;
+fail:
+    return st;
+}
+
+extern "C" void sgk_host_free(void *p)
+{
+    if (p) (void)cudaFreeHost(p);
+}

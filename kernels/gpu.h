@@ -39,6 +39,13 @@ sg_status sgk_device_query(int index, sgk_device_info *out, sg_error *err);
  * the whole toolchain (driver, runtime, allocation, copies, a kernel). */
 sg_status sgk_selftest(int index, size_t n, double *gbps, sg_error *err);
 
+/* Page-locked host memory (cudaHostAlloc, portable and mapped), for arrays
+ * that are copied to the device or read by it in place. *out is set only on
+ * success. SG_E_DEVICE with CUDA's message (no driver, no device, out of
+ * pinnable memory). Free with sgk_host_free (accepts NULL). */
+sg_status sgk_host_alloc(size_t bytes, void **out, sg_error *err);
+void sgk_host_free(void *p);
+
 #ifdef __cplusplus
 }
 #endif

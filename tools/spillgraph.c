@@ -28,6 +28,10 @@ typedef struct command {
 static const command commands[] = {
     {"gen", cmd_gen, "generate a synthetic graph into a store (rmat, ssca2, uniform, grid)"},
     {"convert", cmd_convert, "convert edge lists (el, wel, gr, mtx, bin32, sg, wsg, egr) to a store"},
+    {"mst", cmd_mst, "minimum spanning forest (Boruvka)"},
+    {"sssp", cmd_sssp, "single-source shortest paths (delta-stepping)"},
+    {"bfs", cmd_bfs, "breadth-first search (direction-optimizing)"},
+    {"cluster", cmd_cluster, "single-linkage clusters from the minimum spanning forest"},
     {"info", cmd_info, "describe a store: counts, degrees, sizes and compression"},
     {"check", cmd_check, "verify every block checksum and the graph invariants"},
     {"export", cmd_export, "write a store as el, wel, mtx, egr or wsg"},

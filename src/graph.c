@@ -1,0 +1,244 @@
+/* The graph handle: a whole store loaded into host memory as CSR (plain or
+ * pinned), or a copy of caller arrays. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "sg_config.h"
+#if SG_HAVE_CUDA
+#include "gpu.h"
+#endif
+
+/* One array of the handle in the requested memory kind. */
+static sg_status graph_alloc(sg_mem_kind mem, uint64_t bytes, void **out, const char *what,
+                             sg_error *err)
+{
+    if (mem == SG_MEM_PINNED) {
+#if SG_HAVE_CUDA
+        sg_status st = sgk_host_alloc((size_t)bytes, out, err);
+        if (st != SG_OK) {
+            char cuda_msg[sizeof err->msg];
+            snprintf(cuda_msg, sizeof cuda_msg, "%s", err ? err->msg : "");
+            return sgi_fail(err, st, "pinning %llu bytes for %s: %s", (unsigned long long)bytes,
+                            what, cuda_msg);
+        }
+        return SG_OK;
+#else
+        (void)bytes;
+        (void)out;
+        return sgi_fail(err, SG_E_UNSUPPORTED,
+                        "pinned memory for %s needs a build with CUDA (this one has none)", what);
+#endif
+    }
+    void *p = sgi_huge_alloc((size_t)(bytes ? bytes : 1));
+    if (!p)
+        return sgi_fail(err, SG_E_NOMEM, "out of memory allocating %s (%llu bytes)", what,
+                        (unsigned long long)bytes);
+    *out = p;
+    return SG_OK;
+}
+
+static void graph_release(sg_mem_kind mem, void *p)
+{
+    if (!p) return;
+#if SG_HAVE_CUDA
+    if (mem == SG_MEM_PINNED) {
+        sgk_host_free(p);
+        return;
+    }
+#endif
+    (void)mem;
+    sgi_free(p);
+}
+
+void sg_graph_free(sg_graph *g)
+{
+    if (!g) return;
+    graph_release(g->mem, g->x);
+    graph_release(g->mem, g->a);
+    graph_release(g->mem, g->w);
+    sgi_free(g->source);
+    sgi_free(g);
+}
+
+/* Allocates the handle and its arrays (contents undefined). */
+static sg_status graph_new(uint64_t n, uint64_t m, bool weights, sg_mem_kind mem, const char *source,
+                           sg_graph **out, sg_error *err)
+{
+    sg_status st = SG_OK;
+    sg_graph *g = NULL;
+    SG_ALLOC(g, sgi_calloc(1, sizeof *g), err, "the graph handle");
+    g->n = n;
+    g->m = m;
+    g->mem = mem;
+    g->wt = SG_WEIGHT_U32;
+    SG_ALLOC(g->source, sgi_strdup(source), err, "the graph's name");
+    SG_TRY(graph_alloc(mem, (n + 1) * sizeof(uint64_t), (void **)&g->x, "the offsets (X)", err));
+    SG_TRY(graph_alloc(mem, m * sizeof(uint32_t), (void **)&g->a, "the neighbours (A)", err));
+    if (weights) SG_TRY(graph_alloc(mem, m * sizeof(uint32_t), &g->w, "the weights (W)", err));
+    *out = g;
+    return SG_OK;
+fail:
+    sg_graph_free(g);
+    return st;
+}
+
+static uint64_t max_degree_of(const uint64_t *x, uint64_t n)
+{
+    uint64_t best = 0;
+#pragma omp parallel for reduction(max : best) schedule(static)
+    for (uint64_t v = 0; v < n; v++) {
+        uint64_t d = x[v + 1] - x[v];
+        if (d > best) best = d;
+    }
+    return best;
+}
+
+sg_status sg_graph_open(sg_run *run, const char *path, const sg_graph_options *opt, sg_graph **out,
+                        sg_error *err)
+{
+    static const sg_graph_options defaults = {0};
+    if (!opt) opt = &defaults;
+    if (!run || !path || !out) return sgi_fail(err, SG_E_INVALID, "sg_graph_open: NULL argument");
+    sg_status st = SG_OK;
+    double t0 = sgi_now();
+    sg_store *s = NULL;
+    sg_graph *g = NULL;
+    SG_TRY(sg_store_open(path, &s, err));
+    sg_store_info info;
+    sg_store_get_info(s, &info);
+    bool weights = !opt->no_weights;
+    SG_TRY(graph_new(info.n_vertices, info.n_edges, weights, opt->mem, path, &g, err));
+    g->directed = info.directed;
+    g->negative_weights = info.negative_weights;
+    g->wt = info.weight_type;
+    sgi_run_progress(run, "load", 0.0);
+    sg_read_request req = {.v_begin = 0, .v_end = info.n_vertices, .x = g->x, .a = g->a, .w = g->w};
+    sg_read_options ro = opt->read;
+    if (ro.threads <= 0) ro.threads = run->threads;
+    if (info.n_vertices > 0) {
+        SG_TRY(sg_store_read(s, &req, &ro, NULL, err));
+    } else {
+        g->x[0] = 0;
+    }
+    g->max_degree = max_degree_of(g->x, g->n);
+    sgi_run_progress(run, "load", 1.0);
+    sg_store_close(s);
+    run->seconds[SG_PHASE_LOAD] += sgi_now() - t0;
+    *out = g;
+    return SG_OK;
+fail:
+    sg_store_close(s);
+    sg_graph_free(g);
+    return st;
+}
+
+sg_status sg_graph_from_arrays(uint64_t n, const uint64_t *x, const uint32_t *a, const void *w,
+                               sg_weight_type wt, bool directed, sg_graph **out, sg_error *err)
+{
+    sg_status st = SG_OK;
+    sg_graph *g = NULL;
+    if (!x || !out) return sgi_fail(err, SG_E_INVALID, "sg_graph_from_arrays: NULL argument");
+    if (n > ((uint64_t)1 << 32))
+        return sgi_fail(err, SG_E_RANGE, "%llu vertices: ids are 32-bit, at most 2^32 vertices",
+                        (unsigned long long)n);
+    if (wt != SG_WEIGHT_U32 && wt != SG_WEIGHT_F32)
+        return sgi_fail(err, SG_E_INVALID, "unknown weight type %d", (int)wt);
+    if (x[0] != 0) return sgi_fail(err, SG_E_INVALID, "offsets: x[0] is %llu, not 0", (unsigned long long)x[0]);
+    for (uint64_t v = 0; v < n; v++)
+        if (x[v + 1] < x[v])
+            return sgi_fail(err, SG_E_INVALID, "offsets decrease at vertex %llu", (unsigned long long)v);
+    uint64_t m = x[n];
+    if (m && !a) return sgi_fail(err, SG_E_INVALID, "sg_graph_from_arrays: %llu edges but no neighbours",
+                                 (unsigned long long)m);
+    for (uint64_t e = 0; e < m; e++)
+        if (a[e] >= n)
+            return sgi_fail(err, SG_E_INVALID, "edge %llu: neighbour %u is not below n = %llu",
+                            (unsigned long long)e, a[e], (unsigned long long)n);
+    bool negative = false;
+    if (w && wt == SG_WEIGHT_F32)
+        for (uint64_t e = 0; e < m; e++) {
+            float f = ((const float *)w)[e];
+            if (!isfinite(f))
+                return sgi_fail(err, SG_E_INVALID, "edge %llu: weight is not finite",
+                                (unsigned long long)e);
+            if (f < 0) negative = true;
+        }
+    SG_TRY(graph_new(n, m, true, SG_MEM_PLAIN, "memory", &g, err));
+    g->directed = directed;
+    g->wt = wt;
+    g->negative_weights = negative;
+    memcpy(g->x, x, (n + 1) * sizeof *x);
+    if (m) memcpy(g->a, a, m * sizeof *a);
+    for (uint64_t e = 0; e < m; e++)
+        ((uint32_t *)g->w)[e] = w ? ((const uint32_t *)w)[e] : (wt == SG_WEIGHT_F32 ? 0x3f800000u : 1u);
+    g->max_degree = max_degree_of(g->x, n);
+    *out = g;
+    return SG_OK;
+fail:
+    sg_graph_free(g);
+    return st;
+}
+
+void sg_graph_get_info(const sg_graph *g, sg_graph_info *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n_vertices = g->n;
+    out->n_edges = g->m;
+    out->directed = g->directed;
+    out->negative_weights = g->negative_weights;
+    out->has_weights = g->w != NULL;
+    out->weight_type = g->wt;
+    out->mem = g->mem;
+    out->bytes = (g->n + 1) * sizeof(uint64_t) + g->m * sizeof(uint32_t) * (g->w ? 2 : 1);
+    out->max_degree = g->max_degree;
+    out->source = g->source;
+}
+
+const uint64_t *sg_graph_offsets(const sg_graph *g) { return g->x; }
+const uint32_t *sg_graph_neighbors(const sg_graph *g) { return g->a; }
+const void *sg_graph_weights(const sg_graph *g) { return g->w; }
+
+/* splitmix64: a counter-based stream, so the draw depends only on the seed. */
+static uint64_t mix64(uint64_t z)
+{
+    z += 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Whether v has an edge to a vertex other than itself. */
+static bool has_real_edge(const sg_graph *g, uint64_t v)
+{
+    for (uint64_t e = g->x[v]; e < g->x[v + 1]; e++)
+        if (g->a[e] != v) return true;
+    return false;
+}
+
+sg_status sg_graph_random_source(const sg_graph *g, uint64_t seed, uint32_t *out, sg_error *err)
+{
+    if (!g || !out) return sgi_fail(err, SG_E_INVALID, "sg_graph_random_source: NULL argument");
+    if (g->n == 0) return sgi_fail(err, SG_E_INVALID, "the graph has no vertices: no source to draw");
+    for (uint64_t i = 0; i < 4096; i++) {
+        uint64_t v = mix64(seed * 4096 + i) % g->n;
+        if (has_real_edge(g, v)) {
+            *out = (uint32_t)v;
+            return SG_OK;
+        }
+    }
+    /* Sparse in edges: pick the k-th vertex with an edge, k from the seed. */
+    uint64_t count = 0;
+    for (uint64_t v = 0; v < g->n; v++) count += has_real_edge(g, v);
+    if (count == 0)
+        return sgi_fail(err, SG_E_INVALID,
+                        "no vertex has an edge to another vertex: no source to draw");
+    uint64_t k = mix64(seed) % count;
+    for (uint64_t v = 0; v < g->n; v++)
+        if (has_real_edge(g, v) && k-- == 0) {
+            *out = (uint32_t)v;
+            return SG_OK;
+        }
+    return sgi_fail(err, SG_E_INVALID, "no source found"); /* not reached */
+}

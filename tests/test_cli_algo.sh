@@ -1,0 +1,305 @@
+#!/usr/bin/env bash
+# End-to-end tests of the algorithm commands (mst, sssp, bfs, cluster):
+# results checked against the oracles (--verify), result files in text and
+# binary, --json keys, exit codes and messages, edge cases (a bad source, no
+# edges, one vertex, no vertices, f32 weights).
+# Usage: bash tests/test_cli_algo.sh PATH-TO-SPILLGRAPH
+# Works in a fresh directory under the current one (kept on failure). The
+# last line is "N passed, N failed"; the exit status is non-zero on any
+# failure.
+set -u
+
+if [ $# -lt 1 ] || [ ! -x "$1" ]; then
+    echo "usage: bash tests/test_cli_algo.sh PATH-TO-SPILLGRAPH" >&2
+    exit 2
+fi
+SG=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+
+WORK=$(mktemp -d "$PWD/cli-algo-test.XXXXXX") || { echo "cannot create a work directory" >&2; exit 1; }
+cd "$WORK" || exit 1
+
+PASSED=0
+FAILED=0
+HAVE_PY=0
+command -v python3 >/dev/null 2>&1 && HAVE_PY=1
+
+pass() { PASSED=$((PASSED + 1)); echo "ok   $1"; }
+fail() {
+    FAILED=$((FAILED + 1))
+    echo "FAIL $1"
+    if [ -s out ]; then echo "  --- stdout:"; sed -n '1,20s/^/  | /p' out; fi
+    if [ -s err ]; then echo "  --- stderr:"; sed -n '1,20s/^/  | /p' err; fi
+}
+
+# run ARGS...: runs spillgraph with stdout in ./out, stderr in ./err; sets RC.
+run() {
+    "$SG" "$@" >out 2>err
+    RC=$?
+}
+
+# expect CODE NAME ARGS...: the command exits with CODE.
+expect() {
+    local code=$1 name=$2
+    shift 2
+    run "$@"
+    if [ "$RC" -eq "$code" ]; then pass "$name"; else fail "$name (exit $RC, wanted $code)"; fi
+}
+
+# grep_in FILE PATTERN NAME: FILE contains PATTERN (fixed string).
+grep_in() {
+    if grep -qF -- "$2" "$1"; then pass "$3"; else fail "$3 ('$2' not in $1)"; fi
+}
+
+# lines_are FILE N NAME: FILE has N lines.
+lines_are() {
+    local got
+    got=$(wc -l <"$1" 2>/dev/null)
+    if [ "$got" = "$2" ]; then pass "$3"; else fail "$3 ($1 has '$got' lines, want $2)"; fi
+}
+
+# json_keys NAME KEY...: ./out is one JSON object with every KEY (a.b for
+# nested keys); without python3, each "KEY": must appear.
+json_keys() {
+    local name=$1
+    shift
+    if [ $HAVE_PY -eq 1 ]; then
+        if python3 -c '
+import json, sys
+o = json.load(open("out"))
+for k in sys.argv[1:]:
+    v = o
+    for part in k.split("."):
+        v = v[part]
+' "$@" 2>/dev/null; then pass "$name"; else fail "$name (not JSON, or a key of '$*' missing)"; fi
+    else
+        local k
+        for k in "$@"; do
+            if ! grep -qF "\"${k##*.}\":" out; then fail "$name (no key $k)"; return; fi
+        done
+        pass "$name (python3 absent: keys grepped)"
+    fi
+}
+
+# json_get KEY: the value at a dotted KEY of ./out (python3), or the first
+# "LAST-PART": value (sed).
+json_get() {
+    if [ $HAVE_PY -eq 1 ]; then
+        python3 -c '
+import json, sys
+v = json.load(open("out"))
+for part in sys.argv[1].split("."):
+    v = v[part]
+print(str(v).lower() if isinstance(v, bool) else v)' "$1"
+    else
+        sed -n "s/.*\"${1##*.}\":\([0-9a-z.]*\).*/\1/p" out | head -1
+    fi
+}
+
+# bin_check FILE KIND COUNT NAME: a binary result file's magic, kind, count
+# and length (header: docs/format.md, "Result files").
+bin_check() {
+    local f=$1 kind=$2 count=$3 name=$4
+    if [ $HAVE_PY -eq 0 ]; then
+        [ "$(head -c 6 "$f")" = "SGRES1" ] && pass "$name (magic only)" || fail "$name (magic)"
+        return
+    fi
+    if python3 -c '
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+kind, vt, arrays, count, n, extra, data = struct.unpack_from("<IIIQQQQ", b, 12)
+assert b[:8] == b"SGRES1\0\0", "magic"
+assert kind == int(sys.argv[2]), "kind %d" % kind
+assert count == int(sys.argv[3]), "count %d" % count
+assert len(b) == 64 + data, "length"
+size = 8 if vt in (2, 4) else 4
+assert data == count * (4 * (arrays - 1) + size), "data bytes"
+' "$f" "$kind" "$count" 2>err; then pass "$name"; else fail "$name"; fi
+}
+
+# ------------------------------------------------------------ help
+for c in mst sssp bfs cluster; do
+    expect 0 "$c --help" "$c" --help
+    for o in --backend --threads --json --verify --force --quiet -o; do
+        grep_in out "$o" "$c --help mentions $o"
+    done
+done
+grep_in out "--threshold" "cluster --help mentions --threshold"
+expect 0 "help sssp" help sssp
+grep_in out "--delta" "sssp --help mentions --delta"
+expect 0 "help bfs" help bfs
+grep_in out "--alpha" "bfs --help mentions --alpha"
+expect 0 "--help lists the commands" --help
+for c in mst sssp bfs cluster; do grep_in out "$c" "--help lists $c"; done
+
+# ------------------------------------------------------------ a graph
+expect 0 "gen rmat --scale 9" gen rmat --scale 9 --seed 3 --max-weight 100 -o g.sg --quiet
+N=512
+
+# ------------------------------------------------------------ mst
+expect 0 "mst --verify -o text" mst g.sg -o forest.txt --verify --threads 2
+grep_in out "verified against Kruskal: ok" "mst --verify says ok"
+grep_in out "MTEPS" "mst prints MTEPS"
+grep_in out "total weight" "mst prints the total weight"
+expect 0 "mst --json -o binary" mst g.sg -o forest.bin --json --verify
+json_keys "mst --json keys" graph backend threads n_vertices n_edges seconds.load \
+    seconds.preprocess seconds.compute seconds.write seconds.total teps result.trees \
+    result.total_weight result.forest_edges verified
+EDGES=$(json_get result.forest_edges)
+TREES=$(json_get result.trees)
+TOTAL=$(json_get result.total_weight)
+[ "$(json_get backend)" = "cpu" ] && pass "mst --json: backend cpu" || fail "mst --json: backend"
+[ "$(json_get verified)" = "true" ] && pass "mst --json: verified" || fail "mst --json: verified"
+[ $((EDGES + TREES)) -eq $N ] && pass "mst: edges + trees = n" || fail "mst: $EDGES + $TREES != $N"
+lines_are forest.txt "$EDGES" "mst text: one line per forest edge"
+SUM=$(awk '{ if ($1 >= $2) bad = 1; s += $3 } END { print bad ? "bad" : s }' forest.txt)
+[ "$SUM" = "$TOTAL" ] && pass "mst text: weights sum to the total, u < v" ||
+    fail "mst text: sum '$SUM' vs total '$TOTAL'"
+bin_check forest.bin 1 "$EDGES" "mst binary: header and length"
+# a vertex with an edge, for the sources below
+SRC=$(awk 'NR == 1 { print $1 }' forest.txt)
+
+expect 1 "mst refuses an existing output" mst g.sg -o forest.txt
+grep_in err "already exists" "mst: the message says it exists"
+grep_in err "--force" "mst: the message suggests --force"
+expect 0 "mst --force replaces" mst g.sg -o forest.txt --force --quiet
+[ ! -s out ] && pass "mst --quiet prints nothing" || fail "mst --quiet printed"
+
+# ------------------------------------------------------------ sssp
+expect 0 "sssp --verify text + parents" sssp g.sg --source "$SRC" -o dist.txt \
+    --parents sparents.txt --verify
+grep_in out "verified against Dijkstra: ok" "sssp --verify says ok"
+lines_are dist.txt $N "sssp text: one line per vertex"
+lines_are sparents.txt $N "sssp parents: one line per vertex"
+[ "$(sed -n "$((SRC + 1))p" dist.txt)" = "0" ] && pass "sssp: the source's distance is 0" ||
+    fail "sssp: source distance"
+[ "$(sed -n "$((SRC + 1))p" sparents.txt)" = "$SRC" ] && pass "sssp: the source is its own parent" ||
+    fail "sssp: source parent"
+INF=$(grep -c '^inf$' dist.txt)
+NOPAR=$(grep -c '^-1$' sparents.txt)
+[ "$INF" = "$NOPAR" ] && pass "sssp: unreached = no parent ($INF)" || fail "sssp: $INF inf, $NOPAR -1"
+expect 0 "sssp --json binary, --delta" sssp g.sg --source "$SRC" -o dist.bin --delta 50 --json \
+    --threads 1
+json_keys "sssp --json keys" result.reached result.max_distance result.source result.delta \
+    seconds.compute teps counters threads
+[ "$(json_get result.reached)" = $((N - INF)) ] && pass "sssp --json: reached" ||
+    fail "sssp --json: reached $(json_get result.reached), want $((N - INF))"
+[ "$(json_get threads)" = "1" ] && pass "sssp --json: threads 1" || fail "sssp --json: threads"
+bin_check dist.bin 2 $N "sssp binary: header and length"
+expect 1 "sssp --source out of range" sssp g.sg --source $N
+grep_in err "out of range" "sssp: the message says out of range"
+grep_in err "0..$((N - 1))" "sssp: the message gives the valid range"
+expect 2 "sssp without --source" sssp g.sg
+expect 2 "sssp --source abc" sssp g.sg --source abc
+expect 2 "sssp --delta -1" sssp g.sg --source 0 --delta -1
+expect 2 "sssp -o with an unknown extension" sssp g.sg --source 0 -o dist.csv
+expect 2 "sssp -o and --parents the same" sssp g.sg --source 0 -o x.txt --parents x.txt
+
+# ------------------------------------------------------------ bfs
+expect 0 "bfs --verify binary + parents" bfs g.sg --source "$SRC" -o levels.bin \
+    --parents bparents.bin --verify --json
+json_keys "bfs --json keys" result.reached result.max_level result.source seconds.load \
+    counters.top_down_steps teps verified oracle
+[ "$(json_get oracle)" = "serial BFS" ] && pass "bfs --json: oracle" || fail "bfs --json: oracle"
+[ "$(json_get weights_loaded)" = "false" ] && pass "bfs loads no weights" ||
+    fail "bfs loads no weights"
+bin_check levels.bin 3 $N "bfs binary levels"
+bin_check bparents.bin 5 $N "bfs binary parents"
+expect 0 "bfs text, --alpha --beta" bfs g.sg --source "$SRC" -o levels.txt --alpha 2 --beta 2 --verify
+grep_in out "verified against serial BFS: ok" "bfs --verify says ok"
+lines_are levels.txt $N "bfs text: one line per vertex"
+[ "$(grep -c '^-1$' levels.txt)" = "$INF" ] && pass "bfs and sssp reach the same vertices" ||
+    fail "bfs unreached $(grep -c '^-1$' levels.txt) vs sssp $INF"
+expect 1 "bfs --source out of range" bfs g.sg --source 99999
+grep_in err "out of range" "bfs: the message says out of range"
+expect 2 "bfs --alpha 0" bfs g.sg --source 0 --alpha 0
+
+# ------------------------------------------------------------ cluster
+expect 0 "cluster --k trees+3 --verify" cluster g.sg --k $((TREES + 3)) -o labels.txt --verify
+grep_in out "clusters   $((TREES + 3))" "cluster: the count is k"
+grep_in out "largest" "cluster: prints the largest sizes"
+lines_are labels.txt $N "cluster text: one label per vertex"
+MAXL=$(sort -n labels.txt | tail -1)
+[ "$MAXL" = $((TREES + 2)) ] && pass "cluster labels are 0..k-1" || fail "cluster: max label $MAXL"
+expect 0 "cluster --threshold --json binary" cluster g.sg --threshold 50 -o labels.bin --json
+json_keys "cluster --json keys" result.clusters result.cut_edges result.largest result.trees
+bin_check labels.bin 4 $N "cluster binary labels"
+expect 1 "cluster --k below the trees" cluster g.sg --k 1 -o l1.txt
+grep_in err "must be in [$TREES, $N]" "cluster: the message gives the valid range of k"
+[ ! -e l1.txt ] && pass "cluster: no file after a failure" || fail "cluster left l1.txt"
+expect 1 "cluster --k above n" cluster g.sg --k $((N + 1)) -o l1.txt
+expect 2 "cluster without -o" cluster g.sg --k 3
+expect 2 "cluster with --k and --threshold" cluster g.sg --k 3 --threshold 2 -o l.txt
+expect 2 "cluster with neither" cluster g.sg -o l.txt
+expect 2 "cluster --k 0" cluster g.sg --k 0 -o l.txt
+
+# ------------------------------------------------------------ backends and usage
+for c in "mst g.sg" "sssp g.sg --source 0" "bfs g.sg --source 0" "cluster g.sg --k 600 -o lg.txt"; do
+    # shellcheck disable=SC2086
+    expect 1 "${c%% *} --backend gpu refused" $c --backend gpu
+    grep_in err "does not exist yet" "${c%% *} --backend gpu: the message says so"
+done
+expect 1 "mst --backend hybrid refused" mst g.sg --backend hybrid
+expect 0 "mst --backend cpu" mst g.sg --backend cpu --quiet
+expect 0 "mst --backend auto" mst g.sg --backend auto --quiet
+expect 2 "mst --backend tpu" mst g.sg --backend tpu
+expect 2 "mst without a store" mst
+expect 2 "mst with two stores" mst g.sg g.sg
+expect 2 "mst --bogus" mst g.sg --bogus
+expect 2 "mst --threads x" mst g.sg --threads x
+expect 1 "mst of a missing store" mst nothere.sg
+grep_in err "nothere.sg" "mst: the message names the store"
+
+# ------------------------------------------------------------ edge cases
+# no edges (a single vertex; then a 1 x 5 grid would have edges, so convert)
+expect 0 "gen grid 1 x 1 (one vertex)" gen grid --rows 1 --cols 1 -o one.sg --quiet
+expect 0 "mst of one vertex" mst one.sg -o one-f.txt --verify --json
+[ "$(json_get result.trees)" = "1" ] && pass "one vertex: one tree" || fail "one vertex: trees"
+lines_are one-f.txt 0 "one vertex: an empty forest file"
+expect 0 "sssp of one vertex" sssp one.sg --source 0 -o one-d.txt --verify
+[ "$(cat one-d.txt)" = "0" ] && pass "one vertex: distance 0" || fail "one vertex: distance"
+expect 0 "bfs of one vertex" bfs one.sg --source 0 -o one-l.txt --parents one-p.txt --verify
+[ "$(cat one-l.txt) $(cat one-p.txt)" = "0 0" ] && pass "one vertex: level 0, own parent" ||
+    fail "one vertex: level and parent"
+expect 1 "bfs of one vertex, --source 1" bfs one.sg --source 1
+expect 0 "cluster of one vertex" cluster one.sg --k 1 -o one-c.txt --verify
+printf '0 1 2.5\n1 2 0.1\n5 6 1\n' >f32.wel
+printf '' >empty.el
+printf '# isolated vertices only\n3 3\n' >loops.el
+expect 0 "convert an f32 graph" convert f32.wel -o f32.sg --quiet
+expect 0 "mst of the f32 graph" mst f32.sg -o f32-f.txt --verify
+grep_in f32-f.txt "1 2 0.100000001" "f32 forest weights print with %.9g"
+expect 0 "sssp of the f32 graph" sssp f32.sg --source 0 -o f32-d.txt --verify
+[ "$(sed -n 3p f32-d.txt)" = "2.6000000014901161" ] && pass "f32 distances read back exactly" ||
+    fail "f32 distance '$(sed -n 3p f32-d.txt)'"
+[ "$(sed -n 4p f32-d.txt)" = "inf" ] && pass "f32 unreached is inf" || fail "f32 unreached"
+expect 0 "convert a graph without edges" convert loops.el -o noedges.sg --quiet
+expect 0 "mst without edges" mst noedges.sg -o ne-f.txt --json --verify
+lines_are ne-f.txt 0 "no edges: an empty forest"
+[ "$(json_get result.trees)" = "$(json_get n_vertices)" ] && pass "no edges: every vertex a tree" ||
+    fail "no edges: trees"
+expect 0 "bfs without edges" bfs noedges.sg --source 0 -o ne-l.txt --verify
+[ "$(grep -c '^-1$' ne-l.txt)" = $(($(wc -l <ne-l.txt) - 1)) ] && pass "no edges: only the source is reached" ||
+    fail "no edges: reached"
+expect 0 "convert an empty graph" convert empty.el -o empty.sg --quiet
+expect 0 "mst of an empty graph" mst empty.sg -o empty-f.bin --verify
+bin_check empty-f.bin 1 0 "empty graph: a forest file with no edges"
+expect 1 "sssp of an empty graph" sssp empty.sg --source 0
+grep_in err "no vertices" "empty graph: the message says there are no vertices"
+
+# ------------------------------------------------------------ random sources
+expect 0 "bfs from a random source" bfs f32.sg --source random:7 --json --verify
+src1=$(json_get result.source)
+expect 0 "the same seed again" bfs f32.sg --source random:7 --json
+[ "$(json_get result.source)" = "$src1" ] && pass "random:SEED is reproducible" || fail "random source changed"
+case "$src1" in 0 | 1 | 2 | 5 | 6) pass "random source has an edge ($src1)" ;; *) fail "random source $src1 has no edge" ;; esac
+expect 0 "sssp from random (seed 1)" sssp f32.sg --source random --verify
+expect 2 "random with a bad seed" bfs f32.sg --source random:x
+grep_in err "the seed after 'random:'" "bad seed: the message says what is wrong"
+expect 1 "random source without edges" bfs noedges.sg --source random
+grep_in err "no source" "no edges: no random source"
+
+# ------------------------------------------------------------ summary
+cd .. || exit 1
+if [ "$FAILED" -eq 0 ]; then rm -rf "$WORK"; else echo "work directory kept: $WORK"; fi
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]

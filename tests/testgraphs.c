@@ -1,0 +1,163 @@
+/* Graph families for the algorithm tests. */
+#include "testgraphs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+const char *tg_name(tg_kind k)
+{
+    static const char *const names[TG_NKINDS] = {"random",    "ties-equal", "ties-12", "dup-loops",
+                                                 "isolated",  "components", "path",    "star",
+                                                 "grid",      "rmat"};
+    return (unsigned)k < TG_NKINDS ? names[k] : "?";
+}
+
+sg_graph *tg_from_edges(uint64_t n, uint64_t ne, const uint32_t *u, const uint32_t *v,
+                        const uint32_t *wbits, bool directed, bool f32)
+{
+    uint64_t *x = calloc(n + 1, sizeof *x);
+    assert_non_null(x);
+    for (uint64_t i = 0; i < ne; i++) {
+        x[u[i] + 1]++;
+        if (!directed && u[i] != v[i]) x[v[i] + 1]++;
+    }
+    for (uint64_t i = 0; i < n; i++) x[i + 1] += x[i];
+    uint64_t m = x[n];
+    uint32_t *a = malloc((m ? m : 1) * sizeof *a), *w = malloc((m ? m : 1) * sizeof *w);
+    uint64_t *cur = malloc((n + 1) * sizeof *cur);
+    assert_true(a && w && cur);
+    memcpy(cur, x, (n + 1) * sizeof *cur);
+    for (uint64_t i = 0; i < ne; i++) {
+        a[cur[u[i]]] = v[i];
+        w[cur[u[i]]++] = wbits[i];
+        if (!directed && u[i] != v[i]) {
+            a[cur[v[i]]] = u[i];
+            w[cur[v[i]]++] = wbits[i];
+        }
+    }
+    sg_graph *g = NULL;
+    sg_error err = {0};
+    sg_status st = sg_graph_from_arrays(n, x, a, w, f32 ? SG_WEIGHT_F32 : SG_WEIGHT_U32, directed,
+                                        &g, &err);
+    if (st != SG_OK) fail_msg("tg_from_edges: %s", err.msg);
+    free(x);
+    free(a);
+    free(w);
+    free(cur);
+    return g;
+}
+
+/* Weight bits of a value drawn in [lo, hi]: f32 graphs get value + k/4 for a
+ * random k in 0..3 unless the family needs exact ties. */
+static uint32_t wbits_of(uint64_t *rs, uint32_t lo, uint32_t hi, bool f32, bool fraction)
+{
+    uint32_t val = lo + (uint32_t)(tu_rand(rs) % (uint64_t)(hi - lo + 1));
+    if (!f32) return val;
+    float f = (float)val + (fraction ? (float)(tu_rand(rs) % 4) * 0.25f : 0.0f);
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return b;
+}
+
+sg_graph *tg_make(tg_kind k, uint64_t n, uint64_t seed, bool directed, bool f32)
+{
+    assert_true(n >= 2);
+    uint64_t rs = seed * 0x9E3779B97F4A7C15ull + (uint64_t)k;
+    if (k == TG_RMAT) {
+        /* Through the generator and a store, like real input. */
+        unsigned scale = 1;
+        while (((uint64_t)1 << scale) < n) scale++;
+        char *dir = tu_tmpdir("tg-rmat");
+        char path[512];
+        snprintf(path, sizeof path, "%s/g", dir);
+        sg_rmat_options o;
+        sg_rmat_defaults(&o);
+        o.scale = scale;
+        o.seed = seed;
+        o.max_weight = 64; /* plenty of ties */
+        sg_error err = {0};
+        if (sg_gen_rmat(path, &o, NULL, &err) != SG_OK) fail_msg("tg_make rmat: %s", err.msg);
+        sg_run *run = NULL;
+        assert_int_equal(sg_run_create(NULL, &run, &err), SG_OK);
+        sg_graph *g = NULL;
+        if (sg_graph_open(run, path, NULL, &g, &err) != SG_OK) fail_msg("tg_make open: %s", err.msg);
+        sg_run_free(run);
+        tu_rm_rf(dir);
+        free(dir);
+        (void)directed;
+        (void)f32;
+        return g;
+    }
+    uint64_t cap = 8 * n + 64;
+    uint32_t *u = malloc(cap * sizeof *u), *v = malloc(cap * sizeof *v), *w = malloc(cap * sizeof *w);
+    assert_true(u && v && w);
+    uint64_t ne = 0;
+#define ADD(a_, b_, w_)                                                                            \
+    do {                                                                                           \
+        assert_true(ne < cap);                                                                     \
+        u[ne] = (uint32_t)(a_);                                                                    \
+        v[ne] = (uint32_t)(b_);                                                                    \
+        w[ne] = (w_);                                                                              \
+        ne++;                                                                                      \
+    } while (0)
+    switch (k) {
+    case TG_RANDOM:
+    case TG_TIES_EQUAL:
+    case TG_TIES_12:
+    case TG_ISOLATED: {
+        uint64_t span = k == TG_ISOLATED ? n / 3 + 1 : n;
+        for (uint64_t i = 0; i < 3 * n; i++) {
+            uint32_t a_ = (uint32_t)(tu_rand(&rs) % span), b_ = (uint32_t)(tu_rand(&rs) % span);
+            uint32_t wb = k == TG_TIES_EQUAL ? wbits_of(&rs, 7, 7, f32, false)
+                          : k == TG_TIES_12  ? wbits_of(&rs, 1, 2, f32, false)
+                                             : wbits_of(&rs, 1, 1000, f32, true);
+            ADD(a_, b_, wb);
+        }
+        break;
+    }
+    case TG_DUP_LOOPS:
+        for (uint64_t i = 0; i < 2 * n; i++) {
+            uint32_t a_ = (uint32_t)(tu_rand(&rs) % n), b_ = (uint32_t)(tu_rand(&rs) % n);
+            ADD(a_, b_, wbits_of(&rs, 1, 20, f32, false));
+            ADD(a_, b_, wbits_of(&rs, 1, 20, f32, false)); /* a repeat, maybe lighter */
+            ADD(a_, a_, wbits_of(&rs, 1, 20, f32, false)); /* a self-loop */
+        }
+        break;
+    case TG_COMPONENTS:
+        /* Blocks of 5 vertices, each a random little graph; some blocks empty. */
+        for (uint64_t base = 0; base + 5 <= n; base += 5) {
+            if (tu_rand(&rs) % 4 == 0) continue;
+            for (int i = 0; i < 6; i++)
+                ADD(base + tu_rand(&rs) % 5, base + tu_rand(&rs) % 5, wbits_of(&rs, 1, 9, f32, true));
+        }
+        break;
+    case TG_PATH:
+        for (uint64_t i = 0; i + 1 < n; i++) ADD(i, i + 1, wbits_of(&rs, 1, 5, f32, false));
+        break;
+    case TG_STAR:
+        for (uint64_t i = 1; i < n; i++) ADD(0, i, wbits_of(&rs, 1, 3, f32, false));
+        break;
+    case TG_GRID: {
+        uint64_t cols = 1;
+        while (cols * cols < n) cols++;
+        uint64_t rows = n / cols;
+        for (uint64_t r = 0; r < rows; r++)
+            for (uint64_t c = 0; c < cols; c++) {
+                uint64_t id = r * cols + c;
+                if (c + 1 < cols) ADD(id, id + 1, wbits_of(&rs, 1, 100, f32, false));
+                if (r + 1 < rows) ADD(id, id + cols, wbits_of(&rs, 1, 100, f32, false));
+            }
+        break;
+    }
+    default: fail_msg("tg_make: unknown kind %d", (int)k);
+    }
+#undef ADD
+    sg_graph *g = tg_from_edges(n, ne, u, v, w, directed, f32);
+    free(u);
+    free(v);
+    free(w);
+    return g;
+}

@@ -1,0 +1,40 @@
+/* Graph families for the algorithm tests (tests/ only): every algorithm is
+ * checked against its oracle on each of these. Graphs are built as raw CSR
+ * through sg_graph_from_arrays, so they may hold what a store never does:
+ * self-loops and repeated edges (with different weights). */
+#ifndef SG_TESTGRAPHS_H
+#define SG_TESTGRAPHS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "spillgraph.h"
+
+typedef enum tg_kind {
+    TG_RANDOM = 0,     /* random edges, weights in [1, 1000], some repeats and self-loops */
+    TG_TIES_EQUAL,     /* random edges, every weight 7 */
+    TG_TIES_12,        /* random edges, weights in {1, 2} */
+    TG_DUP_LOOPS,      /* many repeated edges with different weights, many self-loops */
+    TG_ISOLATED,       /* random edges over the first third of the vertices only */
+    TG_COMPONENTS,     /* many small disjoint random components */
+    TG_PATH,           /* one long path 0-1-2-...; deep BFS/SSSP */
+    TG_STAR,           /* vertex 0 joined to every other; one huge degree */
+    TG_GRID,           /* a rows x cols lattice with random weights */
+    TG_RMAT,           /* a small R-MAT graph (skewed degrees), via the store */
+    TG_NKINDS
+} tg_kind;
+
+/* "random", "ties-equal", ... for messages. */
+const char *tg_name(tg_kind k);
+
+/* A graph of family k with about n vertices (n >= 2), undirected unless
+ * `directed`, weights f32 (as exact small values, or with fractions when
+ * `f32`) or u32. Asserts on failure. Free with sg_graph_free. */
+sg_graph *tg_make(tg_kind k, uint64_t n, uint64_t seed, bool directed, bool f32);
+
+/* A graph from an edge list (u, v, w bits): undirected graphs get both
+ * directions of each edge (a self-loop once). Lists are left in input order. */
+sg_graph *tg_from_edges(uint64_t n, uint64_t ne, const uint32_t *u, const uint32_t *v,
+                        const uint32_t *wbits, bool directed, bool f32);
+
+#endif

@@ -1,0 +1,875 @@
+/* spillgraph mst, sssp, bfs, cluster — the algorithm commands.
+ *
+ *   spillgraph mst STORE [-o FOREST]
+ *   spillgraph sssp STORE --source V|random[:SEED] [-o DIST] [--parents FILE] [--delta D]
+ *   spillgraph bfs STORE --source V|random[:SEED] [-o LEVELS] [--parents FILE] [--alpha A] [--beta B]
+ *   spillgraph cluster STORE (--k K | --threshold W) -o LABELS
+ *
+ * Each loads the store into memory (bfs without weights), runs the
+ * algorithm on the chosen backend, optionally checks the result against
+ * the serial oracle (--verify) and writes the result files (.txt or .bin by
+ * extension). The library measures the phases (load, preprocess, compute,
+ * write); this file parses options, draws the progress bar and prints the
+ * summary or one JSON object. docs/cli.md, "Algorithms", is the guide. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli_util.h"
+
+enum {
+    OPT_OUTPUT = 1,
+    OPT_BACKEND,
+    OPT_THREADS,
+    OPT_JSON,
+    OPT_VERIFY,
+    OPT_FORCE,
+    OPT_QUIET,
+    OPT_SOURCE,
+    OPT_PARENTS,
+    OPT_DELTA,
+    OPT_ALPHA,
+    OPT_BETA,
+    OPT_K,
+    OPT_THRESHOLD,
+};
+
+#define COMMON_OPTS                                                                         \
+    {"output", 'o', true, OPT_OUTPUT}, {"backend", 0, true, OPT_BACKEND},                   \
+        {"threads", 't', true, OPT_THREADS}, {"json", 0, false, OPT_JSON},                  \
+        {"verify", 0, false, OPT_VERIFY}, {"force", 'f', false, OPT_FORCE},                 \
+        {"quiet", 'q', false, OPT_QUIET}
+
+#define COMMON_USAGE "         [--backend auto|cpu|gpu|hybrid] [--threads N] [--verify] [--force]\n" \
+                     "         [--json] [--quiet]"
+
+#define COMMON_HELP                                                                        \
+    "  --backend B        auto (default), cpu, gpu or hybrid (gpu and hybrid do not\n"    \
+    "                     exist yet: refused with a message)\n"                            \
+    "  --threads N        worker threads (default: OpenMP's, OMP_NUM_THREADS)\n"           \
+    "  --verify           check the result against the serial oracle; a difference\n"     \
+    "                     is an error (exit 1) and nothing is written\n"                    \
+    "  --force            replace output files that exist\n"                               \
+    "  --json             print the summary as one JSON object\n"                          \
+    "  --quiet            no progress bar and no text summary\n"                           \
+    "  -h, --help         show this help\n"                                                \
+    "\n"                                                                                   \
+    "Output files are text (one line per vertex or edge) when they end in .txt,\n"         \
+    "binary (docs/format.md, \"Result files\") when they end in .bin.\n"                     \
+    "TEPS = directed edges stored / compute seconds.\n"
+
+/* ------------------------------------------------------------ the frame */
+
+typedef struct algo {
+    const char *cmd;
+    const char *usage;
+    /* options */
+    const char *store;
+    const char *out;
+    const char *parents;
+    sg_backend backend;
+    int threads;
+    bool json, verify, force, quiet;
+    /* what the run made */
+    cli_progress bar;
+    sg_run *run;
+    sg_graph *g;
+    sg_graph_info info;
+    double t_start;
+    double verify_seconds;
+    const char *oracle;       /* set when verified */
+} algo;
+
+static void algo_init(algo *a, const char *cmd, const char *usage)
+{
+    memset(a, 0, sizeof *a);
+    a->cmd = cmd;
+    a->usage = usage;
+    a->backend = SG_BACKEND_AUTO;
+}
+
+static void algo_free(algo *a)
+{
+    cli_progress_end(&a->bar);
+    sg_graph_free(a->g);
+    sg_run_free(a->run);
+    a->g = NULL;
+    a->run = NULL;
+}
+
+/* A real number; negative values only when allowed. */
+static bool value_double(cli_parser *p, bool allow_negative, double *out)
+{
+    char *end = NULL;
+    const double v = strtod(p->value, &end);
+    if (!p->value[0] || !end || *end || !isfinite(v)) {
+        cli_usage_error(p->cmd, p->usage, "--%s: '%s' is not a number", p->spelled, p->value);
+        return false;
+    }
+    if (!allow_negative && v < 0) {
+        cli_usage_error(p->cmd, p->usage, "--%s: %s is negative", p->spelled, p->value);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+/* 1: a common option or the STORE, parsed; 0: not one; -1: a usage error
+ * was printed. */
+static int common_option(int id, cli_parser *p, algo *a)
+{
+    switch (id) {
+    case CLI_POSITIONAL:
+        if (a->store) {
+            cli_usage_error(a->cmd, a->usage, "unexpected argument '%s' (one STORE only)",
+                            p->value);
+            return -1;
+        }
+        a->store = p->value;
+        return 1;
+    case OPT_OUTPUT: a->out = p->value; return 1;
+    case OPT_BACKEND:
+        if (!sg_backend_parse(p->value, &a->backend)) {
+            cli_usage_error(a->cmd, a->usage,
+                            "--backend: unknown backend '%s' (auto, cpu, gpu, hybrid)", p->value);
+            return -1;
+        }
+        return 1;
+    case OPT_THREADS: return cli_value_int(p, 0, 4096, &a->threads) ? 1 : -1;
+    case OPT_JSON: a->json = true; return 1;
+    case OPT_VERIFY: a->verify = true; return 1;
+    case OPT_FORCE: a->force = true; return 1;
+    case OPT_QUIET: a->quiet = true; return 1;
+    }
+    return 0;
+}
+
+/* An output path: a usage error unless it ends in .txt or .bin; a failure
+ * when it exists without --force (before any work is done). */
+static int check_output(const algo *a, const char *opt, const char *path)
+{
+    if (!path) return CLI_EXIT_OK;
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    if (!dot || dot == base || (strcmp(dot, ".txt") != 0 && strcmp(dot, ".bin") != 0))
+        return cli_usage_error(a->cmd, a->usage,
+                               "%s: '%s' must end in .txt (text) or .bin (binary)", opt, path);
+    struct stat sb;
+    if (!a->force && lstat(path, &sb) == 0)
+        return cli_fail(a->cmd, "%s already exists (use --force to replace it)", path);
+    return CLI_EXIT_OK;
+}
+
+static int check_outputs(const algo *a, bool out_required)
+{
+    if (!a->store) return cli_usage_error(a->cmd, a->usage, "missing the STORE to read");
+    if (out_required && !a->out)
+        return cli_usage_error(a->cmd, a->usage, "missing the output file (-o FILE)");
+    if (a->out && a->parents && strcmp(a->out, a->parents) == 0)
+        return cli_usage_error(a->cmd, a->usage, "-o and --parents name the same file '%s'",
+                               a->out);
+    int rc = check_output(a, "-o", a->out);
+    if (rc == CLI_EXIT_OK) rc = check_output(a, "--parents", a->parents);
+    return rc;
+}
+
+/* --source V or --source random[:SEED]. */
+typedef struct source_arg {
+    bool random;     /* draw a vertex with an edge (Graph500 style) */
+    uint64_t value;  /* the vertex, or the seed when random */
+} source_arg;
+
+/* The source vertex against the store's vertex count (read from the
+ * manifest, before the graph is loaded). */
+static int check_source(const algo *a, const source_arg *src)
+{
+    const uint64_t source = src->value;
+    sg_store *s = NULL;
+    sg_error err = {0};
+    const sg_status st = sg_store_open(a->store, &s, &err);
+    if (st != SG_OK) return cli_fail_status(a->cmd, st, &err);
+    sg_store_info in;
+    sg_store_get_info(s, &in);
+    sg_store_close(s);
+    if (in.n_vertices == 0)
+        return cli_fail(a->cmd, "%s has no vertices: there is no source vertex to start from",
+                        a->store);
+    if (!src->random && source >= in.n_vertices)
+        return cli_fail(a->cmd,
+                        "--source %" PRIu64 " is out of range: %s has %" PRIu64
+                        " vertices (0..%" PRIu64 ")",
+                        source, a->store, in.n_vertices, in.n_vertices - 1);
+    return CLI_EXIT_OK;
+}
+
+/* Makes the run (the backend is resolved, or refused, here) and loads the
+ * graph. */
+static int algo_open(algo *a, bool weights)
+{
+    a->t_start = cli_now();
+    cli_progress_init(&a->bar, !a->quiet && !a->json);
+    const sg_run_options ro = {.backend = a->backend,
+                               .threads = a->threads,
+                               .progress = cli_progress_cb,
+                               .progress_ctx = &a->bar};
+    sg_error err = {0};
+    sg_status st = sg_run_create(&ro, &a->run, &err);
+    if (st != SG_OK) return cli_fail_status(a->cmd, st, &err);
+    const sg_graph_options go = {.mem = SG_MEM_PLAIN, .no_weights = !weights};
+    st = sg_graph_open(a->run, a->store, &go, &a->g, &err);
+    if (st != SG_OK) {
+        cli_progress_end(&a->bar);
+        return cli_fail_status(a->cmd, st, &err);
+    }
+    sg_graph_get_info(a->g, &a->info);
+    return CLI_EXIT_OK;
+}
+
+static int lib_fail(algo *a, sg_status st, const sg_error *err)
+{
+    cli_progress_end(&a->bar);
+    return cli_fail_status(a->cmd, st, err);
+}
+
+/* After a verify call: the oracle's name on success, the mismatch as a
+ * failure. */
+static int verified(algo *a, const char *oracle, sg_status st, const sg_error *err, double t0)
+{
+    a->verify_seconds = cli_now() - t0;
+    if (st == SG_OK) {
+        a->oracle = oracle;
+        return CLI_EXIT_OK;
+    }
+    cli_progress_end(&a->bar);
+    if (st == SG_E_MISMATCH)
+        return cli_fail(a->cmd, "verification against %s failed: %s", oracle, err->msg);
+    return cli_fail(a->cmd, "verification against %s could not run: %s", oracle,
+                    err->msg[0] ? err->msg : sg_status_name(st));
+}
+
+static double compute_seconds(const algo *a) { return sg_run_seconds(a->run, SG_PHASE_COMPUTE); }
+
+static double teps(const algo *a)
+{
+    const double s = compute_seconds(a);
+    return s > 0 ? (double)a->info.n_edges / s : NAN;
+}
+
+static const char *weight_name(const sg_graph_info *in)
+{
+    if (!in->has_weights)
+        return in->weight_type == SG_WEIGHT_F32 ? "f32 (not loaded)" : "u32 (not loaded)";
+    return in->weight_type == SG_WEIGHT_F32 ? "f32" : "u32";
+}
+
+/* ------------------------------------------------------------ printing */
+
+static void text_head(const algo *a, const char *what)
+{
+    printf("%s of %s\n", what, a->store);
+    printf("  graph      %s vertices, %s directed edges stored, %s, weights %s\n",
+           cli_count(a->info.n_vertices).s, cli_count(a->info.n_edges).s,
+           a->info.directed ? "directed" : "undirected", weight_name(&a->info));
+    printf("  backend    %s, %d threads\n", sg_backend_name(sg_run_backend(a->run)),
+           sg_run_threads(a->run));
+}
+
+static void text_tail(const algo *a)
+{
+    const double total = cli_now() - a->t_start;
+    printf("  time       load %s, preprocess %s, compute %s, write %s",
+           cli_seconds(sg_run_seconds(a->run, SG_PHASE_LOAD)).s,
+           cli_seconds(sg_run_seconds(a->run, SG_PHASE_PREPROCESS)).s,
+           cli_seconds(compute_seconds(a)).s, cli_seconds(sg_run_seconds(a->run, SG_PHASE_WRITE)).s);
+    if (a->oracle) printf(", verify %s", cli_seconds(a->verify_seconds).s);
+    printf("; total %s\n", cli_seconds(total).s);
+    const double t = teps(a);
+    if (isfinite(t))
+        printf("  rate       %.2f MTEPS (directed edges stored / compute time)\n", t / 1e6);
+    else
+        printf("  rate       - MTEPS (compute time too short to measure)\n");
+    if (a->oracle) printf("verified against %s: ok\n", a->oracle);
+}
+
+static void text_outputs(const algo *a, const char *out_what)
+{
+    if (a->out) printf("  output     %s (%s)\n", a->out, out_what);
+    if (a->parents) printf("  parents    %s\n", a->parents);
+}
+
+static void json_head(const algo *a, cli_json *j)
+{
+    cli_json_begin(j, stdout);
+    cli_json_str(j, "command", a->cmd);
+    cli_json_str(j, "graph", a->store);
+    cli_json_u64(j, "n_vertices", a->info.n_vertices);
+    cli_json_u64(j, "n_edges", a->info.n_edges);
+    cli_json_bool(j, "directed", a->info.directed);
+    cli_json_str(j, "weight_type", a->info.weight_type == SG_WEIGHT_F32 ? "f32" : "u32");
+    cli_json_bool(j, "weights_loaded", a->info.has_weights);
+    cli_json_str(j, "backend", sg_backend_name(sg_run_backend(a->run)));
+    cli_json_int(j, "threads", sg_run_threads(a->run));
+}
+
+/* Ends the object: outputs, times, counters, TEPS, verification. */
+static void json_tail(const algo *a, cli_json *j)
+{
+    if (a->out) cli_json_str(j, "output", a->out);
+    else cli_json_null(j, "output");
+    if (a->parents) cli_json_str(j, "parents", a->parents);
+    cli_json_object(j, "seconds");
+    for (int p = 0; p < SG_NPHASES; p++)
+        cli_json_num(j, sg_phase_name((sg_phase)p), sg_run_seconds(a->run, (sg_phase)p));
+    if (a->oracle) cli_json_num(j, "verify", a->verify_seconds);
+    cli_json_num(j, "total", cli_now() - a->t_start);
+    cli_json_object_end(j);
+    cli_json_object(j, "counters");
+    for (unsigned i = 0; i < sg_run_counter_count(a->run); i++) {
+        uint64_t v = 0;
+        const char *name = sg_run_counter(a->run, i, &v);
+        cli_json_u64(j, name, v);
+    }
+    cli_json_object_end(j);
+    cli_json_num(j, "teps", teps(a));
+    if (a->oracle) {
+        cli_json_bool(j, "verified", true);
+        cli_json_str(j, "oracle", a->oracle);
+    } else {
+        cli_json_null(j, "verified");
+    }
+    cli_json_end(j);
+}
+
+/* Writes one result file through `write`, adding nothing when path is NULL. */
+#define WRITE_RESULT(a, path, call)                                     \
+    do {                                                                \
+        if (path) {                                                     \
+            sg_error werr_ = {0};                                       \
+            sg_error *err = &werr_;                                     \
+            const sg_status wst_ = (call);                              \
+            if (wst_ != SG_OK) {                                        \
+                rc = lib_fail((a), wst_, &werr_);                       \
+                goto done;                                              \
+            }                                                           \
+        }                                                               \
+    } while (0)
+
+/* ================================================================ mst */
+
+static const char mst_usage[] = "usage: spillgraph mst STORE [-o FOREST]\n" COMMON_USAGE;
+
+static void mst_help(void)
+{
+    printf("%s\n"
+           "\n"
+           "Computes the minimum spanning forest of an undirected weighted store\n"
+           "(Boruvka; ties broken by (weight, min(u,v), max(u,v)), so the forest is\n"
+           "unique) and prints its edge count, trees and total weight.\n"
+           "\n"
+           "options:\n"
+           "  -o, --output FOREST write the forest: FOREST.txt (\"u v w\" per edge,\n"
+           "                     u < v, ordered by weight) or FOREST.bin\n"
+           COMMON_HELP
+           "--verify compares with Kruskal's forest (edge set, trees, total).\n"
+           "\n"
+           "example:\n"
+           "  spillgraph mst g.sg -o forest.txt --verify\n",
+           mst_usage);
+}
+
+static void print_weight_json(cli_json *j, const char *key, const sg_forest *f)
+{
+    if (f->weight_type == SG_WEIGHT_F32) cli_json_num(j, key, f->total);
+    else cli_json_u64(j, key, f->total_u32);
+}
+
+static cli_str weight_text(const sg_forest *f)
+{
+    cli_str s;
+    if (f->weight_type == SG_WEIGHT_F32) snprintf(s.s, sizeof s.s, "%.17g", f->total);
+    else snprintf(s.s, sizeof s.s, "%" PRIu64, f->total_u32);
+    return s;
+}
+
+int cmd_mst(int argc, char **argv, const cli_env *env)
+{
+    (void)env;
+    static const cli_option opts[] = {COMMON_OPTS, {NULL, 0, false, 0}};
+    if (cli_wants_help(argc, argv)) {
+        mst_help();
+        return CLI_EXIT_OK;
+    }
+    algo a;
+    algo_init(&a, "mst", mst_usage);
+    cli_parser p;
+    cli_parser_init(&p, a.cmd, a.usage, opts, argc, argv);
+    for (int id; (id = cli_next(&p)) != CLI_END;) {
+        if (id == CLI_BAD) return CLI_EXIT_USAGE;
+        const int r = common_option(id, &p, &a);
+        if (r < 0) return CLI_EXIT_USAGE;
+    }
+    int rc = check_outputs(&a, false);
+    if (rc != CLI_EXIT_OK) return rc;
+
+    sg_forest *f = NULL;
+    sg_error err = {0};
+    if ((rc = algo_open(&a, true)) != CLI_EXIT_OK) goto done;
+    sg_status st = sg_mst(a.run, a.g, &f, &err);
+    if (st != SG_OK) {
+        rc = lib_fail(&a, st, &err);
+        goto done;
+    }
+    if (a.verify) {
+        const double t0 = cli_now();
+        st = sg_verify_forest(a.g, f, &err);
+        if ((rc = verified(&a, "Kruskal", st, &err, t0)) != CLI_EXIT_OK) goto done;
+    }
+    WRITE_RESULT(&a, a.out, sg_forest_write(a.run, f, a.out, a.force, err));
+    cli_progress_end(&a.bar);
+
+    if (a.json) {
+        cli_json j;
+        json_head(&a, &j);
+        cli_json_object(&j, "result");
+        cli_json_u64(&j, "forest_edges", f->n_edges);
+        cli_json_u64(&j, "trees", f->n_trees);
+        print_weight_json(&j, "total_weight", f);
+        cli_json_object_end(&j);
+        json_tail(&a, &j);
+    } else if (!a.quiet) {
+        text_head(&a, "minimum spanning forest");
+        printf("  forest     %s edges, %s trees, total weight %s\n", cli_count(f->n_edges).s,
+               cli_count(f->n_trees).s, weight_text(f).s);
+        text_outputs(&a, "forest edges");
+        text_tail(&a);
+    }
+done:
+    sg_forest_free(f);
+    algo_free(&a);
+    return rc;
+}
+
+/* ================================================================ sssp */
+
+static const char sssp_usage[] =
+    "usage: spillgraph sssp STORE --source V|random[:SEED] [-o DIST] [--parents FILE] [--delta D]\n" COMMON_USAGE;
+
+static void sssp_help(void)
+{
+    printf("%s\n"
+           "\n"
+           "Single-source shortest paths by delta-stepping from vertex V, over\n"
+           "non-negative weights (u32 distances are exact integers; f32 weights are\n"
+           "summed in double). Prints the vertices reached and the largest distance.\n"
+           "\n"
+           "options:\n"
+           "  -s, --source V     the source vertex, 0..n-1, or random[:SEED]: a vertex\n"
+           "                     with an edge drawn from SEED (default 1), as\n"
+           "                     Graph500 picks its roots (required)\n"
+           "  -o, --output DIST  write the distances: DIST.txt (one per vertex, \"inf\"\n"
+           "                     when unreached) or DIST.bin\n"
+           "  --parents FILE     write a shortest-path tree: the parent of each vertex\n"
+           "                     (-1 when unreached; the source's parent is itself)\n"
+           "  --delta D          bucket width (default: chosen from weights and degrees)\n"
+           COMMON_HELP
+           "--verify compares every distance with Dijkstra's and, with --parents, checks\n"
+           "the tree.\n"
+           "\n"
+           "example:\n"
+           "  spillgraph sssp g.sg --source 0 -o dist.txt --verify\n",
+           sssp_usage);
+}
+
+/* A whole number (the range is checked against the store), or "random" /
+ * "random:SEED" (seed 1 by default). */
+static bool value_source(cli_parser *p, source_arg *out)
+{
+    if (strncmp(p->value, "random", 6) == 0 && (p->value[6] == '\0' || p->value[6] == ':')) {
+        out->random = true;
+        out->value = 1;
+        if (p->value[6] == ':' && !cli_parse_u64(p->value + 7, &out->value)) {
+            cli_usage_error(p->cmd, p->usage, "--source %s: the seed after 'random:' must be a whole number",
+                            p->value);
+            return false;
+        }
+        return true;
+    }
+    out->random = false;
+    return cli_value_u64(p, 0, UINT64_MAX, &out->value);
+}
+
+/* The source vertex of a loaded graph: the one given, or one drawn. */
+static int resolve_source(algo *a, const source_arg *src, uint32_t *out)
+{
+    if (!src->random) {
+        *out = (uint32_t)src->value;
+        return CLI_EXIT_OK;
+    }
+    sg_error err = {0};
+    const sg_status st = sg_graph_random_source(a->g, src->value, out, &err);
+    return st == SG_OK ? CLI_EXIT_OK : lib_fail(a, st, &err);
+}
+
+int cmd_sssp(int argc, char **argv, const cli_env *env)
+{
+    (void)env;
+    static const cli_option opts[] = {COMMON_OPTS,
+                                      {"source", 's', true, OPT_SOURCE},
+                                      {"parents", 0, true, OPT_PARENTS},
+                                      {"delta", 0, true, OPT_DELTA},
+                                      {NULL, 0, false, 0}};
+    if (cli_wants_help(argc, argv)) {
+        sssp_help();
+        return CLI_EXIT_OK;
+    }
+    algo a;
+    algo_init(&a, "sssp", sssp_usage);
+    source_arg source = {0};
+    bool have_source = false;
+    double delta = 0;
+    cli_parser p;
+    cli_parser_init(&p, a.cmd, a.usage, opts, argc, argv);
+    for (int id; (id = cli_next(&p)) != CLI_END;) {
+        if (id == CLI_BAD) return CLI_EXIT_USAGE;
+        const int r = common_option(id, &p, &a);
+        if (r < 0) return CLI_EXIT_USAGE;
+        if (r > 0) continue;
+        switch (id) {
+        case OPT_SOURCE:
+            if (!value_source(&p, &source)) return CLI_EXIT_USAGE;
+            have_source = true;
+            break;
+        case OPT_PARENTS: a.parents = p.value; break;
+        case OPT_DELTA:
+            if (!value_double(&p, false, &delta)) return CLI_EXIT_USAGE;
+            break;
+        }
+    }
+    if (a.store && !have_source) return cli_usage_error(a.cmd, a.usage, "missing --source V");
+    int rc = check_outputs(&a, false);
+    if (rc != CLI_EXIT_OK) return rc;
+    if ((rc = check_source(&a, &source)) != CLI_EXIT_OK) return rc;
+
+    sg_sssp_result *r = NULL;
+    sg_error err = {0};
+    uint32_t v0 = 0;
+    if ((rc = algo_open(&a, true)) != CLI_EXIT_OK) goto done;
+    if ((rc = resolve_source(&a, &source, &v0)) != CLI_EXIT_OK) goto done;
+    const sg_sssp_options so = {.source = v0,
+                                .delta = delta,
+                                .want_parents = a.parents != NULL};
+    sg_status st = sg_sssp(a.run, a.g, &so, &r, &err);
+    if (st != SG_OK) {
+        rc = lib_fail(&a, st, &err);
+        goto done;
+    }
+    if (a.verify) {
+        const double t0 = cli_now();
+        st = sg_verify_sssp(a.g, r, &err);
+        if ((rc = verified(&a, "Dijkstra", st, &err, t0)) != CLI_EXIT_OK) goto done;
+    }
+    WRITE_RESULT(&a, a.out, sg_sssp_write(a.run, r, a.out, a.force, err));
+    WRITE_RESULT(&a, a.parents,
+                 sg_parents_write(a.run, r->parent, r->n_vertices, a.parents, a.force, err));
+    cli_progress_end(&a.bar);
+
+    const bool exact = r->dist != NULL;
+    if (a.json) {
+        cli_json j;
+        json_head(&a, &j);
+        cli_json_object(&j, "result");
+        cli_json_u64(&j, "source", r->source);
+        cli_json_u64(&j, "reached", r->reached);
+        cli_json_num(&j, "max_distance", r->max_dist);
+        cli_json_num(&j, "delta", r->delta);
+        cli_json_object_end(&j);
+        json_tail(&a, &j);
+    } else if (!a.quiet) {
+        text_head(&a, "shortest paths");
+        printf("  source     %" PRIu32 ", delta %.9g\n", r->source, r->delta);
+        printf("  reached    %s of %s vertices, largest distance %.*g\n",
+               cli_count(r->reached).s, cli_count(r->n_vertices).s, exact ? 20 : 17,
+               r->max_dist);
+        text_outputs(&a, "distances");
+        text_tail(&a);
+    }
+done:
+    sg_sssp_free(r);
+    algo_free(&a);
+    return rc;
+}
+
+/* ================================================================ bfs */
+
+static const char bfs_usage[] =
+    "usage: spillgraph bfs STORE --source V|random[:SEED] [-o LEVELS] [--parents FILE]\n"
+    "         [--alpha A] [--beta B]\n" COMMON_USAGE;
+
+static void bfs_help(void)
+{
+    printf("%s\n"
+           "\n"
+           "Breadth-first search from vertex V, direction-optimizing (Beamer: top-down\n"
+           "steps, bottom-up steps while the frontier is large). The store is loaded\n"
+           "without its weights. Prints the vertices reached and the deepest level.\n"
+           "\n"
+           "options:\n"
+           "  -s, --source V     the source vertex, 0..n-1, or random[:SEED]: a vertex\n"
+           "                     with an edge drawn from SEED (default 1), as\n"
+           "                     Graph500 picks its roots (required)\n"
+           "  -o, --output LEVELS write the levels: LEVELS.txt (one per vertex, -1 when\n"
+           "                     unreached) or LEVELS.bin\n"
+           "  --parents FILE     write a BFS tree: the parent of each vertex (-1 when\n"
+           "                     unreached; the source's parent is itself)\n"
+           "  --alpha A          switch to bottom-up when the frontier's edges exceed\n"
+           "                     the unexplored edges / A (default 15)\n"
+           "  --beta B           back to top-down below n / B frontier vertices\n"
+           "                     (default 18)\n"
+           COMMON_HELP
+           "--verify compares every level with a serial BFS and, with --parents,\n"
+           "validates the tree as Graph500 does.\n"
+           "\n"
+           "example:\n"
+           "  spillgraph bfs g.sg --source 0 -o levels.bin --parents parents.bin\n",
+           bfs_usage);
+}
+
+int cmd_bfs(int argc, char **argv, const cli_env *env)
+{
+    (void)env;
+    static const cli_option opts[] = {COMMON_OPTS,
+                                      {"source", 's', true, OPT_SOURCE},
+                                      {"parents", 0, true, OPT_PARENTS},
+                                      {"alpha", 0, true, OPT_ALPHA},
+                                      {"beta", 0, true, OPT_BETA},
+                                      {NULL, 0, false, 0}};
+    if (cli_wants_help(argc, argv)) {
+        bfs_help();
+        return CLI_EXIT_OK;
+    }
+    algo a;
+    algo_init(&a, "bfs", bfs_usage);
+    source_arg source = {0};
+    bool have_source = false;
+    int alpha = 0, beta = 0;
+    cli_parser p;
+    cli_parser_init(&p, a.cmd, a.usage, opts, argc, argv);
+    for (int id; (id = cli_next(&p)) != CLI_END;) {
+        if (id == CLI_BAD) return CLI_EXIT_USAGE;
+        const int r = common_option(id, &p, &a);
+        if (r < 0) return CLI_EXIT_USAGE;
+        if (r > 0) continue;
+        switch (id) {
+        case OPT_SOURCE:
+            if (!value_source(&p, &source)) return CLI_EXIT_USAGE;
+            have_source = true;
+            break;
+        case OPT_PARENTS: a.parents = p.value; break;
+        case OPT_ALPHA:
+            if (!cli_value_int(&p, 1, 1 << 30, &alpha)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_BETA:
+            if (!cli_value_int(&p, 1, 1 << 30, &beta)) return CLI_EXIT_USAGE;
+            break;
+        }
+    }
+    if (a.store && !have_source) return cli_usage_error(a.cmd, a.usage, "missing --source V");
+    int rc = check_outputs(&a, false);
+    if (rc != CLI_EXIT_OK) return rc;
+    if ((rc = check_source(&a, &source)) != CLI_EXIT_OK) return rc;
+
+    sg_bfs_result *r = NULL;
+    sg_error err = {0};
+    uint32_t v0 = 0;
+    if ((rc = algo_open(&a, false)) != CLI_EXIT_OK) goto done;
+    if ((rc = resolve_source(&a, &source, &v0)) != CLI_EXIT_OK) goto done;
+    const sg_bfs_options bo = {.source = v0,
+                               .want_parents = a.parents != NULL,
+                               .alpha = alpha,
+                               .beta = beta};
+    sg_status st = sg_bfs(a.run, a.g, &bo, &r, &err);
+    if (st != SG_OK) {
+        rc = lib_fail(&a, st, &err);
+        goto done;
+    }
+    if (a.verify) {
+        const double t0 = cli_now();
+        st = sg_verify_bfs(a.g, r, &err);
+        if ((rc = verified(&a, "serial BFS", st, &err, t0)) != CLI_EXIT_OK) goto done;
+    }
+    WRITE_RESULT(&a, a.out, sg_bfs_write(a.run, r, a.out, a.force, err));
+    WRITE_RESULT(&a, a.parents,
+                 sg_parents_write(a.run, r->parent, r->n_vertices, a.parents, a.force, err));
+    cli_progress_end(&a.bar);
+
+    if (a.json) {
+        cli_json j;
+        json_head(&a, &j);
+        cli_json_object(&j, "result");
+        cli_json_u64(&j, "source", r->source);
+        cli_json_u64(&j, "reached", r->reached);
+        cli_json_u64(&j, "max_level", r->max_level);
+        cli_json_object_end(&j);
+        json_tail(&a, &j);
+    } else if (!a.quiet) {
+        text_head(&a, "breadth-first search");
+        printf("  source     %" PRIu32 "\n", r->source);
+        printf("  reached    %s of %s vertices, deepest level %" PRIu32 "\n",
+               cli_count(r->reached).s, cli_count(r->n_vertices).s, r->max_level);
+        text_outputs(&a, "levels");
+        text_tail(&a);
+    }
+done:
+    sg_bfs_free(r);
+    algo_free(&a);
+    return rc;
+}
+
+/* ================================================================ cluster */
+
+static const char cluster_usage[] =
+    "usage: spillgraph cluster STORE (--k K | --threshold W) -o LABELS\n" COMMON_USAGE;
+
+static void cluster_help(void)
+{
+    printf("%s\n"
+           "\n"
+           "Single-linkage clustering: computes the minimum spanning forest, then cuts\n"
+           "its heaviest edges. With --k, exactly K clusters (K between the forest's\n"
+           "trees and the vertex count); with --threshold, every forest edge heavier\n"
+           "than W is cut. Clusters are numbered 0.. in order of their smallest vertex.\n"
+           "Prints the cluster count and the largest sizes.\n"
+           "\n"
+           "options:\n"
+           "  --k K              the number of clusters\n"
+           "  --threshold W      cut forest edges with weight > W\n"
+           "  -o, --output LABELS write the labels: LABELS.txt (one per vertex) or\n"
+           "                     LABELS.bin (required)\n"
+           COMMON_HELP
+           "--verify compares the forest with Kruskal's before it is cut.\n"
+           "\n"
+           "example:\n"
+           "  spillgraph cluster g.sg --k 10 -o labels.txt\n",
+           cluster_usage);
+}
+
+/* The `top` largest cluster sizes, largest first, into best[]; returns how
+ * many (min(top, clusters)). */
+static unsigned largest_sizes(const sg_clusters *c, uint64_t *best, unsigned top)
+{
+    unsigned k = 0;
+    for (uint64_t i = 0; i < c->n_clusters; i++) {
+        const uint64_t s = c->size[i];
+        if (k == top && s <= best[top - 1]) continue;
+        unsigned j = k < top ? k++ : top - 1;
+        while (j > 0 && best[j - 1] < s) {
+            best[j] = best[j - 1];
+            j--;
+        }
+        best[j] = s;
+    }
+    return k;
+}
+
+int cmd_cluster(int argc, char **argv, const cli_env *env)
+{
+    (void)env;
+    static const cli_option opts[] = {COMMON_OPTS,
+                                      {"k", 'k', true, OPT_K},
+                                      {"threshold", 0, true, OPT_THRESHOLD},
+                                      {NULL, 0, false, 0}};
+    if (cli_wants_help(argc, argv)) {
+        cluster_help();
+        return CLI_EXIT_OK;
+    }
+    algo a;
+    algo_init(&a, "cluster", cluster_usage);
+    sg_cluster_options co = {0};
+    bool have_k = false, have_threshold = false;
+    cli_parser p;
+    cli_parser_init(&p, a.cmd, a.usage, opts, argc, argv);
+    for (int id; (id = cli_next(&p)) != CLI_END;) {
+        if (id == CLI_BAD) return CLI_EXIT_USAGE;
+        const int r = common_option(id, &p, &a);
+        if (r < 0) return CLI_EXIT_USAGE;
+        if (r > 0) continue;
+        switch (id) {
+        case OPT_K:
+            if (!cli_value_u64(&p, 1, UINT64_MAX, &co.k)) return CLI_EXIT_USAGE;
+            have_k = true;
+            break;
+        case OPT_THRESHOLD:
+            if (!value_double(&p, true, &co.threshold)) return CLI_EXIT_USAGE;
+            have_threshold = true;
+            break;
+        }
+    }
+    if (have_k && have_threshold)
+        return cli_usage_error(a.cmd, a.usage, "give --k or --threshold, not both");
+    if (a.store && !have_k && !have_threshold)
+        return cli_usage_error(a.cmd, a.usage, "missing --k K or --threshold W");
+    int rc = check_outputs(&a, true);
+    if (rc != CLI_EXIT_OK) return rc;
+
+    sg_forest *f = NULL;
+    sg_clusters *c = NULL;
+    sg_error err = {0};
+    if ((rc = algo_open(&a, true)) != CLI_EXIT_OK) goto done;
+    sg_status st = sg_mst(a.run, a.g, &f, &err);
+    if (st != SG_OK) {
+        rc = lib_fail(&a, st, &err);
+        goto done;
+    }
+    if (a.verify) {
+        const double t0 = cli_now();
+        st = sg_verify_forest(a.g, f, &err);
+        if ((rc = verified(&a, "Kruskal", st, &err, t0)) != CLI_EXIT_OK) goto done;
+    }
+    st = sg_cluster(a.run, f, &co, &c, &err);
+    if (st != SG_OK) {
+        rc = lib_fail(&a, st, &err);
+        goto done;
+    }
+    WRITE_RESULT(&a, a.out, sg_clusters_write(a.run, c, a.out, a.force, err));
+    cli_progress_end(&a.bar);
+
+    enum { TOP = 5 };
+    uint64_t best[TOP];
+    const unsigned nbest = largest_sizes(c, best, TOP);
+    if (a.json) {
+        cli_json j;
+        json_head(&a, &j);
+        cli_json_object(&j, "result");
+        if (have_k) cli_json_u64(&j, "k", co.k);
+        else cli_json_num(&j, "threshold", co.threshold);
+        cli_json_u64(&j, "forest_edges", f->n_edges);
+        cli_json_u64(&j, "trees", f->n_trees);
+        print_weight_json(&j, "total_weight", f);
+        cli_json_u64(&j, "clusters", c->n_clusters);
+        cli_json_u64(&j, "cut_edges", c->cut_edges);
+        cli_json_array(&j, "largest");
+        for (unsigned i = 0; i < nbest; i++) cli_json_u64(&j, NULL, best[i]);
+        cli_json_array_end(&j);
+        cli_json_object_end(&j);
+        json_tail(&a, &j);
+    } else if (!a.quiet) {
+        text_head(&a, "single-linkage clusters");
+        printf("  forest     %s edges, %s trees, total weight %s\n", cli_count(f->n_edges).s,
+               cli_count(f->n_trees).s, weight_text(f).s);
+        printf("  clusters   %s (%s forest edges cut); largest", cli_count(c->n_clusters).s,
+               cli_count(c->cut_edges).s);
+        for (unsigned i = 0; i < nbest; i++) printf("%s %s", i ? "," : "", cli_count(best[i]).s);
+        printf("\n");
+        text_outputs(&a, "cluster labels");
+        text_tail(&a);
+    }
+done:
+    sg_clusters_free(c);
+    sg_forest_free(f);
+    algo_free(&a);
+    return rc;
+}
