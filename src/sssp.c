@@ -388,7 +388,7 @@ static sg_status sssp_parents(const sg_run *run, const sg_graph *g, const sssp_c
 /* The automatic bucket width. Delta-stepping wants buckets wide enough to
  * hold many vertices (parallel work per step) yet narrow enough that few
  * relaxations are wasted on vertices whose distance drops again later.
- * Heuristic: delta = mean weight / average degree / 8 (m / n, isolated
+ * Heuristic: delta = mean weight / average degree / 16 (m / n, isolated
  * vertices included), u32 widths rounded to a power of two so bins are
  * shifts. Measured with 2 threads on R-MAT (weights uniform in [1, 2^20],
  * m / n = 28..29, mean/deg ~ 18000): relaxations per stored edge 1.03 at
@@ -396,11 +396,14 @@ static sg_status sssp_parents(const sg_run *run, const sg_graph *g, const sssp_c
  * at 32768, 4.8 at 65536; time was flat within 5 % over 1024..4096 at
  * scale 18 (60 ms) and over 2048..8192 at scale 16, and 3x worse at
  * 262144; below 512 the steps (one per bucket, three barriers each)
- * dominate. The rule gives 2048 there, the middle of the flat range, and
- * scales like gapbs's settings (weights [1, 255], degree 32: delta ~ 1..2).
+ * dominate. With 16 threads on the GPU host at scale 24 (m / n = 31,
+ * mean/deg ~ 17000; docs/benchmarks.md) one source took 0.91 s at 1024,
+ * 1.12 s at 2048, 1.17 s at 4096, 1.38 s at 8192 and 2.9 s at 65536, so
+ * the factor is 1/16 (1024 there; the flat range at scale 18 includes it).
+ * It scales like gapbs's settings (weights [1, 255], degree 32: delta ~ 1..2).
  * The mean weight comes from a strided sample of at most 65536 edges, so
  * the choice costs O(1). */
-#define SSSP_DELTA_FACTOR 0.125
+#define SSSP_DELTA_FACTOR 0.0625
 static double auto_delta(const sg_graph *g)
 {
     if (g->m == 0 || g->n == 0) return 1.0;
