@@ -46,18 +46,6 @@ static void heap_down(hent *h, uint64_t len, uint64_t i)
     h[i] = x;
 }
 
-static inline double bits_dbl(uint64_t b)
-{
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
-static inline uint64_t dbl_bits(double d)
-{
-    uint64_t b;
-    memcpy(&b, &d, sizeof b);
-    return b;
-}
 
 /* Time O((n + m) log m) serial; memory: the result plus a heap of up to
  * m + 1 entries of 16 bytes (grown by doubling). Errors: those of sg_sssp
@@ -69,7 +57,7 @@ sg_status sg_oracle_dijkstra(const sg_graph *g, uint32_t source, sg_sssp_result 
     sg_status st = sgi_sssp_check(g, source, err);
     if (st != SG_OK) return st;
     const bool f32 = g->wt == SG_WEIGHT_F32;
-    const uint64_t n = g->n, inf = f32 ? dbl_bits(INFINITY) : UINT64_MAX;
+    const uint64_t n = g->n, inf = f32 ? sgi_dbl_bits(INFINITY) : UINT64_MAX;
     sg_sssp_result *r = NULL;
     hent *heap = NULL;
     uint64_t len = 0, cap = 1024;
@@ -93,7 +81,7 @@ sg_status sg_oracle_dijkstra(const sg_graph *g, uint32_t source, sg_sssp_result 
         if (top.key != dist[u]) continue; /* stale entry */
         for (uint64_t e = g->x[u]; e < g->x[u + 1]; e++) {
             const uint32_t v = g->a[e];
-            const uint64_t nd = f32 ? dbl_bits(bits_dbl(top.key) + (double)wf[e]) : top.key + wu[e];
+            const uint64_t nd = f32 ? sgi_dbl_bits(sgi_bits_dbl(top.key) + (double)wf[e]) : top.key + wu[e];
             if (nd >= dist[v]) continue;
             dist[v] = nd;
             r->parent[v] = u;
@@ -115,7 +103,7 @@ sg_status sg_oracle_dijkstra(const sg_graph *g, uint32_t source, sg_sssp_result 
             if (dist[v] > maxd) maxd = dist[v];
         }
     r->reached = reached;
-    r->max_dist = f32 ? bits_dbl(maxd) : (double)maxd;
+    r->max_dist = f32 ? sgi_bits_dbl(maxd) : (double)maxd;
     r->delta = 0.0;
     sgi_free(heap);
     *out = r;

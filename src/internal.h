@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "sg_common.h"
 #include "spillgraph.h"
@@ -78,6 +79,25 @@ typedef struct sgi_wedge {
  * n records. threads <= 0: OpenMP default. Time: O(n * passes / threads),
  * at most 9 passes. */
 void sgi_sort_wedges(sgi_wedge *e, sgi_wedge *tmp, uint64_t n, int threads);
+
+/* A double's bits and back (f32 distances live in uint64_t words so that
+ * they can be updated with integer compare-and-swap). */
+static inline double sgi_bits_dbl(uint64_t b)
+{
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+static inline uint64_t sgi_dbl_bits(double d)
+{
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    return b;
+}
+
+/* The argument checks of sg_mst (undirected, weights loaded), shared with
+ * the Kruskal oracle. In mst.c. */
+sg_status sgi_mst_check(const sg_graph *g, sg_error *err);
 
 /* The argument checks of sg_sssp (graph not empty, source in range,
  * weights loaded, no negative weights), shared with the Dijkstra oracle so

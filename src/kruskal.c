@@ -31,14 +31,10 @@ sg_status sg_oracle_kruskal(const sg_graph *g, sg_forest **out, sg_error *err)
     uint8_t *rank = NULL;
     sg_forest *f = NULL;
     if (!g || !out) return sgi_fail(err, SG_E_INVALID, "sg_oracle_kruskal: NULL argument");
-    if (g->directed)
-        return sgi_fail(err, SG_E_INVALID,
-                        "minimum spanning forest needs an undirected graph (%s is directed)",
-                        g->source ? g->source : "the graph");
-    if (!g->w)
-        return sgi_fail(err, SG_E_INVALID,
-                        "minimum spanning forest needs edge weights (the graph was loaded "
-                        "without them)");
+    {
+        const sg_status cst = sgi_mst_check(g, err);
+        if (cst != SG_OK) return cst;
+    }
     const uint64_t n = g->n;
     uint64_t cnt = 0;
     for (uint64_t u = 0; u < n; u++)

@@ -448,6 +448,19 @@ static uint64_t merge_trees(mst_state *s, uint64_t k, sg_forest *f, uint64_t *n_
 
 /* ------------------------------------------------------------ entry point */
 
+sg_status sgi_mst_check(const sg_graph *g, sg_error *err)
+{
+    if (g->directed)
+        return sgi_fail(err, SG_E_INVALID,
+                        "minimum spanning forest needs an undirected graph (%s is directed)",
+                        g->source ? g->source : "the graph");
+    if (!g->w)
+        return sgi_fail(err, SG_E_INVALID,
+                        "minimum spanning forest needs edge weights (the graph was loaded "
+                        "without them)");
+    return SG_OK;
+}
+
 /* Borůvka (see the file comment and spillgraph.h). Errors: SG_E_INVALID
  * (NULL argument, directed graph, no weights, more than 2^32 vertices),
  * SG_E_NOMEM naming the array. Counters: "iterations", "edges_skipped"
@@ -463,14 +476,10 @@ sg_status sg_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error *err)
     memset(&s, 0, sizeof s);
     sg_forest *f = NULL;
     if (!run || !g || !out) return sgi_fail(err, SG_E_INVALID, "sg_mst: NULL argument");
-    if (g->directed)
-        return sgi_fail(err, SG_E_INVALID,
-                        "minimum spanning forest needs an undirected graph (%s is directed)",
-                        g->source ? g->source : "the graph");
-    if (!g->w)
-        return sgi_fail(err, SG_E_INVALID,
-                        "minimum spanning forest needs edge weights (the graph was loaded "
-                        "without them)");
+    {
+        const sg_status cst = sgi_mst_check(g, err);
+        if (cst != SG_OK) return cst;
+    }
     if (g->n > ((uint64_t)1 << 32))
         return sgi_fail(err, SG_E_INVALID, "%llu vertices: ids are 32-bit",
                         (unsigned long long)g->n);

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "sg_format.h"
 #include "../storage/internal.h" /* the sgi_io table, sgi_write_all, sgi_crc32c */
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
@@ -72,43 +73,6 @@ typedef struct res_out {
 
 /* ------------------------------------------------------------ formatting */
 
-static const char digits2[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
-static inline unsigned dec_len(uint64_t v)
-{
-    unsigned n = 1;
-    while (v >= 10000) {
-        v /= 10000;
-        n += 4;
-    }
-    return n + (v >= 10) + (v >= 100) + (v >= 1000);
-}
-
-/* v in decimal (any uint64_t); returns the end. */
-static inline char *put_u64(char *p, uint64_t v)
-{
-    char *const end = p + dec_len(v);
-    char *q = end;
-    while (v >= 10000) {
-        const uint32_t r = (uint32_t)(v % 10000);
-        v /= 10000;
-        q -= 4;
-        memcpy(q, digits2 + 2 * (r / 100), 2);
-        memcpy(q + 2, digits2 + 2 * (r % 100), 2);
-    }
-    if (v >= 100) {
-        const uint32_t r = (uint32_t)(v % 100);
-        v /= 100;
-        q -= 2;
-        memcpy(q, digits2 + 2 * r, 2);
-    }
-    if (v >= 10) memcpy(q - 2, digits2 + 2 * v, 2);
-    else q[-1] = (char)('0' + v);
-    return end;
-}
 
 /* An id, or "-1" for SG_NO_VERTEX / SG_NO_LEVEL. */
 static inline char *put_id(char *p, uint32_t v)
@@ -117,7 +81,7 @@ static inline char *put_id(char *p, uint32_t v)
         memcpy(p, "-1", 2);
         return p + 2;
     }
-    return put_u64(p, v);
+    return sgi_put_u64(p, v);
 }
 
 /* ------------------------------------------------------------ floating point
@@ -185,7 +149,7 @@ static char *put_g(char *p, bool negative, uint64_t D, int X, int P)
         X++;
     }
     char dig[24];
-    put_u64(dig, D); /* exactly P digits */
+    sgi_put_u64(dig, D); /* exactly P digits */
     int nd = P;
     while (nd > 1 && dig[nd - 1] == '0') nd--;
     if (negative) *p++ = '-';
@@ -200,7 +164,7 @@ static char *put_g(char *p, bool negative, uint64_t D, int X, int P)
         *p++ = X < 0 ? '-' : '+';
         const unsigned ax = (unsigned)(X < 0 ? -X : X);
         if (ax < 10) *p++ = '0';
-        return put_u64(p, ax);
+        return sgi_put_u64(p, ax);
     }
     if (X < 0) {
         *p++ = '0';
@@ -236,7 +200,7 @@ static inline char *put_f32(char *p, float f)
 {
     if (fabsf(f) < 1e9f && f == (float)(int32_t)f) {
         if (signbit(f)) *p++ = '-';
-        return put_u64(p, (uint64_t)fabsf(f));
+        return sgi_put_u64(p, (uint64_t)fabsf(f));
     }
     uint64_t D;
     int X;
@@ -253,7 +217,7 @@ static inline char *put_f64(char *p, double d)
 {
     if (fabs(d) < 9007199254740992.0 && d == (double)(int64_t)d) {
         if (signbit(d)) *p++ = '-';
-        return put_u64(p, (uint64_t)fabs(d));
+        return sgi_put_u64(p, (uint64_t)fabs(d));
     }
     if (isinf(d) && d > 0) {
         memcpy(p, "inf", 3);
@@ -293,16 +257,16 @@ static char *format_lines(const res_out *o, uint64_t i0, uint64_t i1, char *p)
     case RES_FOREST: {
         const uint32_t *const u = o->arrays[0], *const v = o->arrays[1], *const w = o->arrays[2];
         for (uint64_t i = i0; i < i1; i++) {
-            p = put_u64(p, u[i]);
+            p = sgi_put_u64(p, u[i]);
             *p++ = ' ';
-            p = put_u64(p, v[i]);
+            p = sgi_put_u64(p, v[i]);
             *p++ = ' ';
             if (o->value_type == RES_F32) {
                 float f;
                 memcpy(&f, &w[i], sizeof f);
                 p = put_f32(p, f);
             } else {
-                p = put_u64(p, w[i]);
+                p = sgi_put_u64(p, w[i]);
             }
             *p++ = '\n';
         }
@@ -316,7 +280,7 @@ static char *format_lines(const res_out *o, uint64_t i0, uint64_t i1, char *p)
                     memcpy(p, "inf", 3);
                     p += 3;
                 } else {
-                    p = put_u64(p, d[i]);
+                    p = sgi_put_u64(p, d[i]);
                 }
                 *p++ = '\n';
             }

@@ -57,24 +57,12 @@ typedef struct sssp_ctx {
     double delta_f;     /* f32 bucket width (> 0) */
 } sssp_ctx;
 
-static inline double bits_dbl(uint64_t b)
-{
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
-static inline uint64_t dbl_bits(double d)
-{
-    uint64_t b;
-    memcpy(&b, &d, sizeof b);
-    return b;
-}
 
 /* The bin of a distance word: floor(d / delta), monotone in d. */
 static inline uint64_t bin_of(const sssp_ctx *c, uint64_t d)
 {
     if (c->f32) {
-        double q = bits_dbl(d) / c->delta_f;
+        double q = sgi_bits_dbl(d) / c->delta_f;
         return q < (double)BIN_CAP ? (uint64_t)q : BIN_CAP;
     }
     return c->pow2 ? d >> c->shift : d / c->delta_u;
@@ -134,11 +122,11 @@ static inline void relax_u32(tstate *t, const sssp_ctx *c, uint32_t u, uint64_t 
 static inline void relax_f32(tstate *t, const sssp_ctx *c, uint32_t u, uint64_t du, uint64_t curr)
 {
     const uint64_t e0 = c->x[u], e1 = c->x[u + 1];
-    const double dd = bits_dbl(du);
+    const double dd = sgi_bits_dbl(du);
     for (uint64_t e = e0; e < e1; e++) {
         const uint32_t v = c->a[e];
         const double ndd = dd + (double)c->wf[e];
-        const uint64_t nd = dbl_bits(ndd);
+        const uint64_t nd = sgi_dbl_bits(ndd);
         uint64_t old = __atomic_load_n(&c->dist[v], __ATOMIC_RELAXED);
         while (nd < old) {
             if (__atomic_compare_exchange_n(&c->dist[v], &old, nd, true, __ATOMIC_RELAXED,
@@ -297,7 +285,7 @@ static void delta_step(const sg_run *run, const sssp_ctx *c, tstate **ts, uint32
 /* Whether edge (du --w--> dv) is tight: du + w == dv in the run's arithmetic. */
 static inline bool tight(const sssp_ctx *c, uint64_t du, uint64_t e, uint64_t dv)
 {
-    if (c->f32) return dbl_bits(bits_dbl(du) + (double)c->wf[e]) == dv;
+    if (c->f32) return sgi_dbl_bits(sgi_bits_dbl(du) + (double)c->wf[e]) == dv;
     return du + c->wu[e] == dv;
 }
 
@@ -505,7 +493,7 @@ sg_status sg_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *opt,
         c.shift = (unsigned)__builtin_ctzll(c.delta_u);
         delta = (double)c.delta_u;
     }
-    const uint64_t inf = f32 ? dbl_bits(INFINITY) : UINT64_MAX;
+    const uint64_t inf = f32 ? sgi_dbl_bits(INFINITY) : UINT64_MAX;
     const uint64_t n = g->n;
 #pragma omp parallel for schedule(static) num_threads(nt)
     for (uint64_t v = 0; v < n; v++) c.dist[v] = inf;
@@ -528,7 +516,7 @@ sg_status sg_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *opt,
     }
     for (int i = 0; i < nt; i++) relax += ts[i]->relax;
     r->reached = reached;
-    r->max_dist = f32 ? bits_dbl(maxd) : (double)maxd;
+    r->max_dist = f32 ? sgi_bits_dbl(maxd) : (double)maxd;
     r->delta = delta;
     sg_run_set(run, "buckets", steps);
     sg_run_set(run, "relaxations", relax);

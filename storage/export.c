@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "sg_format.h"
 
 /* Per-thread output buffer. A chunk never produces more than this. (A test
  * build may shrink it to exercise chunk boundaries; at least 2 lines.) */
@@ -88,41 +89,6 @@ static uint64_t div_up(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 /* ------------------------------------------------------------ formatting */
 
-static const char digits2[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
-/* Decimal digits of v < 10^10 (ids, 1-based ids and u32 weights). */
-static inline unsigned dec_len(uint64_t v)
-{
-    assert(v < 10000000000ull);
-    if (v < 100000) return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : 5;
-    return v < 1000000 ? 6 : v < 10000000 ? 7 : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
-}
-
-/* Writes v < 10^10 in decimal; returns the end. */
-static inline char *put_u64(char *p, uint64_t v)
-{
-    char *const end = p + dec_len(v);
-    char *q = end;
-    while (v >= 10000) { /* four digits per (dependent) division */
-        const uint32_t r = (uint32_t)(v % 10000);
-        v /= 10000;
-        q -= 4;
-        memcpy(q, digits2 + 2 * (r / 100), 2);
-        memcpy(q + 2, digits2 + 2 * (r % 100), 2);
-    }
-    if (v >= 100) {
-        const uint32_t r = (uint32_t)(v % 100);
-        v /= 100;
-        q -= 2;
-        memcpy(q, digits2 + 2 * r, 2);
-    }
-    if (v >= 10) memcpy(q - 2, digits2 + 2 * v, 2);
-    else q[-1] = (char)('0' + v);
-    return end;
-}
 
 /* Exactly what printf("%.9g") writes (nine significant digits: enough to
  * read back the same float). Integral values below 1e9 (the common case of
@@ -132,7 +98,7 @@ static inline char *put_f32(char *p, float f)
 {
     if (fabsf(f) < 1e9f && f == (float)(int32_t)f) {
         if (signbit(f)) *p++ = '-';
-        return put_u64(p, (uint64_t)fabsf(f));
+        return sgi_put_u64(p, (uint64_t)fabsf(f));
     }
     char tmp[32];
     const int n = snprintf(tmp, sizeof tmp, "%.9g", (double)f);
@@ -242,7 +208,7 @@ static sg_status fill_text(exp_ctx *c, const exp_shard *sh, uint64_t k, uint8_t 
         /* "u " once per vertex, copied as a fixed 16 bytes (a line
          * has EXP_LINE_MAX - 38 spare bytes) */
         char ustr[16] = {0};
-        char *q = put_u64(ustr, u + base);
+        char *q = sgi_put_u64(ustr, u + base);
         *q++ = ' ';
         const size_t ulen = (size_t)(q - ustr);
         for (; e < lim; e++) {
@@ -257,10 +223,10 @@ static sg_status fill_text(exp_ctx *c, const exp_shard *sh, uint64_t k, uint8_t 
             }
             memcpy(p, ustr, sizeof ustr);
             p += ulen;
-            p = put_u64(p, (uint64_t)v + base);
+            p = sgi_put_u64(p, (uint64_t)v + base);
             if (weighted) {
                 *p++ = ' ';
-                p = c->f32 ? put_f32(p, wf[e]) : put_u64(p, wu[e]);
+                p = c->f32 ? put_f32(p, wf[e]) : sgi_put_u64(p, wu[e]);
             }
             *p++ = '\n';
         }
