@@ -38,3 +38,9 @@ echo "== sssp delta sweep (source random:1)"
 for d in 256 512 1024 2048 4096; do
   $sg sssp "$store" --source random:1 --delta "$d" --threads "$threads" --json
 done | tee "$log/sssp-delta$scale.json"
+echo "== SSCA2 scale $scale (the other graph family of the reference papers)"
+sstore=$work/ssca2_$scale.sg
+[ -d "$sstore" ] || /usr/bin/time -f "gen ssca2 $scale: %e s" $sg gen ssca2 --scale "$scale" -o "$sstore" --quiet
+$sg mst "$sstore" --threads "$threads" --json | tee "$log/mst-ssca2-$scale.json"
+$sg sssp "$sstore" --source random:1 --threads "$threads" --json | tee "$log/sssp-ssca2-$scale.json"
+$sg bfs "$sstore" --source random:1 --threads "$threads" --json | tee "$log/bfs-ssca2-$scale.json"
