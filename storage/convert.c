@@ -908,13 +908,49 @@ static void read_progress(conv *c, const char *phase, const sgi_in_reader *r)
     progress(c, phase, (double)(c->done_bytes + sgi_in_bytes_done(r)) / (double)c->total_bytes);
 }
 
+/* Sorts and de-duplicates the pending ids and merges them into the sorted
+ * id set c->ids (--ids compact, pass 1). *pend and *tmp may swap (the sort
+ * ends in either). */
+static sg_status merge_pending(conv *c, uint64_t **pend, uint64_t **tmp, size_t n_pend)
+{
+    sg_status st = SG_OK;
+    sg_error *err = c->err;
+    uint64_t *s = sort_u64(*pend, *tmp, n_pend, c->threads, c->radix_cnt);
+    if (s != *pend) {
+        *tmp = *pend;
+        *pend = s;
+    }
+    uint64_t *const p = *pend;
+    size_t k = 0;
+    for (size_t q = 0; q < n_pend; q++)
+        if (k == 0 || p[q] != p[k - 1]) p[k++] = p[q];
+    uint64_t *merged = NULL;
+    SG_ALLOC(merged, cv_alloc(c, (c->n_ids + k) * sizeof *merged), err, "the id set");
+    size_t a = 0, b = 0, m = 0;
+    while (a < c->n_ids || b < k) {
+        uint64_t x;
+        if (b == k || (a < c->n_ids && c->ids[a] < p[b])) x = c->ids[a++];
+        else if (a == c->n_ids || p[b] < c->ids[a]) x = p[b++];
+        else {
+            x = c->ids[a++];
+            b++;
+        }
+        merged[m++] = x;
+    }
+    cv_free(c, c->ids, c->n_ids * sizeof *c->ids);
+    c->ids = merged;
+    c->n_ids = m;
+fail:
+    return st;
+}
+
 /* Pass 1 of --ids compact: the sorted distinct ids into c->ids. */
 static sg_status collect_ids(conv *c)
 {
     sg_status st = SG_OK;
     sg_error *err = c->err;
     sgi_in_reader *r = NULL;
-    uint64_t *pend = NULL, *tmp = NULL, *merged = NULL;
+    uint64_t *pend = NULL, *tmp = NULL;
     size_t n_pend = 0;
     /* Half the bound for the pending ids (and their sort scratch), the
      * rest for the distinct set and its merge. */
@@ -932,29 +968,7 @@ static sg_status collect_ids(conv *c)
             if (got == 0) break;
             for (size_t j = 0; j < got; j++) {
                 if (n_pend + 2 > pcap) {
-                    /* Sort and unique the pending ids, merge into the set. */
-                    uint64_t *s = sort_u64(pend, tmp, n_pend, c->threads, c->radix_cnt);
-                    if (s != pend) {
-                        tmp = pend;
-                        pend = s;
-                    }
-                    size_t k = 0;
-                    for (size_t q = 0; q < n_pend; q++)
-                        if (k == 0 || pend[q] != pend[k - 1]) pend[k++] = pend[q];
-                    const size_t mcap = c->n_ids + k;
-                    SG_ALLOC(merged, cv_alloc(c, mcap * sizeof *merged), err, "the id set");
-                    size_t a = 0, b = 0, m = 0;
-                    while (a < c->n_ids || b < k) {
-                        uint64_t x;
-                        if (b == k || (a < c->n_ids && c->ids[a] < pend[b])) x = c->ids[a++];
-                        else if (a == c->n_ids || pend[b] < c->ids[a]) x = pend[b++];
-                        else { x = c->ids[a++]; b++; }
-                        merged[m++] = x;
-                    }
-                    cv_free(c, c->ids, c->n_ids * sizeof *c->ids);
-                    c->ids = merged;
-                    merged = NULL;
-                    c->n_ids = m;
+                    SG_TRY(merge_pending(c, &pend, &tmp, n_pend));
                     n_pend = 0;
                     SG_CHECK(c->n_ids <= dmax, SG_E_NOMEM, err,
                              "--ids compact: more than %llu distinct ids do not fit in the "
@@ -971,30 +985,7 @@ static sg_status collect_ids(conv *c)
         r = NULL;
     }
     /* The last pending ids. */
-    {
-        uint64_t *s = sort_u64(pend, tmp, n_pend, c->threads, c->radix_cnt);
-        if (s != pend) {
-            tmp = pend;
-            pend = s;
-        }
-        size_t k = 0;
-        for (size_t q = 0; q < n_pend; q++)
-            if (k == 0 || pend[q] != pend[k - 1]) pend[k++] = pend[q];
-        const size_t mcap = c->n_ids + k;
-        SG_ALLOC(merged, cv_alloc(c, mcap * sizeof *merged), err, "the id set");
-        size_t a = 0, b = 0, m = 0;
-        while (a < c->n_ids || b < k) {
-            uint64_t x;
-            if (b == k || (a < c->n_ids && c->ids[a] < pend[b])) x = c->ids[a++];
-            else if (a == c->n_ids || pend[b] < c->ids[a]) x = pend[b++];
-            else { x = c->ids[a++]; b++; }
-            merged[m++] = x;
-        }
-        cv_free(c, c->ids, c->n_ids * sizeof *c->ids);
-        c->ids = merged;
-        merged = NULL;
-        c->n_ids = m;
-    }
+    SG_TRY(merge_pending(c, &pend, &tmp, n_pend));
     SG_CHECK(c->n_ids <= (1ull << 32), SG_E_RANGE, err,
              "--ids compact: %llu distinct ids; a store holds at most 2^32 vertices",
              (unsigned long long)c->n_ids);
