@@ -402,22 +402,6 @@ static sg_status write_binary(res_ctx *c)
     return sgi_write_all(c->fd, h, sizeof h, 0, c->path, c->err);
 }
 
-/* Whether path names anything (a file, a directory, a dangling link). */
-static sg_status target_exists(const sgi_io *io, const char *path, bool *exists, sg_error *err)
-{
-    const int fd = io->open(path, O_PATH | O_NOFOLLOW, 0);
-    if (fd >= 0) {
-        io->close(fd);
-        *exists = true;
-        return SG_OK;
-    }
-    if (fd == -ENOENT) {
-        *exists = false;
-        return SG_OK;
-    }
-    return sgi_fail_errno(err, -fd, "checking the output file %s", path);
-}
-
 /* Makes a failure message name the output file. */
 static void name_output(sg_error *err, const char *what, const char *path)
 {
@@ -446,11 +430,9 @@ static sg_status res_write(sg_run *run, const res_out *o, const char *path, bool
                            sg_error *err)
 {
     sg_status st = SG_OK;
-    static atomic_uint tmp_serial;
     const double t0 = sgi_now();
     res_ctx c = {.io = sgi_io_get(), .o = o, .path = path, .fd = -1, .err = err};
-    char *dir = NULL, *tmp = NULL;
-    bool exists = false, created = false, renamed = false;
+    sgi_outfile out = {.fd = -1};
 
     SG_CHECK(path != NULL && *path != '\0', SG_E_INVALID, err, "writing the %s: no output path",
              o->what);
@@ -460,67 +442,18 @@ static sg_status res_write(sg_run *run, const res_out *o, const char *path, bool
     SG_CHECK(fmt != 0, SG_E_INVALID, err,
              "%s: unknown result file extension (use .txt for text or .bin for binary)", path);
 
-    SG_TRY(target_exists(c.io, path, &exists, err));
-    SG_CHECK(!exists || force, SG_E_EXISTS, err, "%s already exists (use force to replace it)",
-             path);
-
     c.threads = run ? run->threads : omp_get_max_threads();
     if (c.threads < 1) c.threads = 1;
 
-    /* the temporary file: ".<name>.tmp-<pid>-<serial>" in the target's
-     * directory, so the rename stays within one file system */
-    const size_t dir_len = slash ? (size_t)(slash - path) : 0;
-    SG_ALLOC(dir, sgi_malloc(dir_len + 2), err, "a path");
-    if (slash) {
-        memcpy(dir, path, dir_len);
-        dir[dir_len] = '\0';
-        if (dir_len == 0) strcpy(dir, "/");
-    } else {
-        strcpy(dir, ".");
-    }
-    const size_t tmp_cap = strlen(path) + 64;
-    SG_ALLOC(tmp, sgi_malloc(tmp_cap), err, "a path");
-    snprintf(tmp, tmp_cap, "%.*s.%s.tmp-%ld-%u", (int)(base - path), path, base, (long)getpid(),
-             atomic_fetch_add(&tmp_serial, 1u));
-
-    c.fd = c.io->open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC, 0666);
-    if (c.fd < 0) {
-        st = sgi_fail_errno(err, -c.fd, "creating a temporary file for %s (%s)", path, tmp);
-        goto fail;
-    }
-    created = true;
+    SG_TRY(sgi_outfile_open(&out, path, force, err));
+    c.fd = out.fd;
 
     SG_TRY(fmt == 1 ? write_text(&c) : write_binary(&c));
-
-    int r = c.io->fsync(c.fd);
-    if (r < 0) {
-        st = sgi_fail_errno(err, -r, "fsync of %s (temporary %s)", path, tmp);
-        goto fail;
-    }
-    r = c.io->close(c.fd);
-    c.fd = -1;
-    if (r < 0) {
-        st = sgi_fail_errno(err, -r, "closing %s (temporary %s)", path, tmp);
-        goto fail;
-    }
-    if (!force) { /* it may have appeared meanwhile */
-        SG_TRY(target_exists(c.io, path, &exists, err));
-        SG_CHECK(!exists, SG_E_EXISTS, err, "%s already exists (use force to replace it)", path);
-    }
-    r = c.io->rename(tmp, path, false);
-    if (r < 0) {
-        st = sgi_fail_errno(err, -r, "renaming %s to %s", tmp, path);
-        goto fail;
-    }
-    renamed = true;
-    SG_TRY(sgi_fsync_dir(dir, err));
+    SG_TRY(sgi_outfile_commit(&out, err));
 
 fail:
-    if (c.fd >= 0) c.io->close(c.fd);
-    if (st != SG_OK && created && !renamed) c.io->unlink(tmp);
+    sgi_outfile_abort(&out);
     if (st != SG_OK) name_output(err, o->what, path);
-    sgi_free(dir);
-    sgi_free(tmp);
     sg_run_add_seconds(run, SG_PHASE_WRITE, sgi_now() - t0);
     return st;
 }

@@ -52,6 +52,29 @@ void sgi_remove_tree(const char *dir);
 /* fsync a directory by path. */
 sg_status sgi_fsync_dir(const char *dir, sg_error *err);
 
+/* A new file written under a hidden temporary name beside `path`
+ * (".<name>.tmp-<pid>-<serial>", same file system) and renamed into place by
+ * sgi_outfile_commit: the target is either the old one or the whole new
+ * one. Used by export and the result writers. */
+typedef struct sgi_outfile {
+    const sgi_io *io;
+    const char *path;
+    bool force;        /* replace an existing target */
+    int fd;            /* the temporary file, open for writing */
+    char *tmp, *dir;
+    bool created, renamed;
+} sgi_outfile;
+
+/* Checks the target (SG_E_EXISTS without force) and creates the temporary
+ * file. On failure call sgi_outfile_abort (which accepts any state). */
+sg_status sgi_outfile_open(sgi_outfile *f, const char *path, bool force, sg_error *err);
+/* fsync, close, re-check the target (without force: it may have appeared
+ * meanwhile), rename, fsync the directory. Then call sgi_outfile_abort to
+ * release (it removes nothing once renamed). */
+sg_status sgi_outfile_commit(sgi_outfile *f, sg_error *err);
+/* Closes and removes the temporary file unless it was renamed; frees. */
+void sgi_outfile_abort(sgi_outfile *f);
+
 /* ------------------------------------------------------------ checksums */
 uint32_t sgi_crc32c(uint32_t crc, const void *buf, size_t n);
 

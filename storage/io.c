@@ -172,3 +172,102 @@ void sgi_shard_file_name(char out[64], uint32_t shard)
 {
     snprintf(out, 64, "shard-%06u.sgs", shard);
 }
+
+/* ------------------------------------------------------------ output files */
+
+/* Whether path names anything (a file, a directory, a dangling link). */
+static sg_status target_exists(const sgi_io *io, const char *path, bool *exists, sg_error *err)
+{
+    const int fd = io->open(path, O_PATH | O_NOFOLLOW, 0);
+    if (fd >= 0) {
+        io->close(fd);
+        *exists = true;
+        return SG_OK;
+    }
+    if (fd == -ENOENT) {
+        *exists = false;
+        return SG_OK;
+    }
+    return sgi_fail_errno(err, -fd, "checking the output file %s", path);
+}
+
+sg_status sgi_outfile_open(sgi_outfile *f, const char *path, bool force, sg_error *err)
+{
+    static atomic_uint tmp_serial;
+    sg_status st = SG_OK;
+    memset(f, 0, sizeof *f);
+    f->io = sgi_io_get();
+    f->path = path;
+    f->force = force;
+    f->fd = -1;
+    bool exists = false;
+    SG_TRY(target_exists(f->io, path, &exists, err));
+    SG_CHECK(!exists || force, SG_E_EXISTS, err, "%s already exists (use force to replace it)",
+             path);
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const size_t dir_len = slash ? (size_t)(slash - path) : 0;
+    SG_ALLOC(f->dir, sgi_malloc(dir_len + 2), err, "a path");
+    if (slash) {
+        memcpy(f->dir, path, dir_len);
+        f->dir[dir_len] = '\0';
+        if (dir_len == 0) strcpy(f->dir, "/");
+    } else {
+        strcpy(f->dir, ".");
+    }
+    const size_t tmp_cap = strlen(path) + 64;
+    SG_ALLOC(f->tmp, sgi_malloc(tmp_cap), err, "a path");
+    snprintf(f->tmp, tmp_cap, "%.*s.%s.tmp-%ld-%u", (int)(base - path), path, base,
+             (long)getpid(), atomic_fetch_add(&tmp_serial, 1u));
+    f->fd = f->io->open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC, 0666);
+    if (f->fd < 0) {
+        st = sgi_fail_errno(err, -f->fd, "creating a temporary file for %s (%s)", path, f->tmp);
+        f->fd = -1;
+        goto fail;
+    }
+    f->created = true;
+fail:
+    return st;
+}
+
+sg_status sgi_outfile_commit(sgi_outfile *f, sg_error *err)
+{
+    sg_status st = SG_OK;
+    int r = f->io->fsync(f->fd);
+    if (r < 0) {
+        st = sgi_fail_errno(err, -r, "fsync of %s (temporary %s)", f->path, f->tmp);
+        goto fail;
+    }
+    r = f->io->close(f->fd);
+    f->fd = -1;
+    if (r < 0) {
+        st = sgi_fail_errno(err, -r, "closing %s (temporary %s)", f->path, f->tmp);
+        goto fail;
+    }
+    if (!f->force) { /* it may have appeared meanwhile */
+        bool exists = false;
+        SG_TRY(target_exists(f->io, f->path, &exists, err));
+        SG_CHECK(!exists, SG_E_EXISTS, err, "%s already exists (use force to replace it)",
+                 f->path);
+    }
+    r = f->io->rename(f->tmp, f->path, false);
+    if (r < 0) {
+        st = sgi_fail_errno(err, -r, "renaming %s to %s", f->tmp, f->path);
+        goto fail;
+    }
+    f->renamed = true;
+    SG_TRY(sgi_fsync_dir(f->dir, err));
+fail:
+    return st;
+}
+
+void sgi_outfile_abort(sgi_outfile *f)
+{
+    if (f->fd >= 0) f->io->close(f->fd);
+    f->fd = -1;
+    if (f->created && !f->renamed) f->io->unlink(f->tmp);
+    f->created = false;
+    sgi_free(f->tmp);
+    sgi_free(f->dir);
+    f->tmp = f->dir = NULL;
+}
