@@ -6,56 +6,8 @@
 # failure.
 set -u
 
-if [ $# -lt 1 ] || [ ! -x "$1" ]; then
-    echo "usage: bash tests/test_cli.sh PATH-TO-SPILLGRAPH" >&2
-    exit 2
-fi
-SG=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-
-WORK=$(mktemp -d "$PWD/cli-test.XXXXXX") || { echo "cannot create a work directory" >&2; exit 1; }
-cd "$WORK" || exit 1
-
-PASSED=0
-FAILED=0
-HAVE_PY=0
-command -v python3 >/dev/null 2>&1 && HAVE_PY=1
-
-pass() { PASSED=$((PASSED + 1)); echo "ok   $1"; }
-fail() {
-    FAILED=$((FAILED + 1))
-    echo "FAIL $1"
-    if [ -s out ]; then echo "  --- stdout:"; sed -n '1,20s/^/  | /p' out; fi
-    if [ -s err ]; then echo "  --- stderr:"; sed -n '1,20s/^/  | /p' err; fi
-}
-
-# run ARGS...: runs spillgraph with stdout in ./out, stderr in ./err; sets RC.
-run() {
-    "$SG" "$@" >out 2>err
-    RC=$?
-}
-
-# expect CODE NAME ARGS...: the command exits with CODE.
-expect() {
-    local code=$1 name=$2
-    shift 2
-    run "$@"
-    if [ "$RC" -eq "$code" ]; then pass "$name"; else fail "$name (exit $RC, wanted $code)"; fi
-}
-
-# grep_in FILE PATTERN NAME: FILE contains PATTERN (fixed string).
-grep_in() {
-    if grep -qF -- "$2" "$1"; then pass "$3"; else fail "$3 ('$2' not in $1)"; fi
-}
-
-# json_ok NAME: ./out parses as JSON (when python3 exists).
-json_ok() {
-    if [ $HAVE_PY -eq 0 ]; then pass "$1 (python3 absent: not parsed)"; return; fi
-    if python3 -c 'import json,sys; json.load(sys.stdin)' <out 2>/dev/null; then
-        pass "$1"
-    else
-        fail "$1 (not valid JSON)"
-    fi
-}
+. "$(dirname "$0")/cli_lib.sh"
+cli_setup cli "$@"
 
 # json_field KEY: prints the number or literal at "KEY": in ./out.
 json_field() {
@@ -291,7 +243,4 @@ expect 0 "info of the hub grid" info gh.sg
 grep_in out "--hubs 0.01 --hub-degree 30" "info shows the hub options"
 
 # ------------------------------------------------------------ summary
-cd .. || exit 1
-if [ "$FAILED" -eq 0 ]; then rm -rf "$WORK"; else echo "work directory kept: $WORK"; fi
-echo "$PASSED passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+cli_finish

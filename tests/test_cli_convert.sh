@@ -5,53 +5,9 @@
 # Works in a fresh directory under the current one (kept on failure).
 set -u
 
-if [ $# -lt 1 ] || [ ! -x "$1" ]; then
-    echo "usage: bash tests/test_cli_convert.sh PATH-TO-SPILLGRAPH" >&2
-    exit 2
-fi
-SG=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-# Skipped (77) only while the command is the placeholder of an unfinished tree.
-if "$SG" convert 2>&1 | grep -q "not written yet"; then
-    echo "convert is not built in this tree: skipped"
-    exit 77
-fi
+. "$(dirname "$0")/cli_lib.sh"
+cli_setup cli_convert "$@"
 
-WORK=$(mktemp -d "$PWD/cli-convert.XXXXXX") || { echo "cannot create a work directory" >&2; exit 1; }
-cd "$WORK" || exit 1
-
-PASSED=0
-FAILED=0
-HAVE_PY=0
-command -v python3 >/dev/null 2>&1 && HAVE_PY=1
-
-pass() { PASSED=$((PASSED + 1)); echo "ok   $1"; }
-fail() {
-    FAILED=$((FAILED + 1))
-    echo "FAIL $1"
-    if [ -s out ]; then echo "  --- stdout:"; sed -n '1,20s/^/  | /p' out; fi
-    if [ -s err ]; then echo "  --- stderr:"; sed -n '1,20s/^/  | /p' err; fi
-}
-run() {
-    "$SG" "$@" >out 2>err
-    RC=$?
-}
-expect() {
-    local code=$1 name=$2
-    shift 2
-    run "$@"
-    if [ "$RC" -eq "$code" ]; then pass "$name"; else fail "$name (exit $RC, wanted $code)"; fi
-}
-grep_in() {
-    if grep -qF -- "$2" "$1"; then pass "$3"; else fail "$3 ('$2' not in $1)"; fi
-}
-json_ok() {
-    if [ $HAVE_PY -eq 0 ]; then pass "$1 (python3 absent: not parsed)"; return; fi
-    if python3 -c 'import json,sys; json.load(sys.stdin)' <out 2>/dev/null; then
-        pass "$1"
-    else
-        fail "$1 (not valid JSON)"
-    fi
-}
 json_field() {
     if [ $HAVE_PY -eq 1 ]; then
         python3 -c 'import json,sys; print(str(json.load(sys.stdin)[sys.argv[1]]).lower())' "$1" <out 2>/dev/null
@@ -203,7 +159,4 @@ grep_in err "nope.el" "missing input is named"
 no_runs "nothing hidden left"
 
 # ------------------------------------------------------------ summary
-cd .. || exit 1
-if [ "$FAILED" -eq 0 ]; then rm -rf "$WORK"; else echo "work directory kept: $WORK"; fi
-echo "$PASSED passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+cli_finish
