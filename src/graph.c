@@ -58,6 +58,7 @@ void sg_graph_free(sg_graph *g)
     graph_release(g->mem, g->x);
     graph_release(g->mem, g->a);
     graph_release(g->mem, g->w);
+    sgi_free(g->orig);
     sgi_free(g->source);
     sgi_free(g);
 }
@@ -123,6 +124,11 @@ sg_status sg_graph_open(sg_run *run, const char *path, const sg_graph_options *o
         g->x[0] = 0;
     }
     g->max_degree = max_degree_of(g->x, g->n);
+    if (opt->original_ids && info.has_original_ids && info.n_vertices > 0) {
+        SG_ALLOC(g->orig, sgi_huge_alloc(info.n_vertices * sizeof *g->orig), err,
+                 "the original ids");
+        SG_TRY(sg_store_original_ids(s, 0, info.n_vertices, g->orig, err));
+    }
     sgi_run_progress(run, "load", 1.0);
     sg_store_close(s);
     run->seconds[SG_PHASE_LOAD] += sgi_now() - t0;
@@ -193,6 +199,7 @@ void sg_graph_get_info(const sg_graph *g, sg_graph_info *out)
     out->mem = g->mem;
     out->bytes = (g->n + 1) * sizeof(uint64_t) + g->m * sizeof(uint32_t) * (g->w ? 2 : 1);
     out->max_degree = g->max_degree;
+    out->has_original_ids = g->orig != NULL;
     out->source = g->source;
 }
 
@@ -241,4 +248,26 @@ sg_status sg_graph_random_source(const sg_graph *g, uint64_t seed, uint32_t *out
             return SG_OK;
         }
     return sgi_fail(err, SG_E_INVALID, "no source found"); /* not reached */
+}
+
+const uint64_t *sg_graph_original_ids(const sg_graph *g) { return g->orig; }
+
+sg_status sg_graph_find_original(const sg_graph *g, uint64_t orig, uint32_t *v, sg_error *err)
+{
+    if (!g || !v) return sgi_fail(err, SG_E_INVALID, "sg_graph_find_original: NULL argument");
+    if (!g->orig)
+        return sgi_fail(err, SG_E_INVALID,
+                        "%s has no original ids loaded (a store converted with --ids compact "
+                        "keeps them)", g->source);
+    uint64_t lo = 0, hi = g->n;
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (g->orig[mid] < orig) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == g->n || g->orig[lo] != orig)
+        return sgi_fail(err, SG_E_NOTFOUND, "no vertex of %s has the original id %llu", g->source,
+                        (unsigned long long)orig);
+    *v = (uint32_t)lo;
+    return SG_OK;
 }

@@ -28,6 +28,8 @@ struct sg_run {
     unsigned n_counters;
     const char *counter_name[SG_RUN_MAX_COUNTERS];
     uint64_t counter_value[SG_RUN_MAX_COUNTERS];
+    const uint64_t *orig;         /* sg_run_name_vertices: borrowed, orig_n values */
+    uint64_t orig_n;
 };
 
 /* Reports progress through the run's callback, if any. */
@@ -44,6 +46,7 @@ struct sg_graph {
     uint32_t *a;                  /* m */
     void *w;                      /* m (uint32_t or float), or NULL */
     char *source;                 /* store path or "memory" */
+    uint64_t *orig;               /* original ids (n), or NULL */
 };
 
 /* An order-preserving key of a weight: comparing keys as unsigned integers

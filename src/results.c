@@ -40,7 +40,7 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
  * distance at most 24 characters ("%.17g" of a double, e.g.
  * "-2.2250738585072014e-308"; a u64 has 20 digits) and a newline. */
 #define RES_CHUNK_LINES ((uint64_t)1 << 16)
-#define RES_LINE_MAX 48
+#define RES_LINE_MAX 96 /* with original ids: two more 20-digit ids */
 /* Pieces of binary arrays per write (and per CRC update). */
 #define RES_BIN_PIECE ((size_t)16 << 20)
 
@@ -82,6 +82,22 @@ static inline char *put_id(char *p, uint32_t v)
         return p + 2;
     }
     return sgi_put_u64(p, v);
+}
+
+/* Vertex v as the file names it: its original id when `orig` is set. */
+static inline char *put_vertex(char *p, const uint64_t *orig, uint32_t v)
+{
+    if (v == UINT32_MAX || !orig) return put_id(p, v);
+    return sgi_put_u64(p, orig[v]);
+}
+
+/* "ORIG " before a per-vertex line when vertices go by original ids. */
+static inline char *put_line_vertex(char *p, const uint64_t *orig, uint64_t i)
+{
+    if (!orig) return p;
+    p = sgi_put_u64(p, orig[i]);
+    *p++ = ' ';
+    return p;
 }
 
 /* ------------------------------------------------------------ floating point
@@ -251,15 +267,16 @@ static inline char *put_f64(char *p, double d)
 }
 
 /* Lines [i0, i1) of the result into buf; returns the end. */
-static char *format_lines(const res_out *o, uint64_t i0, uint64_t i1, char *p)
+static char *format_lines(const res_out *o, const uint64_t *orig, uint64_t i0, uint64_t i1,
+                          char *p)
 {
     switch (o->kind) {
     case RES_FOREST: {
         const uint32_t *const u = o->arrays[0], *const v = o->arrays[1], *const w = o->arrays[2];
         for (uint64_t i = i0; i < i1; i++) {
-            p = sgi_put_u64(p, u[i]);
+            p = put_vertex(p, orig, u[i]);
             *p++ = ' ';
-            p = sgi_put_u64(p, v[i]);
+            p = put_vertex(p, orig, v[i]);
             *p++ = ' ';
             if (o->value_type == RES_F32) {
                 float f;
@@ -276,6 +293,7 @@ static char *format_lines(const res_out *o, uint64_t i0, uint64_t i1, char *p)
         if (o->value_type == RES_U64) {
             const uint64_t *const d = o->arrays[0];
             for (uint64_t i = i0; i < i1; i++) {
+                p = put_line_vertex(p, orig, i);
                 if (d[i] == UINT64_MAX) {
                     memcpy(p, "inf", 3);
                     p += 3;
@@ -287,6 +305,7 @@ static char *format_lines(const res_out *o, uint64_t i0, uint64_t i1, char *p)
         } else {
             const double *const d = o->arrays[0];
             for (uint64_t i = i0; i < i1; i++) {
+                p = put_line_vertex(p, orig, i);
                 p = put_f64(p, d[i]);
                 *p++ = '\n';
             }
@@ -297,7 +316,8 @@ static char *format_lines(const res_out *o, uint64_t i0, uint64_t i1, char *p)
     case RES_PARENTS: {
         const uint32_t *const a = o->arrays[0];
         for (uint64_t i = i0; i < i1; i++) {
-            p = put_id(p, a[i]);
+            p = put_line_vertex(p, orig, i);
+            p = o->kind == RES_PARENTS ? put_vertex(p, orig, a[i]) : put_id(p, a[i]);
             *p++ = '\n';
         }
         break;
@@ -315,6 +335,7 @@ typedef struct res_ctx {
     const char *path;        /* the target, named in messages */
     int fd;                  /* the temporary file */
     int threads;
+    const uint64_t *orig;    /* text names vertices by these ids (or NULL) */
     sg_error *err;
 } res_ctx;
 
@@ -345,7 +366,7 @@ static sg_status write_text(res_ctx *c)
             size_t len = 0;
             /* failed is set only in the ordered section of an earlier chunk:
              * what is skipped does not depend on timing */
-            if (!atomic_load(&failed)) len = (size_t)(format_lines(o, i0, i1, buf) - buf);
+            if (!atomic_load(&failed)) len = (size_t)(format_lines(o, c->orig, i0, i1, buf) - buf);
             assert(len <= buf_bytes);
 #pragma omp ordered
             {
@@ -443,6 +464,7 @@ static sg_status res_write(sg_run *run, const res_out *o, const char *path, bool
              "%s: unknown result file extension (use .txt for text or .bin for binary)", path);
 
     c.threads = run ? run->threads : omp_get_max_threads();
+    if (run && run->orig && run->orig_n == o->n_vertices) c.orig = run->orig;
     if (c.threads < 1) c.threads = 1;
 
     SG_TRY(sgi_outfile_open(&out, path, force, err));

@@ -86,6 +86,13 @@ static int counter_slot(sg_run *r, const char *name)
     return (int)r->n_counters++;
 }
 
+void sg_run_name_vertices(sg_run *r, const uint64_t *orig, uint64_t n)
+{
+    if (!r) return;
+    r->orig = orig;
+    r->orig_n = orig ? n : 0;
+}
+
 void sg_run_count(sg_run *r, const char *name, uint64_t value)
 {
     int i = r && name ? counter_slot(r, name) : -1;

@@ -223,6 +223,14 @@ SG_API void sg_run_add_seconds(sg_run *r, sg_phase p, double seconds);
  * from the thread that called the algorithm. */
 #define SG_RUN_MAX_COUNTERS 32
 SG_API void sg_run_count(sg_run *r, const char *name, uint64_t value);
+/* Names vertices by their original ids in the text result files written
+ * with this run (sg_*_write, ".txt" only: binary files keep internal ids):
+ * edges as "ORIG_U ORIG_V W", per-vertex files as "ORIG VALUE" lines,
+ * parents as original ids. `orig` (n values, borrowed: it must outlive the
+ * writes) usually comes from sg_graph_original_ids(); NULL turns it off.
+ * Writers of results over a different vertex count ignore it. */
+SG_API void sg_run_name_vertices(sg_run *r, const uint64_t *orig, uint64_t n);
+
 /* Sets the counter to `value` instead of adding. */
 SG_API void sg_run_set(sg_run *r, const char *name, uint64_t value);
 SG_API unsigned sg_run_counter_count(const sg_run *r);
@@ -244,6 +252,8 @@ typedef enum sg_mem_kind {
 typedef struct sg_graph_options {
     sg_mem_kind mem;
     bool no_weights;          /* do not load W (BFS needs none) */
+    bool original_ids;        /* also load the store's original ids, if it has
+                               * them (convert --ids compact): 8 bytes per vertex */
     sg_read_options read;     /* how the store is read; zero = automatic */
 } sg_graph_options;
 
@@ -259,6 +269,7 @@ typedef struct sg_graph_info {
     sg_mem_kind mem;
     uint64_t bytes;           /* host memory the arrays take */
     uint64_t max_degree;
+    bool has_original_ids;    /* loaded: sg_graph_original_ids */
     const char *source;       /* the store path, or "memory" */
 } sg_graph_info;
 
@@ -287,6 +298,15 @@ SG_API void sg_graph_get_info(const sg_graph *g, sg_graph_info *out);
 SG_API const uint64_t *sg_graph_offsets(const sg_graph *g);
 SG_API const uint32_t *sg_graph_neighbors(const sg_graph *g);
 SG_API const void *sg_graph_weights(const sg_graph *g);
+
+/* The original id of every vertex (n values, increasing) when the graph was
+ * opened with original_ids from a store that keeps them; NULL otherwise. */
+SG_API const uint64_t *sg_graph_original_ids(const sg_graph *g);
+/* The vertex whose original id is `orig` (binary search: O(log n)).
+ * SG_E_INVALID when the graph has no original ids; SG_E_NOTFOUND naming the
+ * id when no vertex has it. */
+SG_API sg_status sg_graph_find_original(const sg_graph *g, uint64_t orig, uint32_t *v,
+                                        sg_error *err);
 
 /* A source vertex drawn the Graph500 way: uniformly among the vertices with
  * at least one edge to another vertex, from `seed` alone (the same seed

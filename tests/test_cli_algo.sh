@@ -260,5 +260,26 @@ grep_in err "the seed after 'random:'" "bad seed: the message says what is wrong
 expect 1 "random source without edges" bfs noedges.sg --source random
 grep_in err "no source" "no edges: no random source"
 
+# ------------------------------------------------------------ original ids
+printf '1000 2000000 5\n2000000 30 1\n30 1000 2\n77777777777 30 4\n' >sparse.wel
+expect 0 "convert sparse ids compactly" convert sparse.wel -o sparse.sg --ids compact --quiet
+expect 0 "bfs by original ids" bfs sparse.sg --original-ids --source 2000000 -o oid-l.txt \
+    --parents oid-p.txt --verify --json
+[ "$(json_get result.source)" = "2000000" ] && pass "json names the source by its original id" ||
+    fail "original source in json: $(json_get result.source)"
+[ "$(cat oid-l.txt | tr '\n' ' ')" = "30 1 1000 1 2000000 0 77777777777 2 " ] &&
+    pass "levels as 'ORIG LEVEL' lines" || fail "levels with original ids: $(cat oid-l.txt | tr '\n' ' ')"
+grep_in oid-p.txt "77777777777 30" "parents as original ids"
+grep_in oid-p.txt "2000000 2000000" "the source is its own parent, by original id"
+expect 0 "mst by original ids" mst sparse.sg --original-ids -o oid-f.txt --verify
+grep_in oid-f.txt "30 77777777777 4" "forest edges by original ids"
+expect 0 "sssp by original ids" sssp sparse.sg --original-ids --source 1000 -o oid-d.txt
+grep_in oid-d.txt "77777777777 6" "distances as 'ORIG DIST' lines"
+expect 0 "binary outputs keep internal ids" bfs sparse.sg --original-ids --source 1000 -o oid-l.bin
+expect 1 "an original id no vertex has" sssp sparse.sg --original-ids --source 5
+grep_in err "no vertex of sparse.sg has the original id 5" "unknown original id: the message names it"
+expect 1 "--original-ids on a store without them" bfs f32.sg --original-ids --source 0
+grep_in err "keeps no original ids" "no mapping: the message says so"
+
 # ------------------------------------------------------------ summary
 cli_finish

@@ -483,6 +483,59 @@ static void float_text_matches_printf(void **state)
 
 /* ------------------------------------------------------------ empty results */
 
+/* sg_run_name_vertices: text names vertices by original ids (and gains a
+ * leading id column per vertex); binary keeps internal ids; a name table of
+ * another size is ignored. */
+static void original_ids_text(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir("res-orig");
+    char path[600];
+    sg_run *run = make_run(2);
+    const uint64_t orig[4] = {7, 1000, 1ull << 40, 18446744073709551615ull};
+    sg_run_name_vertices(run, orig, 4);
+
+    sg_forest *f = sgi_forest_alloc(4, 2, SG_WEIGHT_U32);
+    assert_non_null(f);
+    f->u[0] = 0, f->v[0] = 3, f->w[0] = 9;
+    f->u[1] = 1, f->v[1] = 2, f->w[1] = 10;
+    f->n_edges = 2;
+    f->n_trees = 2;
+    snprintf(path, sizeof path, "%s/f.txt", dir);
+    OK(sg_forest_write(run, f, path, false, err));
+    assert_file_is(path, "7 18446744073709551615 9\n1000 1099511627776 10\n");
+
+    const uint32_t parent[4] = {0, SG_NO_VERTEX, 0, 2};
+    snprintf(path, sizeof path, "%s/p.txt", dir);
+    OK(sg_parents_write(run, parent, 4, path, false, err));
+    assert_file_is(path, "7 7\n1000 -1\n1099511627776 7\n18446744073709551615 1099511627776\n");
+
+    sg_bfs_result *b = sgi_bfs_alloc(4, 0, false);
+    assert_non_null(b);
+    const uint32_t lv[4] = {0, SG_NO_LEVEL, 1, 2};
+    memcpy(b->level, lv, sizeof lv);
+    snprintf(path, sizeof path, "%s/l.txt", dir);
+    OK(sg_bfs_write(run, b, path, false, err));
+    assert_file_is(path, "7 0\n1000 -1\n1099511627776 1\n18446744073709551615 2\n");
+    snprintf(path, sizeof path, "%s/l.bin", dir);
+    OK(sg_bfs_write(run, b, path, false, err));
+    res_file r = read_bin(path);
+    assert_memory_equal(r.data[0], lv, sizeof lv); /* internal ids and levels */
+    free(r.raw.p);
+
+    /* A table for another vertex count is not used. */
+    sg_run_name_vertices(run, orig, 3);
+    snprintf(path, sizeof path, "%s/l2.txt", dir);
+    OK(sg_bfs_write(run, b, path, false, err));
+    assert_file_is(path, "0\n-1\n1\n2\n");
+    sg_run_name_vertices(run, NULL, 0);
+    sg_bfs_free(b);
+    sg_forest_free(f);
+    sg_run_free(run);
+    tu_rm_rf(dir);
+    free(dir);
+}
+
 static void empty_results(void **state)
 {
     (void)state;
@@ -925,6 +978,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(exact_text, restore),
         cmocka_unit_test_teardown(float_text_matches_printf, restore),
+        cmocka_unit_test_teardown(original_ids_text, restore),
         cmocka_unit_test_teardown(empty_results, restore),
         cmocka_unit_test_teardown(algorithm_results, restore),
         cmocka_unit_test_teardown(chunked_text, restore),

@@ -35,16 +35,17 @@ enum {
     OPT_BETA,
     OPT_K,
     OPT_THRESHOLD,
+    OPT_ORIGINAL_IDS,
 };
 
 #define COMMON_OPTS                                                                         \
     {"output", 'o', true, OPT_OUTPUT}, {"backend", 0, true, OPT_BACKEND},                   \
         {"threads", 't', true, OPT_THREADS}, {"json", 0, false, OPT_JSON},                  \
         {"verify", 0, false, OPT_VERIFY}, {"force", 'f', false, OPT_FORCE},                 \
-        {"quiet", 'q', false, OPT_QUIET}
+        {"quiet", 'q', false, OPT_QUIET}, {"original-ids", 0, false, OPT_ORIGINAL_IDS}
 
 #define COMMON_USAGE "         [--backend auto|cpu|gpu|hybrid] [--threads N] [--verify] [--force]\n" \
-                     "         [--json] [--quiet]"
+                     "         [--original-ids] [--json] [--quiet]"
 
 #define COMMON_HELP                                                                        \
     "  --backend B        auto (default), cpu, gpu or hybrid (gpu and hybrid do not\n"    \
@@ -53,6 +54,10 @@ enum {
     "  --verify           check the result against the serial oracle; a difference\n"     \
     "                     is an error (exit 1) and nothing is written\n"                    \
     "  --force            replace output files that exist\n"                               \
+    "  --original-ids     name vertices by their original ids (a store converted\n"        \
+    "                     with --ids compact): --source, the summary and text\n"          \
+    "                     outputs (\"ORIG VALUE\" lines) use them; .bin keeps\n"          \
+    "                     internal ids\n"                                                 \
     "  --json             print the summary as one JSON object\n"                          \
     "  --quiet            no progress bar and no text summary\n"                           \
     "  -h, --help         show this help\n"                                                \
@@ -73,6 +78,7 @@ typedef struct algo {
     sg_backend backend;
     int threads;
     bool json, verify, force, quiet;
+    bool original_ids;        /* --original-ids */
     /* what the run made */
     cli_progress bar;
     sg_run *run;
@@ -143,6 +149,7 @@ static int common_option(int id, cli_parser *p, algo *a)
     case OPT_VERIFY: a->verify = true; return 1;
     case OPT_FORCE: a->force = true; return 1;
     case OPT_QUIET: a->quiet = true; return 1;
+    case OPT_ORIGINAL_IDS: a->original_ids = true; return 1;
     }
     return 0;
 }
@@ -198,7 +205,7 @@ static int check_source(const algo *a, const source_arg *src)
     if (in.n_vertices == 0)
         return cli_fail(a->cmd, "%s has no vertices: there is no source vertex to start from",
                         a->store);
-    if (!src->random && source >= in.n_vertices)
+    if (!src->random && !a->original_ids && source >= in.n_vertices)
         return cli_fail(a->cmd,
                         "--source %" PRIu64 " is out of range: %s has %" PRIu64
                         " vertices (0..%" PRIu64 ")",
@@ -219,13 +226,23 @@ static int algo_open(algo *a, bool weights)
     sg_error err = {0};
     sg_status st = sg_run_create(&ro, &a->run, &err);
     if (st != SG_OK) return cli_fail_status(a->cmd, st, &err);
-    const sg_graph_options go = {.mem = SG_MEM_PLAIN, .no_weights = !weights};
+    const sg_graph_options go = {
+        .mem = SG_MEM_PLAIN, .no_weights = !weights, .original_ids = a->original_ids};
     st = sg_graph_open(a->run, a->store, &go, &a->g, &err);
     if (st != SG_OK) {
         cli_progress_end(&a->bar);
         return cli_fail_status(a->cmd, st, &err);
     }
     sg_graph_get_info(a->g, &a->info);
+    if (a->original_ids) {
+        if (!a->info.has_original_ids) {
+            cli_progress_end(&a->bar);
+            return cli_fail(a->cmd,
+                            "--original-ids: %s keeps no original ids (a store converted with "
+                            "--ids compact does)", a->store);
+        }
+        sg_run_name_vertices(a->run, sg_graph_original_ids(a->g), a->info.n_vertices);
+    }
     return CLI_EXIT_OK;
 }
 
@@ -505,13 +522,24 @@ static bool value_source(cli_parser *p, source_arg *out)
 /* The source vertex of a loaded graph: the one given, or one drawn. */
 static int resolve_source(algo *a, const source_arg *src, uint32_t *out)
 {
+    sg_error err = {0};
+    if (!src->random && a->original_ids) {
+        const sg_status st = sg_graph_find_original(a->g, src->value, out, &err);
+        return st == SG_OK ? CLI_EXIT_OK : lib_fail(a, st, &err);
+    }
     if (!src->random) {
         *out = (uint32_t)src->value;
         return CLI_EXIT_OK;
     }
-    sg_error err = {0};
     const sg_status st = sg_graph_random_source(a->g, src->value, out, &err);
     return st == SG_OK ? CLI_EXIT_OK : lib_fail(a, st, &err);
+}
+
+/* A vertex as the person named it: its original id with --original-ids. */
+static uint64_t shown_id(const algo *a, uint32_t v)
+{
+    const uint64_t *orig = a->original_ids ? sg_graph_original_ids(a->g) : NULL;
+    return orig ? orig[v] : v;
 }
 
 int cmd_sssp(int argc, char **argv, const cli_env *env)
@@ -582,7 +610,7 @@ int cmd_sssp(int argc, char **argv, const cli_env *env)
         cli_json j;
         json_head(&a, &j);
         cli_json_object(&j, "result");
-        cli_json_u64(&j, "source", r->source);
+        cli_json_u64(&j, "source", shown_id(&a, r->source));
         cli_json_u64(&j, "reached", r->reached);
         cli_json_num(&j, "max_distance", r->max_dist);
         cli_json_num(&j, "delta", r->delta);
@@ -590,7 +618,7 @@ int cmd_sssp(int argc, char **argv, const cli_env *env)
         json_tail(&a, &j);
     } else if (!a.quiet) {
         text_head(&a, "shortest paths");
-        printf("  source     %" PRIu32 ", delta %.9g\n", r->source, r->delta);
+        printf("  source     %" PRIu64 ", delta %.9g\n", shown_id(&a, r->source), r->delta);
         printf("  reached    %s of %s vertices, largest distance %.*g\n",
                cli_count(r->reached).s, cli_count(r->n_vertices).s, exact ? 20 : 17,
                r->max_dist);
@@ -710,14 +738,14 @@ int cmd_bfs(int argc, char **argv, const cli_env *env)
         cli_json j;
         json_head(&a, &j);
         cli_json_object(&j, "result");
-        cli_json_u64(&j, "source", r->source);
+        cli_json_u64(&j, "source", shown_id(&a, r->source));
         cli_json_u64(&j, "reached", r->reached);
         cli_json_u64(&j, "max_level", r->max_level);
         cli_json_object_end(&j);
         json_tail(&a, &j);
     } else if (!a.quiet) {
         text_head(&a, "breadth-first search");
-        printf("  source     %" PRIu32 "\n", r->source);
+        printf("  source     %" PRIu64 "\n", shown_id(&a, r->source));
         printf("  reached    %s of %s vertices, deepest level %" PRIu32 "\n",
                cli_count(r->reached).s, cli_count(r->n_vertices).s, r->max_level);
         text_outputs(&a, "levels");
