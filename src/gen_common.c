@@ -1,4 +1,4 @@
-/* Helpers shared by the SSCA2, uniform and grid generators: the label
+/* Helpers shared by the generators (R-MAT, SSCA2, uniform, grid): the label
  * permutation and the open / finish frame around the store writer. */
 #include <assert.h>
 #include <string.h>

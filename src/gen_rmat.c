@@ -198,29 +198,17 @@ sg_status sg_gen_rmat(const char *path, const sg_rmat_options *o, sg_gen_report 
     const uint64_t n = 1ull << o->scale;
     const uint64_t m = (uint64_t)o->edge_factor << o->scale;
 
-    sg_write_options wo = o->store;
-    wo.directed = false;
-    wo.weight_type = SG_WEIGHT_U32;
-    if (wo.threads == 0) wo.threads = t;
-    if (!wo.progress) {
-        wo.progress = o->progress;
-        wo.progress_ctx = o->progress_ctx;
-    }
     char creator[256];
-    if (!wo.creator) {
-        int len = snprintf(creator, sizeof creator,
-                           "spillgraph gen rmat --scale %u --edge-factor %u --seed %llu "
-                           "--max-weight %u",
-                           o->scale, o->edge_factor, (unsigned long long)o->seed, o->max_weight);
-        if (len > 0 && (size_t)len < sizeof creator &&
-            (o->a != 0.57 || o->b != 0.19 || o->c != 0.19))
-            snprintf(creator + len, sizeof creator - (size_t)len, " (a=%g b=%g c=%g)", o->a, o->b,
-                     o->c);
-        wo.creator = creator;
-    }
+    int len = snprintf(creator, sizeof creator,
+                       "spillgraph gen rmat --scale %u --edge-factor %u --seed %llu "
+                       "--max-weight %u",
+                       o->scale, o->edge_factor, (unsigned long long)o->seed, o->max_weight);
+    if (len > 0 && (size_t)len < sizeof creator && (o->a != 0.57 || o->b != 0.19 || o->c != 0.19))
+        snprintf(creator + len, sizeof creator - (size_t)len, " (a=%g b=%g c=%g)", o->a, o->b,
+                 o->c);
     /* Opening the writer first checks the path (SG_E_EXISTS without force)
      * and the store options before any generation work. */
-    SG_TRY(sg_store_writer_open(path, n, &wo, &wr, err));
+    SG_TRY(sgi_gen_open(path, n, &o->store, t, creator, o->progress, o->progress_ctx, &wr, err));
 
     rmat_ctx ctx;
     rmat_init(&ctx, o);
@@ -228,13 +216,10 @@ sg_status sg_gen_rmat(const char *path, const sg_rmat_options *o, sg_gen_report 
     SG_TRY(sgi_csr_build(n, m, rmat_edge_fn, &ctx, false, t, o->progress, o->progress_ctx, &g,
                          &br, err));
 
-    const double t0 = sgi_now();
-    SG_TRY(sgi_csr_append(&g, wr, t, err));
-    sgi_csr_free(&g);
-    st = sg_store_writer_finish(wr, err); /* frees the writer in any case */
+    double seconds_write = 0;
+    st = sgi_gen_finish(wr, &g, t, &seconds_write, err); /* frees g and the writer */
     wr = NULL;
     SG_TRY(st);
-    const double t1 = sgi_now();
 
     if (rep) {
         *rep = (sg_gen_report){
@@ -245,7 +230,7 @@ sg_status sg_gen_rmat(const char *path, const sg_rmat_options *o, sg_gen_report 
             .n_edges = br.n_edges,
             .seconds_generate = br.seconds_generate,
             .seconds_build = br.seconds_sort,
-            .seconds_write = t1 - t0,
+            .seconds_write = seconds_write,
         };
     }
     return SG_OK;
