@@ -24,6 +24,18 @@
 #define NONE32 UINT32_MAX
 #define NONE64 UINT64_MAX
 
+/* Replaces a[0..k) by its exclusive prefix sums; returns the total. */
+static uint64_t exclusive_sum(uint64_t *a, int k)
+{
+    uint64_t acc = 0;
+    for (int j = 0; j < k; j++) {
+        const uint64_t c = a[j];
+        a[j] = acc;
+        acc += c;
+    }
+    return acc;
+}
+
 /* ------------------------------------------------------------ helpers */
 
 /* Block [*b, *e) of thread t of nt over [0, n). */
@@ -152,12 +164,7 @@ static void preprocess(mst_state *s, const sg_graph *g)
 #pragma omp barrier
 #pragma omp single
         {
-            uint64_t acc = 0;
-            for (int k = 0; k < nt; k++) {
-                uint64_t c = tsum[k];
-                tsum[k] = acc;
-                acc += c;
-            }
+            const uint64_t acc = exclusive_sum(tsum, nt);
             s->m2 = acc;
         }
         uint64_t acc = tsum[t];
@@ -191,12 +198,7 @@ static void preprocess(mst_state *s, const sg_graph *g)
 #pragma omp barrier
 #pragma omp single
         {
-            uint64_t acc = 0;
-            for (int k = 0; k < nt; k++) {
-                uint64_t cc = ts[k];
-                ts[k] = acc;
-                acc += cc;
-            }
+            const uint64_t acc = exclusive_sum(ts, nt);
             s->n_scan = s->n_mem = acc;
         }
         uint64_t q = ts[t];
@@ -375,12 +377,7 @@ static uint64_t merge_trees(mst_state *s, uint64_t k, sg_forest *f, uint64_t *n_
 #pragma omp barrier
 #pragma omp single
         {
-            uint64_t acc = 0;
-            for (int j = 0; j < nt; j++) {
-                uint64_t c = tsum[j];
-                tsum[j] = acc;
-                acc += c;
-            }
+            const uint64_t acc = exclusive_sum(tsum, nt);
             k_new = acc;
         }
         q = tsum[t];
