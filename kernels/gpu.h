@@ -2,11 +2,19 @@
  *
  * No CUDA type crosses this header. src/ calls these only when the build
  * has CUDA (SG_HAVE_CUDA in sg_config.h); without it src/ never links them.
- * Every CUDA call is checked; failures return SG_E_DEVICE with the CUDA
- * error name and message in err. */
+ * Every CUDA call and every launch is checked; failures return SG_E_DEVICE
+ * with the call, CUDA's error name and message in err. Device memory that
+ * the budget cannot hold is SG_E_NOMEM naming what was being allocated,
+ * the bytes asked, those in use and the budget.
+ *
+ * Layers: device.cu (discovery, self-test, pinned host memory), context.cu
+ * (the device context: memory accountant, streams, staged uploads, device
+ * graphs), mst.cu, sssp.cu, bfs.cu (the algorithms). Shared CUDA-side
+ * helpers live in kinternal.cuh, never included from C. */
 #ifndef SG_KERNELS_GPU_H
 #define SG_KERNELS_GPU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,6 +53,159 @@ sg_status sgk_selftest(int index, size_t n, double *gbps, sg_error *err);
  * pinnable memory). Free with sgk_host_free (accepts NULL). */
 sg_status sgk_host_alloc(size_t bytes, void **out, sg_error *err);
 void sgk_host_free(void *p);
+
+/* ------------------------------------------------------------ device context
+ *
+ * One context per run: the device, two streams (compute and copy), the
+ * memory accountant and two pinned staging buffers. Every device allocation
+ * of spillgraph goes through the accountant (sgk_alloc in kinternal.cuh),
+ * so a run can be held to a budget and report its peak. Not thread-safe:
+ * one host thread drives a context. */
+typedef struct sgk_ctx sgk_ctx;
+
+/* The margin a default budget leaves free: max(256 MiB, 3% of the device). */
+uint64_t sgk_default_margin(uint64_t total_bytes);
+
+/* Opens device `index` with a budget of `budget` bytes (0: the device's free
+ * memory now less sgk_default_margin). A budget above the free memory is
+ * SG_E_INVALID naming both. SG_E_DEVICE when there is no such device. */
+sg_status sgk_ctx_create(int index, uint64_t budget, sgk_ctx **out, sg_error *err);
+/* Frees everything the context still holds (accepts NULL). */
+void sgk_ctx_free(sgk_ctx *c);
+
+typedef struct sgk_mem_stats {
+    uint64_t budget;          /* bytes the accountant allows */
+    uint64_t in_use;          /* bytes allocated now */
+    uint64_t peak;            /* most bytes allocated at once since creation
+                               * (or the last sgk_ctx_reset_peak) */
+    uint64_t allocations;     /* calls that succeeded */
+    uint64_t refused;         /* calls refused by the budget */
+} sgk_mem_stats;
+void sgk_ctx_mem(const sgk_ctx *c, sgk_mem_stats *out);
+void sgk_ctx_reset_peak(sgk_ctx *c);
+/* The device's name and index, for reports. */
+const char *sgk_ctx_device_name(const sgk_ctx *c);
+int sgk_ctx_device_index(const sgk_ctx *c);
+
+/* Optimisations can be switched off one by one for measurement: the
+ * environment variable SPILLGRAPH_GPU_DISABLE holds a comma-separated list
+ * of names (each algorithm documents its own, docs/benchmarks.md lists
+ * them); read once when the context is created. True when `name` is in it. */
+bool sgk_ctx_disabled(const sgk_ctx *c, const char *name);
+
+/* ------------------------------------------------------------ staged uploads
+ *
+ * Two pinned staging buffers of SGK_STAGE_BYTES each. The loader decodes
+ * (or copies) into one while the copy engine moves the other to the
+ * device: begin -> fill buf -> copy (one or more ranges of it) -> end, in
+ * turn; begin waits until that buffer's earlier copies are done. */
+#define SGK_STAGE_BYTES ((size_t)64 << 20)
+
+typedef struct sgk_stage {
+    void *buf;                /* pinned, SGK_STAGE_BYTES */
+    size_t cap;
+    int slot;                 /* 0 or 1 */
+} sgk_stage;
+
+sg_status sgk_stage_begin(sgk_ctx *c, sgk_stage *out, sg_error *err);
+/* Queues an asynchronous copy of buf[off, off + bytes) to device address
+ * dst (from sgk_graph_device_arrays). */
+sg_status sgk_stage_copy(sgk_ctx *c, const sgk_stage *s, size_t off, void *dst, size_t bytes,
+                         sg_error *err);
+sg_status sgk_stage_end(sgk_ctx *c, const sgk_stage *s, sg_error *err);
+/* Waits for every queued copy. *bytes and *seconds (may be NULL) get the
+ * bytes copied since the last finish and the time from the first copy's
+ * start to the last one's end (cudaEvent timing). */
+sg_status sgk_stage_finish(sgk_ctx *c, uint64_t *bytes, double *seconds, sg_error *err);
+
+/* Copies `bytes` of ordinary host memory to device address dst through the
+ * staging buffers (memcpy into one while the other is on the wire). */
+sg_status sgk_upload(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_error *err);
+
+/* ------------------------------------------------------------ device graphs
+ *
+ * A CSR graph in device memory, the layout of sg_graph: X (n + 1 uint64_t),
+ * A (m uint32_t), W (m uint32_t words: u32 weights or f32 bits; absent when
+ * has_weights is false). Allocated through the accountant as "the offsets
+ * (X)", "the neighbours (A)", "the weights (W)". */
+typedef struct sgk_graph_desc {
+    uint64_t n, m;
+    uint64_t max_degree;
+    bool directed;
+    bool f32;                 /* weights are floats (else u32) */
+    bool has_weights;
+} sgk_graph_desc;
+
+typedef struct sgk_graph sgk_graph;
+
+sg_status sgk_graph_create(sgk_ctx *c, const sgk_graph_desc *d, sgk_graph **out, sg_error *err);
+/* Accepts NULL; returns the memory to the accountant of the context it was
+ * created with (which must still exist). */
+void sgk_graph_free(sgk_graph *g);
+const sgk_graph_desc *sgk_graph_get_desc(const sgk_graph *g);
+/* Device addresses of X, A, W (W NULL without weights), for uploads. */
+void sgk_graph_device_arrays(sgk_graph *g, void **x, void **a, void **w);
+
+/* ------------------------------------------------------------ algorithms
+ *
+ * Each returns SG_OK with its results in host arrays the caller owns, and
+ * counters and timings in *stats. Device memory is allocated through the
+ * context's accountant and released before return, on success and failure
+ * alike; SG_E_NOMEM when the budget is too small (naming the array). */
+
+#define SGK_MAX_STATS 16
+typedef struct sgk_stats {
+    unsigned n;                          /* counters filled */
+    const char *name[SGK_MAX_STATS];     /* string literals */
+    uint64_t value[SGK_MAX_STATS];
+    double seconds_preprocess;           /* host wall clock around synchronised work */
+    double seconds_compute;
+} sgk_stats;
+
+/* Adds or sets counter `name` (a string literal) in s. */
+void sgk_stats_set(sgk_stats *s, const char *name, uint64_t value);
+
+/* Minimum spanning forest by Borůvka (kernels/mst.cu has the method). The
+ * graph must be undirected with weights. Edges are written to u[i] < v[i],
+ * w[i] (weight bits, as in the graph) for i < *n_edges, in any order;
+ * capacity n - 1 (n >= 1). The forest equals Kruskal's under the tie rule
+ * (weight, min(u,v), max(u,v)) with f32 weights compared as floats.
+ * Counters: "iterations", "edges_skipped", "segments_scanned",
+ * "contractions", "contracted_edges". Disable names: "first-probe",
+ * "contract", "sorted-trees" (see mst.cu). */
+sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint32_t *w,
+                  uint64_t *n_edges, sgk_stats *stats, sg_error *err);
+/* Device bytes sgk_mst needs at its peak, graph arrays not included. */
+uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
+
+typedef enum sgk_sssp_method {
+    SGK_SSSP_BUCKETS = 0,     /* work-efficient frontier method (default) */
+    SGK_SSSP_BELLMAN_FORD     /* edge-parallel Bellman-Ford (the reference paper) */
+} sgk_sssp_method;
+
+/* Shortest distances from `source` (< n; the graph has weights, none
+ * negative). dist gets n words: u32 weights exact sums as uint64_t
+ * (UINT64_MAX unreached); f32 weights the bits of a double computed as
+ * dist[u] + (double)w along each path (the bits of +INFINITY unreached),
+ * exactly the CPU path's arithmetic. delta: bucket width for the frontier
+ * method (u32 graphs use floor(delta), at least 1; 0 = chosen by sssp.cu,
+ * reported as counter "delta"); ignored by Bellman-Ford. Counters:
+ * "iterations" (kernel rounds), "buckets", "relaxations" (edges examined),
+ * "delta". Directed graphs relax out-edges only. */
+sg_status sgk_sssp(sgk_ctx *c, const sgk_graph *g, uint32_t source, sgk_sssp_method method,
+                   double delta, uint64_t *dist, sgk_stats *stats, sg_error *err);
+uint64_t sgk_sssp_bytes(uint64_t n, uint64_t m, sgk_sssp_method method);
+
+/* Breadth-first search levels from `source` (< n) along out-edges;
+ * level[v] = UINT32_MAX when unreached. With parent non-NULL, parent[v] is
+ * a neighbour one level up (parent[source] = source, UINT32_MAX unreached).
+ * Undirected graphs switch to bottom-up steps by Beamer's rule (alpha,
+ * beta > 0: the CPU path's meaning); directed ones stay top-down.
+ * Counters: "top_down_steps", "bottom_up_steps", "edges_examined".
+ * Disable names: "bottom-up", "block-queue", "hub-queue" (see bfs.cu). */
+sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, int beta,
+                  uint32_t *level, uint32_t *parent, sgk_stats *stats, sg_error *err);
+uint64_t sgk_bfs_bytes(uint64_t n, uint64_t m, bool parents);
 
 #ifdef __cplusplus
 }

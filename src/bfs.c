@@ -264,6 +264,12 @@ sg_status sg_bfs(sg_run *run, const sg_graph *g, const sg_bfs_options *opt, sg_b
     const uint64_t alpha = (uint64_t)(opt->alpha ? opt->alpha : DEFAULT_ALPHA);
     const uint64_t beta = (uint64_t)(opt->beta ? opt->beta : DEFAULT_BETA);
     const bool bottom_up = !g->directed; /* a bottom-up step needs in-edges */
+    if (sgi_gpu_pick(run, g, SGI_ALGO_BFS, opt->want_parents)) {
+        sg_bfs_options o = *opt;
+        o.alpha = (int)alpha;
+        o.beta = (int)beta;
+        return sgi_gpu_bfs(run, g, &o, out, err);
+    }
 
     sg_status st = SG_OK;
     const double t0 = sgi_now();

@@ -74,6 +74,7 @@ static sg_status graph_new(uint64_t n, uint64_t m, bool weights, sg_mem_kind mem
     g->m = m;
     g->mem = mem;
     g->wt = SG_WEIGHT_U32;
+    g->uid = sgi_graph_uid();
     SG_ALLOC(g->source, sgi_strdup(source), err, "the graph's name");
     SG_TRY(graph_alloc(mem, (n + 1) * sizeof(uint64_t), (void **)&g->x, "the offsets (X)", err));
     SG_TRY(graph_alloc(mem, m * sizeof(uint32_t), (void **)&g->a, "the neighbours (A)", err));
@@ -83,6 +84,12 @@ static sg_status graph_new(uint64_t n, uint64_t m, bool weights, sg_mem_kind mem
 fail:
     sg_graph_free(g);
     return st;
+}
+
+uint64_t sgi_graph_uid(void)
+{
+    static uint64_t next = 0;
+    return __atomic_add_fetch(&next, 1, __ATOMIC_RELAXED);
 }
 
 static uint64_t max_degree_of(const uint64_t *x, uint64_t n)
@@ -118,7 +125,11 @@ sg_status sg_graph_open(sg_run *run, const char *path, const sg_graph_options *o
     sg_read_request req = {.v_begin = 0, .v_end = info.n_vertices, .x = g->x, .a = g->a, .w = g->w};
     sg_read_options ro = opt->read;
     if (ro.threads <= 0) ro.threads = run->threads;
-    if (info.n_vertices > 0) {
+    bool staged = false;
+    if (info.n_vertices > 0 && !opt->host_only) SG_TRY(sgi_gpu_load(run, s, g, &ro, &staged, err));
+    if (staged) {
+        /* read, copied to the device and into the host arrays */
+    } else if (info.n_vertices > 0) {
         SG_TRY(sg_store_read(s, &req, &ro, NULL, err));
     } else {
         g->x[0] = 0;

@@ -20,7 +20,18 @@ extern "C" {
 /* ------------------------------------------------------------ run and graph internals */
 
 struct sg_run {
-    sg_backend backend;           /* resolved, never AUTO */
+    sg_backend backend;           /* resolved, never AUTO; after an algorithm call, the
+                                   * backend it used */
+    sg_backend requested;         /* as asked (AUTO allows falling back to cpu) */
+    int device;                   /* GPU index */
+    uint64_t device_mem;          /* budget asked (0 = free less a margin) */
+    void *gpu;                    /* sgk_ctx *, made at the first GPU use */
+    void *dgraph;                 /* sgk_graph *: the device copy of one graph */
+    uint64_t dgraph_uid;          /* sg_graph.uid it mirrors (0 = none) */
+    bool dgraph_weights;          /* it holds W */
+    uint64_t upload_bytes;        /* graph bytes copied to the device */
+    double upload_seconds;
+    char fallback[160];           /* why auto ran the last call on the cpu */
     int threads;                  /* > 0 */
     sg_progress_fn progress;      /* may be NULL */
     void *progress_ctx;
@@ -47,7 +58,45 @@ struct sg_graph {
     void *w;                      /* m (uint32_t or float), or NULL */
     char *source;                 /* store path or "memory" */
     uint64_t *orig;               /* original ids (n), or NULL */
+    uint64_t uid;                 /* unique per handle in the process (device copies
+                                   * are matched by it, never by address) */
 };
+
+/* A fresh graph uid (atomic counter, never 0). */
+uint64_t sgi_graph_uid(void);
+
+/* ------------------------------------------------------------ the gpu backend (gpu_engine.c)
+ *
+ * The algorithms call sgi_gpu_pick first: true means "run on the device"
+ * (the run's backend is gpu, or auto with a GPU and the graph and the
+ * algorithm's arrays fit the budget); false means the cpu path, and under
+ * auto the reason is kept in run->fallback. On a gpu run that cannot hold
+ * the graph it returns true anyway: the device call then fails with the
+ * accountant's SG_E_NOMEM naming the budget. Without CUDA it is always
+ * false. */
+typedef enum sgi_algo { SGI_ALGO_MST, SGI_ALGO_SSSP_DELTA, SGI_ALGO_SSSP_BF, SGI_ALGO_BFS } sgi_algo;
+bool sgi_gpu_pick(sg_run *run, const sg_graph *g, sgi_algo algo, bool parents);
+sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error *err);
+sg_status sgi_gpu_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *opt,
+                       sg_sssp_result **out, sg_error *err);
+sg_status sgi_gpu_bfs(sg_run *run, const sg_graph *g, const sg_bfs_options *opt,
+                      sg_bfs_result **out, sg_error *err);
+/* Loads the store `s` into g's host arrays (already allocated: x, a, and w
+ * unless NULL) through the device staging buffers, copying each vertex
+ * range to the device while the next one decodes, when the run's backend
+ * is gpu and the graph fits; otherwise (or without CUDA) *done = false and
+ * nothing is read. Errors: the reader's, the device's. */
+sg_status sgi_gpu_load(sg_run *run, sg_store *s, sg_graph *g, const sg_read_options *ro,
+                       bool *done, sg_error *err);
+/* Frees the run's device graph and context. */
+void sgi_gpu_release(sg_run *run);
+
+/* The shortest-path tree from converged distance words (sssp.c): dist as
+ * in the result (uint64_t sums, or a double's bits for f32). */
+sg_status sgi_sssp_parents(const sg_run *run, const sg_graph *g, const uint64_t *dist,
+                           uint32_t source, uint32_t *parent, sg_error *err);
+/* The CPU bucket width (sssp.c's heuristic). */
+double sgi_sssp_auto_delta(const sg_graph *g);
 
 /* An order-preserving key of a weight: comparing keys as unsigned integers
  * orders the weights (f32: as floats, -0 before +0; NaN never occurs).

@@ -480,6 +480,7 @@ sg_status sg_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error *err)
     if (g->n > ((uint64_t)1 << 32))
         return sgi_fail(err, SG_E_INVALID, "%llu vertices: ids are 32-bit",
                         (unsigned long long)g->n);
+    if (sgi_gpu_pick(run, g, SGI_ALGO_MST, false)) return sgi_gpu_mst(run, g, out, err);
     double t0 = sgi_now();
     const uint64_t n = g->n, nn = n ? n : 1;
     s.n = n;

@@ -40,21 +40,37 @@ sg_status sg_run_create(const sg_run_options *opt, sg_run **out, sg_error *err)
     if (!out) return sgi_fail(err, SG_E_INVALID, "sg_run_create: out is NULL");
     if (opt->threads < 0)
         return sgi_fail(err, SG_E_INVALID, "thread count %d is negative", opt->threads);
+    if (opt->device < 0)
+        return sgi_fail(err, SG_E_INVALID, "GPU index %d is negative", opt->device);
     sg_backend b = opt->backend;
+    const int gpus = sg_gpu_count();
     switch (b) {
-    case SG_BACKEND_AUTO: b = SG_BACKEND_CPU; break;
+    case SG_BACKEND_AUTO: b = gpus > opt->device ? SG_BACKEND_GPU : SG_BACKEND_CPU; break;
     case SG_BACKEND_CPU: break;
     case SG_BACKEND_GPU:
+        if (!sg_gpu_built())
+            return sgi_fail(err, SG_E_UNSUPPORTED,
+                            "the gpu backend needs a build with CUDA (this one has none); use "
+                            "--backend cpu or auto");
+        if (gpus <= opt->device)
+            return sgi_fail(err, SG_E_UNSUPPORTED,
+                            "the gpu backend needs a GPU: %s (see spillgraph devices); use "
+                            "--backend cpu or auto",
+                            gpus == 0 ? "none found" : "no GPU with that index");
+        break;
     case SG_BACKEND_HYBRID:
         return sgi_fail(err, SG_E_UNSUPPORTED,
-                        "the %s backend does not exist yet in spillgraph %s; use the cpu backend "
-                        "(--backend cpu or auto)",
+                        "the %s backend does not exist yet in spillgraph %s; use the cpu or gpu "
+                        "backend (--backend cpu, gpu or auto)",
                         sg_backend_name(b), sg_version());
     default: return sgi_fail(err, SG_E_INVALID, "unknown backend %d", (int)b);
     }
     sg_run *r = sgi_calloc(1, sizeof *r);
     if (!r) return sgi_fail(err, SG_E_NOMEM, "out of memory allocating the run context");
     r->backend = b;
+    r->requested = opt->backend;
+    r->device = opt->device;
+    r->device_mem = opt->device_mem;
     r->threads = opt->threads > 0 ? opt->threads : omp_get_max_threads();
     r->progress = opt->progress;
     r->progress_ctx = opt->progress_ctx;
@@ -62,7 +78,12 @@ sg_status sg_run_create(const sg_run_options *opt, sg_run **out, sg_error *err)
     return SG_OK;
 }
 
-void sg_run_free(sg_run *r) { sgi_free(r); }
+void sg_run_free(sg_run *r)
+{
+    if (!r) return;
+    sgi_gpu_release(r);
+    sgi_free(r);
+}
 sg_backend sg_run_backend(const sg_run *r) { return r->backend; }
 int sg_run_threads(const sg_run *r) { return r->threads; }
 

@@ -171,9 +171,10 @@ SG_API sg_status sg_gen_grid(const char *path, const sg_grid_options *o, sg_gen_
  * its time to the phase it belongs to. */
 
 typedef enum sg_backend {
-    SG_BACKEND_AUTO = 0, /* the best available for the graph: cpu for now */
+    SG_BACKEND_AUTO = 0, /* gpu when a GPU is present and the graph and the
+                          * algorithm's arrays fit the device budget, else cpu */
     SG_BACKEND_CPU,      /* OpenMP threads */
-    SG_BACKEND_GPU,      /* the whole graph in device memory (not built yet) */
+    SG_BACKEND_GPU,      /* the whole graph in device memory */
     SG_BACKEND_HYBRID    /* GPU + CPU with spilled arrays (not built yet) */
 } sg_backend;
 
@@ -198,17 +199,28 @@ typedef struct sg_run_options {
     int threads;             /* OpenMP threads; 0 = OpenMP default */
     sg_progress_fn progress; /* may be NULL; phases "load", "preprocess", "compute" */
     void *progress_ctx;
+    int device;              /* GPU index (default 0) */
+    uint64_t device_mem;     /* device memory budget in bytes: every device
+                              * allocation of the run counts against it; 0 = the
+                              * device's free memory less a margin (max(256 MiB,
+                              * 3%)); more than is free is SG_E_INVALID */
 } sg_run_options;
 
 typedef struct sg_run sg_run;
 
-/* Creates a run. The backend is resolved here: auto becomes cpu; gpu and
- * hybrid fail with SG_E_UNSUPPORTED and a message saying they do not exist
- * yet. opt may be NULL (all defaults). */
+/* Creates a run. The backend is resolved here: auto becomes gpu when this
+ * build has CUDA and a GPU is present, else cpu (and an algorithm whose
+ * arrays do not fit the device budget still runs on the cpu under auto);
+ * gpu fails with SG_E_UNSUPPORTED without CUDA or a GPU, saying which;
+ * hybrid fails with SG_E_UNSUPPORTED (it does not exist yet). The device
+ * context (and the budget check) is made at the first GPU use. opt may be
+ * NULL (all defaults). */
 SG_API sg_status sg_run_create(const sg_run_options *opt, sg_run **out, sg_error *err);
-/* Accepts NULL. */
+/* Accepts NULL. Frees the device context and the device copy of a graph. */
 SG_API void sg_run_free(sg_run *r);
-/* The resolved backend (never AUTO) and the thread count actually used. */
+/* The backend: that of the last algorithm call (cpu when auto fell back),
+ * before any call the one resolved at creation (never AUTO); and the thread
+ * count actually used. */
 SG_API sg_backend sg_run_backend(const sg_run *r);
 SG_API int sg_run_threads(const sg_run *r);
 /* Seconds spent in a phase so far (summed over the calls that used it). */
@@ -230,6 +242,20 @@ SG_API void sg_run_count(sg_run *r, const char *name, uint64_t value);
  * writes) usually comes from sg_graph_original_ids(); NULL turns it off.
  * Writers of results over a different vertex count ignore it. */
 SG_API void sg_run_name_vertices(sg_run *r, const uint64_t *orig, uint64_t n);
+
+/* What the run did on a GPU. */
+typedef struct sg_device_report {
+    bool used;                /* a device context was made */
+    int index;
+    char name[128];
+    uint64_t budget;          /* bytes the accountant allowed */
+    uint64_t peak_bytes;      /* most device memory held at once */
+    uint64_t in_use;          /* held now (the graph's device copy) */
+    uint64_t upload_bytes;    /* graph bytes copied to the device */
+    double upload_seconds;    /* copy engine busy time for them (cudaEvent timing) */
+    char fallback[160];       /* why auto ran the last algorithm on the cpu, or "" */
+} sg_device_report;
+SG_API void sg_run_device_report(const sg_run *r, sg_device_report *out);
 
 /* Sets the counter to `value` instead of adding. */
 SG_API void sg_run_set(sg_run *r, const char *name, uint64_t value);
@@ -255,6 +281,8 @@ typedef struct sg_graph_options {
     bool original_ids;        /* also load the store's original ids, if it has
                                * them (convert --ids compact): 8 bytes per vertex */
     sg_read_options read;     /* how the store is read; zero = automatic */
+    bool host_only;           /* on a gpu run, do not copy the graph to the device
+                               * while loading (an algorithm copies it later) */
 } sg_graph_options;
 
 typedef struct sg_graph sg_graph;
@@ -275,9 +303,15 @@ typedef struct sg_graph_info {
 
 /* Loads the store at `path` into host memory of kind opt->mem, with the
  * storage reader (parallel decode with run's threads); the time goes to the
- * run's "load" phase. opt may be NULL. Errors: those of sg_store_open and
- * sg_store_read (naming shard and block), SG_E_NOMEM naming the array and
- * size, SG_E_UNSUPPORTED (pinned memory without CUDA). */
+ * run's "load" phase. On a run whose backend is gpu the graph is also
+ * copied to the device as it loads, when its arrays fit the budget: the
+ * store is decoded in vertex ranges into two pinned staging buffers in
+ * turn, each copied to the device (cudaMemcpyAsync) while the next range
+ * decodes, then into the host arrays (sg_run_device_report gives the
+ * bytes and the copy time). opt may be NULL. Errors: those of
+ * sg_store_open and sg_store_read (naming shard and block), SG_E_NOMEM
+ * naming the array and size, SG_E_UNSUPPORTED (pinned memory without
+ * CUDA), SG_E_DEVICE (CUDA's message). */
 SG_API sg_status sg_graph_open(sg_run *run, const char *path, const sg_graph_options *opt,
                                sg_graph **out, sg_error *err);
 
@@ -392,10 +426,22 @@ SG_API void sg_clusters_free(sg_clusters *c);
 
 /* ------------------------------------------------------------ shortest paths */
 
+typedef enum sg_sssp_method {
+    SG_SSSP_AUTO = 0,         /* delta-stepping buckets on either backend */
+    SG_SSSP_DELTA,            /* delta-stepping buckets */
+    SG_SSSP_BELLMAN_FORD      /* edge-parallel Bellman-Ford (gpu backend only) */
+} sg_sssp_method;
+
+/* "auto", "delta", "bellman-ford"; parse returns false when unknown. */
+SG_API const char *sg_sssp_method_name(sg_sssp_method m);
+SG_API bool sg_sssp_method_parse(const char *name, sg_sssp_method *out);
+
 typedef struct sg_sssp_options {
     uint32_t source;
-    double delta;             /* bucket width; 0 = chosen from the weights and degrees */
+    double delta;             /* bucket width; 0 = chosen from the weights and degrees
+                               * (the gpu backend picks a wider one) */
     bool want_parents;        /* fill parent[] (a shortest-path tree) */
+    sg_sssp_method method;
 } sg_sssp_options;
 
 typedef struct sg_sssp_result {

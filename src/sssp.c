@@ -416,6 +416,40 @@ static double auto_delta(const sg_graph *g)
     return delta;
 }
 
+double sgi_sssp_auto_delta(const sg_graph *g) { return auto_delta(g); }
+
+sg_status sgi_sssp_parents(const sg_run *run, const sg_graph *g, const uint64_t *dist,
+                           uint32_t source, uint32_t *parent, sg_error *err)
+{
+    const bool f32 = g->wt == SG_WEIGHT_F32;
+    sssp_ctx c = {.x = g->x, .a = g->a, .f32 = f32, .dist = (sssp_word *)dist};
+    if (f32)
+        c.wf = g->w;
+    else
+        c.wu = g->w;
+    return sssp_parents(run, g, &c, f32 ? sgi_dbl_bits(INFINITY) : UINT64_MAX, source, parent, err);
+}
+
+const char *sg_sssp_method_name(sg_sssp_method m)
+{
+    switch (m) {
+    case SG_SSSP_AUTO: return "auto";
+    case SG_SSSP_DELTA: return "delta";
+    case SG_SSSP_BELLMAN_FORD: return "bellman-ford";
+    }
+    return "unknown";
+}
+
+bool sg_sssp_method_parse(const char *name, sg_sssp_method *out)
+{
+    for (int m = SG_SSSP_AUTO; m <= SG_SSSP_BELLMAN_FORD; m++)
+        if (name && strcmp(name, sg_sssp_method_name((sg_sssp_method)m)) == 0) {
+            *out = (sg_sssp_method)m;
+            return true;
+        }
+    return false;
+}
+
 /* Argument checks shared with the oracle (sg_oracle_dijkstra calls it). */
 sg_status sgi_sssp_check(const sg_graph *g, uint32_t source, sg_error *err)
 {
@@ -458,6 +492,16 @@ sg_status sg_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *opt,
     if (!(opt->delta >= 0.0) || isinf(opt->delta))
         return sgi_fail(err, SG_E_INVALID, "delta %g: the bucket width must be finite and >= 0 "
                         "(0 = automatic)", opt->delta);
+    if ((unsigned)opt->method > SG_SSSP_BELLMAN_FORD)
+        return sgi_fail(err, SG_E_INVALID, "unknown SSSP method %d", (int)opt->method);
+    const bool bf = opt->method == SG_SSSP_BELLMAN_FORD;
+    if (sgi_gpu_pick(run, g, bf ? SGI_ALGO_SSSP_BF : SGI_ALGO_SSSP_DELTA, opt->want_parents))
+        return sgi_gpu_sssp(run, g, opt, out, err);
+    if (bf)
+        return sgi_fail(err, SG_E_UNSUPPORTED,
+                        "the bellman-ford method runs on the gpu backend only (this call runs on "
+                        "the cpu%s%s); use --method delta",
+                        run->fallback[0] ? ": " : "", run->fallback);
 
     const double t0 = sgi_now();
     const bool f32 = g->wt == SG_WEIGHT_F32;

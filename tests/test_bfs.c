@@ -17,7 +17,7 @@ static sg_run *mkrun(int threads)
 {
     sg_run *run = NULL;
     sg_error err = {0};
-    sg_run_options o = {.threads = threads};
+    sg_run_options o = {.backend = SG_BACKEND_CPU, .threads = threads};
     assert_int_equal(sg_run_create(&o, &run, &err), SG_OK);
     return run;
 }
@@ -147,8 +147,7 @@ static void test_families(void **state)
     (void)state;
     for (int k = 0; k < TG_NKINDS; k++) {
         for (int d = 0; d < 2; d++) {
-            if (k == TG_RMAT && d) continue; /* the generator makes undirected graphs only */
-            const uint64_t n0 = k == TG_RMAT ? 512 : 301;
+            const uint64_t n0 = k == TG_RMAT || k == TG_SSCA2 ? 512 : 301;
             sg_graph *g = tg_make((tg_kind)k, n0, 11 + (uint64_t)k, d, false);
             sg_graph_info info;
             sg_graph_get_info(g, &info);

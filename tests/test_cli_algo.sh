@@ -2,7 +2,10 @@
 # End-to-end tests of the algorithm commands (mst, sssp, bfs, cluster):
 # results checked against the oracles (--verify), result files in text and
 # binary, --json keys, exit codes and messages, edge cases (a bad source, no
-# edges, one vertex, no vertices, f32 weights).
+# edges, one vertex, no vertices, f32 weights), backends and device options
+# (--backend, --device, --device-mem, sssp --method).
+# Needs no GPU: on a machine with one, the default backend (auto) is gpu and
+# the checks that expect a refusal of --backend gpu are replaced by a run.
 # Usage: bash tests/test_cli_algo.sh PATH-TO-SPILLGRAPH
 # Works in a fresh directory under the current one (kept on failure). The
 # last line is "N passed, N failed"; the exit status is non-zero on any
@@ -43,7 +46,7 @@ for k in sys.argv[1:]:
 }
 
 # json_get KEY: the value at a dotted KEY of ./out (python3), or the first
-# "LAST-PART": value (sed).
+# "LAST-PART": value (sed; a string's opening quote skipped).
 json_get() {
     if [ $HAVE_PY -eq 1 ]; then
         python3 -c '
@@ -53,7 +56,7 @@ for part in sys.argv[1].split("."):
     v = v[part]
 print(str(v).lower() if isinstance(v, bool) else v)' "$1"
     else
-        sed -n "s/.*\"${1##*.}\":\([0-9a-z.]*\).*/\1/p" out | head -1
+        sed -n "s/.*\"${1##*.}\":\"\{0,1\}\([0-9a-z.-]*\).*/\1/p" out | head -1
     fi
 }
 
@@ -78,16 +81,26 @@ assert data == count * (4 * (arrays - 1) + size), "data bytes"
 ' "$f" "$kind" "$count" 2>err; then pass "$name"; else fail "$name"; fi
 }
 
+# GPUs this build can use (0 without CUDA or a device): decides what the
+# default backend resolves to and whether --backend gpu is refused.
+run devices --json
+GPUS=$(json_get count)
+case "$GPUS" in '' | *[!0-9]*) GPUS=0 ;; esac
+if [ "$GPUS" -gt 0 ]; then AUTO_BACKEND=gpu; else AUTO_BACKEND=cpu; fi
+echo "# $GPUS GPU(s): the default backend is $AUTO_BACKEND"
+
 # ------------------------------------------------------------ help
 for c in mst sssp bfs cluster; do
     expect 0 "$c --help" "$c" --help
-    for o in --backend --threads --json --verify --force --quiet -o; do
+    for o in --backend --threads --json --verify --force --quiet -o --device-mem --device; do
         grep_in out "$o" "$c --help mentions $o"
     done
 done
 grep_in out "--threshold" "cluster --help mentions --threshold"
 expect 0 "help sssp" help sssp
 grep_in out "--delta" "sssp --help mentions --delta"
+grep_in out "--method" "sssp --help mentions --method"
+grep_in out "bellman-ford" "sssp --help names bellman-ford"
 expect 0 "help bfs" help bfs
 grep_in out "--alpha" "bfs --help mentions --alpha"
 expect 0 "--help lists the commands" --help
@@ -109,7 +122,8 @@ json_keys "mst --json keys" graph backend threads n_vertices n_edges seconds.loa
 EDGES=$(json_get result.forest_edges)
 TREES=$(json_get result.trees)
 TOTAL=$(json_get result.total_weight)
-[ "$(json_get backend)" = "cpu" ] && pass "mst --json: backend cpu" || fail "mst --json: backend"
+[ "$(json_get backend)" = "$AUTO_BACKEND" ] && pass "mst --json: backend $AUTO_BACKEND" ||
+    fail "mst --json: backend '$(json_get backend)', want $AUTO_BACKEND"
 [ "$(json_get verified)" = "true" ] && pass "mst --json: verified" || fail "mst --json: verified"
 [ $((EDGES + TREES)) -eq $N ] && pass "mst: edges + trees = n" || fail "mst: $EDGES + $TREES != $N"
 lines_are forest.txt "$EDGES" "mst text: one line per forest edge"
@@ -156,6 +170,34 @@ expect 2 "sssp --delta -1" sssp g.sg --source 0 --delta -1
 expect 2 "sssp -o with an unknown extension" sssp g.sg --source 0 -o dist.csv
 expect 2 "sssp -o and --parents the same" sssp g.sg --source 0 -o x.txt --parents x.txt
 
+# methods: auto and delta everywhere; bellman-ford on the gpu backend only
+expect 0 "sssp --json (default method)" sssp g.sg --source "$SRC" --json --verify
+json_keys "sssp --json has backend and method" backend result.method verified
+[ "$(json_get backend)" = "$AUTO_BACKEND" ] && pass "sssp --json: backend $AUTO_BACKEND" ||
+    fail "sssp --json: backend '$(json_get backend)', want $AUTO_BACKEND"
+case "$(json_get result.method)" in auto | delta) pass "sssp --json: method $(json_get result.method)" ;;
+    *) fail "sssp --json: method '$(json_get result.method)'" ;; esac
+for m in auto delta; do
+    expect 0 "sssp --method $m --backend cpu" sssp g.sg --source "$SRC" --method "$m" \
+        --backend cpu --verify --json -o "dist-$m.txt"
+    json_keys "sssp --method $m --json keys" backend result.method result.reached verified
+    [ "$(json_get backend)" = "cpu" ] && pass "sssp --method $m: backend cpu" ||
+        fail "sssp --method $m: backend '$(json_get backend)'"
+    [ "$(json_get verified)" = "true" ] && pass "sssp --method $m: verified" ||
+        fail "sssp --method $m: verified"
+    cmp -s "dist-$m.txt" dist.txt && pass "sssp --method $m: the distances of the default" ||
+        fail "sssp --method $m: distances differ from the default run's"
+done
+expect 0 "sssp --method delta --json" sssp g.sg --source "$SRC" --method delta --json
+[ "$(json_get result.method)" = "delta" ] && pass "sssp --json: method delta" ||
+    fail "sssp --json: method '$(json_get result.method)', want delta"
+expect 1 "sssp --method bellman-ford --backend cpu refused" sssp g.sg --source "$SRC" \
+    --method bellman-ford --backend cpu
+grep_in err "bellman-ford" "sssp bellman-ford on cpu: the message names the method"
+expect 2 "sssp --method dijkstra" sssp g.sg --source 0 --method dijkstra
+grep_in err "--method" "sssp --method dijkstra: the message names the option"
+expect 2 "sssp --method without a value" sssp g.sg --source 0 --method
+
 # ------------------------------------------------------------ bfs
 expect 0 "bfs --verify binary + parents" bfs g.sg --source "$SRC" -o levels.bin \
     --parents bparents.bin --verify --json
@@ -195,14 +237,56 @@ expect 2 "cluster with neither" cluster g.sg -o l.txt
 expect 2 "cluster --k 0" cluster g.sg --k 0 -o l.txt
 
 # ------------------------------------------------------------ backends and usage
-for c in "mst g.sg" "sssp g.sg --source 0" "bfs g.sg --source 0" "cluster g.sg --k 600 -o lg.txt"; do
+for c in "mst g.sg" "sssp g.sg --source 0" "bfs g.sg --source 0" "cluster g.sg --k $((TREES + 3)) -o lg.txt"; do
+    name=${c%% *}
+    if [ "$GPUS" -eq 0 ]; then
+        # shellcheck disable=SC2086
+        expect 1 "$name --backend gpu refused (no GPU)" $c --backend gpu
+        grep_in err "gpu backend needs" "$name --backend gpu: the message says what it needs"
+        # shellcheck disable=SC2086
+        expect 1 "$name --backend gpu --device 3 refused (no GPU)" $c --backend gpu --device 3
+        grep_in err "gpu backend needs" "$name --backend gpu --device 3: the message"
+    else
+        # shellcheck disable=SC2086
+        expect 0 "$name --backend gpu (a GPU is present)" $c --backend gpu --verify --quiet
+        rm -f lg.txt
+    fi
     # shellcheck disable=SC2086
-    expect 1 "${c%% *} --backend gpu refused" $c --backend gpu
-    grep_in err "does not exist yet" "${c%% *} --backend gpu: the message says so"
+    expect 1 "$name --backend hybrid refused" $c --backend hybrid
+    grep_in err "does not exist yet" "$name --backend hybrid: the message says so"
+    rm -f lg.txt
 done
-expect 1 "mst --backend hybrid refused" mst g.sg --backend hybrid
 expect 0 "mst --backend cpu" mst g.sg --backend cpu --quiet
 expect 0 "mst --backend auto" mst g.sg --backend auto --quiet
+expect 0 "mst --backend cpu --json" mst g.sg --backend cpu --json
+json_keys "mst --backend cpu --json keys" graph backend threads n_vertices n_edges seconds.load \
+    seconds.preprocess seconds.compute seconds.write seconds.total teps result.trees \
+    result.total_weight result.forest_edges
+[ "$(json_get backend)" = "cpu" ] && pass "mst --backend cpu --json: backend cpu" ||
+    fail "mst --backend cpu --json: backend '$(json_get backend)'"
+
+# --device-mem SIZE (K/M/G/T) and --device N: accepted where the run needs no
+# GPU (cpu, or auto without one); bad values are usage errors naming the option.
+expect 0 "mst --device-mem 64M --backend cpu" mst g.sg --device-mem 64M --backend cpu --quiet
+for s in 4096 512K 1G 2T; do
+    expect 0 "bfs --device-mem $s --backend cpu" bfs g.sg --source 0 --device-mem "$s" \
+        --backend cpu --quiet
+done
+expect 0 "sssp --device 0 --backend cpu" sssp g.sg --source 0 --device 0 --backend cpu --quiet
+if [ "$GPUS" -eq 0 ]; then
+    expect 0 "mst --device-mem 1M (auto without a GPU)" mst g.sg --device-mem 1M --verify --quiet
+    expect 0 "mst --device 0 (auto without a GPU)" mst g.sg --device 0 --quiet
+fi
+for v in abc 12Q -5 1.5G ""; do
+    expect 2 "mst --device-mem '$v'" mst g.sg --device-mem "$v"
+    grep_in err "--device-mem" "mst --device-mem '$v': the message names the option"
+done
+expect 2 "mst --device-mem without a value" mst g.sg --device-mem
+for v in abc -1 1x; do
+    expect 2 "mst --device '$v'" mst g.sg --device "$v"
+    grep_in err "--device" "mst --device '$v': the message names the option"
+done
+expect 2 "bfs --device without a value" bfs g.sg --source 0 --device
 expect 2 "mst --backend tpu" mst g.sg --backend tpu
 expect 2 "mst without a store" mst
 expect 2 "mst with two stores" mst g.sg g.sg

@@ -19,7 +19,7 @@ static uint32_t fbits(float x)
 
 static sg_forest *forest_of(const sg_graph *g)
 {
-    sg_run_options o = {.threads = 2};
+    sg_run_options o = {.backend = SG_BACKEND_CPU, .threads = 2};
     sg_run *r = NULL;
     sg_error err = {0};
     assert_int_equal(sg_run_create(&o, &r, &err), SG_OK);
@@ -235,13 +235,12 @@ static uint32_t ufind(uint32_t *p, uint32_t x)
 static void test_families(void **state)
 {
     (void)state;
-    sg_run_options ro = {.threads = 3};
+    sg_run_options ro = {.backend = SG_BACKEND_CPU, .threads = 3};
     sg_run *run = NULL;
     sg_error err = {0};
     assert_int_equal(sg_run_create(&ro, &run, &err), SG_OK);
     for (int k = 0; k < TG_NKINDS; k++)
         for (int f32 = 0; f32 < 2; f32++) {
-            if (k == TG_RMAT && f32) continue;
             sg_graph *g = tg_make((tg_kind)k, 200, 7, false, f32);
             sg_forest *f = forest_of(g);
             const uint64_t n = f->n_vertices, T = f->n_trees;

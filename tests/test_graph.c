@@ -16,7 +16,8 @@ static void test_run_context(void **state)
     sg_error err = {0};
     sg_run *r = NULL;
     assert_int_equal(sg_run_create(NULL, &r, &err), SG_OK);
-    assert_int_equal(sg_run_backend(r), SG_BACKEND_CPU); /* auto resolves to cpu */
+    /* auto resolves at creation: gpu where there is one, else cpu; never AUTO */
+    assert_int_equal(sg_run_backend(r), sg_gpu_count() > 0 ? SG_BACKEND_GPU : SG_BACKEND_CPU);
     assert_true(sg_run_threads(r) >= 1);
     for (int p = 0; p < SG_NPHASES; p++) assert_true(sg_run_seconds(r, (sg_phase)p) == 0.0);
     sg_run_add_seconds(r, SG_PHASE_WRITE, 1.5);
@@ -50,16 +51,71 @@ static void test_run_context(void **state)
     assert_int_equal(sg_run_threads(r), 3);
     sg_run_free(r);
 
+    o = (sg_run_options){.backend = SG_BACKEND_CPU};
+    assert_int_equal(sg_run_create(&o, &r, &err), SG_OK);
+    assert_int_equal(sg_run_backend(r), SG_BACKEND_CPU);
+    sg_run_free(r);
+
+    /* gpu: refused where this build has no CUDA or there is no GPU. */
     r = NULL;
+    memset(&err, 0, sizeof err);
     o = (sg_run_options){.backend = SG_BACKEND_GPU};
-    assert_int_equal(sg_run_create(&o, &r, &err), SG_E_UNSUPPORTED);
-    assert_non_null(strstr(err.msg, "gpu backend"));
-    assert_null(r);
-    o.backend = SG_BACKEND_HYBRID;
+    sg_status st = sg_run_create(&o, &r, &err);
+    if (!sg_gpu_built() || sg_gpu_count() == 0) {
+        assert_int_equal(st, SG_E_UNSUPPORTED);
+        if (!strstr(err.msg, "gpu backend needs"))
+            fail_msg("message \"%s\" lacks \"gpu backend needs\"", err.msg);
+        assert_null(r);
+    } else {
+        if (st != SG_OK) fail_msg("gpu run: %s", err.msg);
+        assert_int_equal(sg_run_backend(r), SG_BACKEND_GPU);
+        sg_run_free(r);
+        /* a GPU index that does not exist */
+        r = NULL;
+        memset(&err, 0, sizeof err);
+        o.device = sg_gpu_count();
+        assert_int_equal(sg_run_create(&o, &r, &err), SG_E_UNSUPPORTED);
+        assert_non_null(strstr(err.msg, "gpu backend needs"));
+        assert_null(r);
+    }
+    memset(&err, 0, sizeof err);
+    o = (sg_run_options){.backend = SG_BACKEND_HYBRID};
     assert_int_equal(sg_run_create(&o, &r, &err), SG_E_UNSUPPORTED);
     assert_non_null(strstr(err.msg, "hybrid backend"));
+    assert_null(r);
     o = (sg_run_options){.threads = -2};
     assert_int_equal(sg_run_create(&o, &r, &err), SG_E_INVALID);
+
+    /* A cpu run never touches a device. */
+    o = (sg_run_options){.backend = SG_BACKEND_CPU, .device_mem = 1 << 20};
+    assert_int_equal(sg_run_create(&o, &r, &err), SG_OK);
+    sg_device_report rep;
+    memset(&rep, 0x5a, sizeof rep);
+    sg_run_device_report(r, &rep);
+    assert_false(rep.used);
+    assert_int_equal(rep.peak_bytes, 0);
+    assert_int_equal(rep.in_use, 0);
+    assert_int_equal(rep.upload_bytes, 0);
+    assert_string_equal(rep.fallback, "");
+    sg_run_free(r);
+
+    /* SSSP method names. */
+    static const char *const mnames[] = {"auto", "delta", "bellman-ford"};
+    static const sg_sssp_method methods[] = {SG_SSSP_AUTO, SG_SSSP_DELTA, SG_SSSP_BELLMAN_FORD};
+    for (int i = 0; i < 3; i++) {
+        assert_string_equal(sg_sssp_method_name(methods[i]), mnames[i]);
+        sg_sssp_method m = (sg_sssp_method)99;
+        assert_true(sg_sssp_method_parse(mnames[i], &m));
+        assert_int_equal(m, methods[i]);
+        assert_true(sg_sssp_method_parse(sg_sssp_method_name(m), &m));
+        assert_int_equal(m, methods[i]);
+    }
+    sg_sssp_method m = SG_SSSP_DELTA;
+    assert_false(sg_sssp_method_parse("dijkstra", &m));
+    assert_false(sg_sssp_method_parse("", &m));
+    assert_false(sg_sssp_method_parse("Delta", &m));
+    assert_false(sg_sssp_method_parse(NULL, &m));
+    assert_int_equal(m, SG_SSSP_DELTA); /* untouched */
 
     sg_backend b;
     assert_true(sg_backend_parse("hybrid", &b));
@@ -98,7 +154,7 @@ static void test_open_store(void **state)
 
     sg_error err = {0};
     sg_run *run = NULL;
-    sg_run_options ro = {.threads = 2};
+    sg_run_options ro = {.backend = SG_BACKEND_CPU, .threads = 2};
     assert_int_equal(sg_run_create(&ro, &run, &err), SG_OK);
     sg_graph *g = NULL;
     if (sg_graph_open(run, path, NULL, &g, &err)) fail_msg("open: %s", err.msg);
@@ -112,7 +168,14 @@ static void test_open_store(void **state)
     assert_true(sg_run_seconds(run, SG_PHASE_LOAD) > 0.0);
     sg_graph_free(g);
 
-    sg_graph_options go = {.no_weights = true, .read = {.uring = true}};
+    /* host_only changes nothing on a cpu run */
+    sg_graph_options go = {.host_only = true};
+    g = NULL;
+    if (sg_graph_open(run, path, &go, &g, &err)) fail_msg("open host_only: %s", err.msg);
+    expect_same_arrays(g, &t, true);
+    sg_graph_free(g);
+
+    go = (sg_graph_options){.no_weights = true, .read = {.uring = true}};
     g = NULL;
     if (sg_graph_open(run, path, &go, &g, &err)) fail_msg("open: %s", err.msg);
     expect_same_arrays(g, &t, false);
@@ -167,7 +230,8 @@ static void test_open_alloc_failures(void **state)
     tu_write_store(path, &t, NULL);
     sg_run *run = NULL;
     sg_error err = {0};
-    assert_int_equal(sg_run_create(NULL, &run, &err), SG_OK);
+    const sg_run_options ro = {.backend = SG_BACKEND_CPU};
+    assert_int_equal(sg_run_create(&ro, &run, &err), SG_OK);
     long live = sgi_alloc_live();
     long n = 0;
     for (;; n++) {

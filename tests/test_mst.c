@@ -20,7 +20,7 @@ static uint32_t fbits(float x)
 
 static sg_run *make_run(int threads)
 {
-    sg_run_options o = {.threads = threads};
+    sg_run_options o = {.backend = SG_BACKEND_CPU, .threads = threads};
     sg_run *r = NULL;
     sg_error err = {0};
     assert_int_equal(sg_run_create(&o, &r, &err), SG_OK);
@@ -203,7 +203,7 @@ static void test_families(void **state)
         for (int f32 = 0; f32 < 2; f32++)
             for (uint64_t seed = 1; seed <= 2; seed++)
                 for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
-                    if (k == TG_RMAT && (f32 || sizes[si] < 60)) continue; /* u32 store only */
+                    if ((k == TG_RMAT || k == TG_SSCA2) && sizes[si] < 60) continue; /* 2^scale vertices */
                     sg_graph *g = tg_make((tg_kind)k, sizes[si], seed, false, f32);
                     char what[128];
                     snprintf(what, sizeof what, "%s n=%llu seed=%llu %s", tg_name((tg_kind)k),
@@ -218,7 +218,7 @@ static void test_families(void **state)
 static void test_larger(void **state)
 {
     (void)state;
-    static const tg_kind kinds[] = {TG_TIES_EQUAL, TG_TIES_12, TG_STAR, TG_RMAT, TG_PATH};
+    static const tg_kind kinds[] = {TG_TIES_EQUAL, TG_TIES_12, TG_STAR, TG_RMAT, TG_SSCA2, TG_PATH};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         sg_graph *g = tg_make(kinds[i], 6000, 3, false, false);
         check_graph(g, tg_name(kinds[i]));

@@ -11,7 +11,7 @@ const char *tg_name(tg_kind k)
 {
     static const char *const names[TG_NKINDS] = {"random",    "ties-equal", "ties-12", "dup-loops",
                                                  "isolated",  "components", "path",    "star",
-                                                 "grid",      "rmat"};
+                                                 "grid",      "rmat",       "ssca2"};
     return (unsigned)k < TG_NKINDS ? names[k] : "?";
 }
 
@@ -62,35 +62,97 @@ static uint32_t wbits_of(uint64_t *rs, uint32_t lo, uint32_t hi, bool f32, bool 
     return b;
 }
 
-sg_graph *tg_make(tg_kind k, uint64_t n, uint64_t seed, bool directed, bool f32)
+/* A hash of an unordered vertex pair and a seed (both directions of an
+ * edge get the same value). */
+static uint64_t pair_hash(uint32_t a, uint32_t b, uint64_t seed)
 {
-    assert_true(n >= 2);
-    uint64_t rs = seed * 0x9E3779B97F4A7C15ull + (uint64_t)k;
+    uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
+    uint64_t s = seed ^ (lo << 32 | hi);
+    return tu_rand(&s);
+}
+
+/* TG_RMAT and TG_SSCA2: through the generator and a store, like real input
+ * (loaded on a cpu run: loading is not what the algorithm tests test). Then
+ * the directed and f32 variants as described in testgraphs.h. */
+static sg_graph *store_family(tg_kind k, uint64_t n, uint64_t seed, bool directed, bool f32)
+{
+    unsigned scale = 1;
+    while (((uint64_t)1 << scale) < n) scale++;
+    char *dir = tu_tmpdir(k == TG_RMAT ? "tg-rmat" : "tg-ssca2");
+    char path[512];
+    snprintf(path, sizeof path, "%s/g", dir);
+    sg_error err = {0};
     if (k == TG_RMAT) {
-        /* Through the generator and a store, like real input. */
-        unsigned scale = 1;
-        while (((uint64_t)1 << scale) < n) scale++;
-        char *dir = tu_tmpdir("tg-rmat");
-        char path[512];
-        snprintf(path, sizeof path, "%s/g", dir);
         sg_rmat_options o;
         sg_rmat_defaults(&o);
         o.scale = scale;
         o.seed = seed;
         o.max_weight = 64; /* plenty of ties */
-        sg_error err = {0};
         if (sg_gen_rmat(path, &o, NULL, &err) != SG_OK) fail_msg("tg_make rmat: %s", err.msg);
-        sg_run *run = NULL;
-        assert_int_equal(sg_run_create(NULL, &run, &err), SG_OK);
-        sg_graph *g = NULL;
-        if (sg_graph_open(run, path, NULL, &g, &err) != SG_OK) fail_msg("tg_make open: %s", err.msg);
-        sg_run_free(run);
-        tu_rm_rf(dir);
-        free(dir);
-        (void)directed;
-        (void)f32;
-        return g;
+    } else {
+        sg_ssca2_options o;
+        sg_ssca2_defaults(&o);
+        o.scale = scale;
+        o.seed = seed;
+        o.max_clique_size = 12; /* many cliques even at small n; size-1 ones may stay alone */
+        o.max_weight = 64;
+        if (sg_gen_ssca2(path, &o, NULL, &err) != SG_OK) fail_msg("tg_make ssca2: %s", err.msg);
     }
+    const sg_run_options ro = {.backend = SG_BACKEND_CPU};
+    sg_run *run = NULL;
+    if (sg_run_create(&ro, &run, &err) != SG_OK) fail_msg("tg_make run: %s", err.msg);
+    sg_graph *g = NULL;
+    if (sg_graph_open(run, path, NULL, &g, &err) != SG_OK) fail_msg("tg_make open: %s", err.msg);
+    sg_run_free(run);
+    tu_rm_rf(dir);
+    free(dir);
+    if (!directed && !f32) return g;
+
+    /* Each undirected edge once (the store holds both directions, no
+     * self-loops, no repeats), then rebuilt. */
+    sg_graph_info info;
+    sg_graph_get_info(g, &info);
+    const uint64_t *x = sg_graph_offsets(g);
+    const uint32_t *a = sg_graph_neighbors(g);
+    const uint32_t *w = sg_graph_weights(g);
+    assert_non_null(w);
+    const uint64_t cap = info.n_edges + 1;
+    uint32_t *u = malloc(cap * sizeof *u), *v = malloc(cap * sizeof *v), *wb = malloc(cap * sizeof *wb);
+    assert_true(u && v && wb);
+    uint64_t ne = 0;
+    for (uint64_t s = 0; s < info.n_vertices; s++)
+        for (uint64_t e = x[s]; e < x[s + 1]; e++) {
+            const uint32_t t = a[e];
+            const uint64_t h = pair_hash((uint32_t)s, t, seed);
+            uint32_t bits = w[e];
+            if (f32) {
+                float fw = (float)w[e] + (float)(h % 4) * 0.25f;
+                memcpy(&bits, &fw, sizeof bits);
+            }
+            bool keep;
+            if (!directed)
+                keep = s < t;
+            else /* both directions (h % 3 == 0), only low -> high (1), only high -> low (2) */
+                keep = h % 3 == 0 || (h % 3 == 1) == (s < t);
+            if (!keep) continue;
+            assert_true(ne < cap);
+            u[ne] = (uint32_t)s;
+            v[ne] = t;
+            wb[ne++] = bits;
+        }
+    sg_graph *out = tg_from_edges(info.n_vertices, ne, u, v, wb, directed, f32);
+    free(u);
+    free(v);
+    free(wb);
+    sg_graph_free(g);
+    return out;
+}
+
+sg_graph *tg_make(tg_kind k, uint64_t n, uint64_t seed, bool directed, bool f32)
+{
+    assert_true(n >= 2);
+    uint64_t rs = seed * 0x9E3779B97F4A7C15ull + (uint64_t)k;
+    if (k == TG_RMAT || k == TG_SSCA2) return store_family(k, n, seed, directed, f32);
     uint64_t cap = 8 * n + 64;
     uint32_t *u = malloc(cap * sizeof *u), *v = malloc(cap * sizeof *v), *w = malloc(cap * sizeof *w);
     assert_true(u && v && w);

@@ -21,7 +21,9 @@ typedef enum tg_kind {
     TG_STAR,           /* vertex 0 joined to every other; one huge degree */
     TG_GRID,           /* a rows x cols lattice with random weights */
     TG_RMAT,           /* a small R-MAT graph (skewed degrees), via the store */
-    TG_NKINDS
+    TG_SSCA2,          /* a small SSCA#2 graph (cliques joined by a few long edges, some
+                        * vertices alone), via the store */
+    TG_NKINDS          /* keep last */
 } tg_kind;
 
 /* "random", "ties-equal", ... for messages. */
@@ -29,7 +31,13 @@ const char *tg_name(tg_kind k);
 
 /* A graph of family k with about n vertices (n >= 2), undirected unless
  * `directed`, weights f32 (as exact small values, or with fractions when
- * `f32`) or u32. Asserts on failure. Free with sg_graph_free. */
+ * `f32`) or u32. Asserts on failure. Free with sg_graph_free.
+ * The store families (TG_RMAT, TG_SSCA2) have 2^ceil(log2 n) vertices and
+ * are generated undirected with u32 weights; `directed` keeps, of each
+ * undirected edge, one direction or both (a hash of the pair decides), and
+ * `f32` turns weight w into w + k/4 (k from the same hash), so both
+ * directions keep equal weights. Without either flag the graph is the
+ * store's, as loaded. */
 sg_graph *tg_make(tg_kind k, uint64_t n, uint64_t seed, bool directed, bool f32);
 
 /* A graph from an edge list (u, v, w bits): undirected graphs get both

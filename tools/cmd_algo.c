@@ -36,21 +36,30 @@ enum {
     OPT_K,
     OPT_THRESHOLD,
     OPT_ORIGINAL_IDS,
+    OPT_DEVICE_MEM,
+    OPT_DEVICE,
+    OPT_METHOD,
 };
 
 #define COMMON_OPTS                                                                         \
     {"output", 'o', true, OPT_OUTPUT}, {"backend", 0, true, OPT_BACKEND},                   \
         {"threads", 't', true, OPT_THREADS}, {"json", 0, false, OPT_JSON},                  \
         {"verify", 0, false, OPT_VERIFY}, {"force", 'f', false, OPT_FORCE},                 \
-        {"quiet", 'q', false, OPT_QUIET}, {"original-ids", 0, false, OPT_ORIGINAL_IDS}
+        {"quiet", 'q', false, OPT_QUIET}, {"original-ids", 0, false, OPT_ORIGINAL_IDS},     \
+        {"device-mem", 0, true, OPT_DEVICE_MEM}, {"device", 0, true, OPT_DEVICE}
 
-#define COMMON_USAGE "         [--backend auto|cpu|gpu|hybrid] [--threads N] [--verify] [--force]\n" \
-                     "         [--original-ids] [--json] [--quiet]"
+#define COMMON_USAGE "         [--backend auto|cpu|gpu|hybrid] [--threads N] [--device-mem SIZE]\n" \
+                     "         [--device N] [--verify] [--force] [--original-ids] [--json] [--quiet]"
 
 #define COMMON_HELP                                                                        \
-    "  --backend B        auto (default), cpu, gpu or hybrid (gpu and hybrid do not\n"    \
-    "                     exist yet: refused with a message)\n"                            \
+    "  --backend B        auto (default: gpu when a GPU is present and the graph\n"       \
+    "                     fits the device budget, else cpu), cpu, gpu or hybrid\n"          \
+    "                     (hybrid does not exist yet: refused with a message)\n"          \
     "  --threads N        worker threads (default: OpenMP's, OMP_NUM_THREADS)\n"           \
+    "  --device-mem SIZE  device memory budget (K, M, G, T suffixes; default: the\n"      \
+    "                     GPU's free memory less max(256M, 3%%)); every device\n"          \
+    "                     allocation counts against it\n"                                 \
+    "  --device N         the GPU to use (default 0; spillgraph devices lists them)\n"    \
     "  --verify           check the result against the serial oracle; a difference\n"     \
     "                     is an error (exit 1) and nothing is written\n"                    \
     "  --force            replace output files that exist\n"                               \
@@ -79,6 +88,8 @@ typedef struct algo {
     int threads;
     bool json, verify, force, quiet;
     bool original_ids;        /* --original-ids */
+    uint64_t device_mem;      /* --device-mem (0 = automatic) */
+    int device;               /* --device */
     /* what the run made */
     cli_progress bar;
     sg_run *run;
@@ -150,6 +161,8 @@ static int common_option(int id, cli_parser *p, algo *a)
     case OPT_FORCE: a->force = true; return 1;
     case OPT_QUIET: a->quiet = true; return 1;
     case OPT_ORIGINAL_IDS: a->original_ids = true; return 1;
+    case OPT_DEVICE_MEM: return cli_value_size(p, 1, UINT64_MAX, &a->device_mem) ? 1 : -1;
+    case OPT_DEVICE: return cli_value_int(p, 0, 1024, &a->device) ? 1 : -1;
     }
     return 0;
 }
@@ -222,7 +235,9 @@ static int algo_open(algo *a, bool weights)
     const sg_run_options ro = {.backend = a->backend,
                                .threads = a->threads,
                                .progress = cli_progress_cb,
-                               .progress_ctx = &a->bar};
+                               .progress_ctx = &a->bar,
+                               .device = a->device,
+                               .device_mem = a->device_mem};
     sg_error err = {0};
     sg_status st = sg_run_create(&ro, &a->run, &err);
     if (st != SG_OK) return cli_fail_status(a->cmd, st, &err);
@@ -293,6 +308,17 @@ static void text_head(const algo *a, const char *what)
            a->info.directed ? "directed" : "undirected", weight_name(&a->info));
     printf("  backend    %s, %d threads\n", sg_backend_name(sg_run_backend(a->run)),
            sg_run_threads(a->run));
+    sg_device_report d;
+    sg_run_device_report(a->run, &d);
+    if (d.fallback[0]) printf("  fallback   cpu: %s\n", d.fallback);
+    if (d.used && sg_run_backend(a->run) == SG_BACKEND_GPU) {
+        printf("  device     GPU %d (%s), peak %s of a %s budget", d.index, d.name,
+               cli_bytes(d.peak_bytes).s, cli_bytes(d.budget).s);
+        if (d.upload_bytes && d.upload_seconds > 0)
+            printf(", graph copied %s at %.1f GB/s", cli_bytes(d.upload_bytes).s,
+                   (double)d.upload_bytes / d.upload_seconds / 1e9);
+        printf("\n");
+    }
 }
 
 static void text_tail(const algo *a)
@@ -330,6 +356,22 @@ static void json_head(const algo *a, cli_json *j)
     cli_json_bool(j, "weights_loaded", a->info.has_weights);
     cli_json_str(j, "backend", sg_backend_name(sg_run_backend(a->run)));
     cli_json_int(j, "threads", sg_run_threads(a->run));
+    sg_device_report d;
+    sg_run_device_report(a->run, &d);
+    if (d.fallback[0]) cli_json_str(j, "fallback", d.fallback);
+    if (d.used) {
+        cli_json_object(j, "device");
+        cli_json_int(j, "index", d.index);
+        cli_json_str(j, "name", d.name);
+        cli_json_u64(j, "budget", d.budget);
+        cli_json_u64(j, "peak_bytes", d.peak_bytes);
+        cli_json_u64(j, "upload_bytes", d.upload_bytes);
+        cli_json_num(j, "upload_seconds", d.upload_seconds);
+        cli_json_num(j, "upload_gbps", d.upload_seconds > 0
+                                           ? (double)d.upload_bytes / d.upload_seconds / 1e9
+                                           : 0.0);
+        cli_json_object_end(j);
+    }
 }
 
 /* Ends the object: outputs, times, counters, TEPS, verification. */
@@ -473,7 +515,8 @@ done:
 /* ================================================================ sssp */
 
 static const char sssp_usage[] =
-    "usage: spillgraph sssp STORE --source V|random[:SEED] [-o DIST] [--parents FILE] [--delta D]\n" COMMON_USAGE;
+    "usage: spillgraph sssp STORE --source V|random[:SEED] [-o DIST] [--parents FILE] [--delta D]\n"
+    "         [--method auto|delta|bellman-ford]\n" COMMON_USAGE;
 
 static void sssp_help(void)
 {
@@ -491,7 +534,10 @@ static void sssp_help(void)
            "                     when unreached) or DIST.bin\n"
            "  --parents FILE     write a shortest-path tree: the parent of each vertex\n"
            "                     (-1 when unreached; the source's parent is itself)\n"
-           "  --delta D          bucket width (default: chosen from weights and degrees)\n"
+           "  --delta D          bucket width (default: chosen from weights and degrees;\n"
+           "                     the gpu backend picks wider buckets than the cpu)\n"
+           "  --method M         auto or delta (delta-stepping buckets, the default) or\n"
+           "                     bellman-ford (edge-parallel, gpu backend only)\n"
            COMMON_HELP
            "--verify compares every distance with Dijkstra's and, with --parents, checks\n"
            "the tree.\n"
@@ -549,6 +595,7 @@ int cmd_sssp(int argc, char **argv, const cli_env *env)
                                       {"source", 's', true, OPT_SOURCE},
                                       {"parents", 0, true, OPT_PARENTS},
                                       {"delta", 0, true, OPT_DELTA},
+                                      {"method", 0, true, OPT_METHOD},
                                       {NULL, 0, false, 0}};
     if (cli_wants_help(argc, argv)) {
         sssp_help();
@@ -559,6 +606,7 @@ int cmd_sssp(int argc, char **argv, const cli_env *env)
     source_arg source = {0};
     bool have_source = false;
     double delta = 0;
+    sg_sssp_method method = SG_SSSP_AUTO;
     cli_parser p;
     cli_parser_init(&p, a.cmd, a.usage, opts, argc, argv);
     for (int id; (id = cli_next(&p)) != CLI_END;) {
@@ -575,6 +623,12 @@ int cmd_sssp(int argc, char **argv, const cli_env *env)
         case OPT_DELTA:
             if (!value_double(&p, false, &delta)) return CLI_EXIT_USAGE;
             break;
+        case OPT_METHOD:
+            if (!sg_sssp_method_parse(p.value, &method))
+                return cli_usage_error(a.cmd, a.usage,
+                                       "--method: unknown method '%s' (auto, delta, bellman-ford)",
+                                       p.value);
+            break;
         }
     }
     if (a.store && !have_source) return cli_usage_error(a.cmd, a.usage, "missing --source V");
@@ -589,7 +643,8 @@ int cmd_sssp(int argc, char **argv, const cli_env *env)
     if ((rc = resolve_source(&a, &source, &v0)) != CLI_EXIT_OK) goto done;
     const sg_sssp_options so = {.source = v0,
                                 .delta = delta,
-                                .want_parents = a.parents != NULL};
+                                .want_parents = a.parents != NULL,
+                                .method = method};
     sg_status st = sg_sssp(a.run, a.g, &so, &r, &err);
     if (st != SG_OK) {
         rc = lib_fail(&a, st, &err);
@@ -614,11 +669,15 @@ int cmd_sssp(int argc, char **argv, const cli_env *env)
         cli_json_u64(&j, "reached", r->reached);
         cli_json_num(&j, "max_distance", r->max_dist);
         cli_json_num(&j, "delta", r->delta);
+        cli_json_str(&j, "method", method == SG_SSSP_BELLMAN_FORD ? "bellman-ford" : "delta");
         cli_json_object_end(&j);
         json_tail(&a, &j);
     } else if (!a.quiet) {
         text_head(&a, "shortest paths");
-        printf("  source     %" PRIu64 ", delta %.9g\n", shown_id(&a, r->source), r->delta);
+        if (method == SG_SSSP_BELLMAN_FORD)
+            printf("  source     %" PRIu64 ", Bellman-Ford\n", shown_id(&a, r->source));
+        else
+            printf("  source     %" PRIu64 ", delta %.9g\n", shown_id(&a, r->source), r->delta);
         printf("  reached    %s of %s vertices, largest distance %.*g\n",
                cli_count(r->reached).s, cli_count(r->n_vertices).s, exact ? 20 : 17,
                r->max_dist);

@@ -1,0 +1,297 @@
+// The device context: memory accountant, streams, staged uploads through
+// two pinned buffers, device graphs, and the stats helper.
+#include <cuda_runtime.h>
+
+#include <new>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kinternal.cuh"
+
+sg_status sgk_cuda_fail(sg_error *err, const char *call, cudaError_t e, const char *file, int line)
+{
+    const char *base = strrchr(file, '/');
+    return sgi_fail(err, SG_E_DEVICE, "%s: %s (%s) at %s:%d", call, cudaGetErrorName(e),
+                    cudaGetErrorString(e), base ? base + 1 : file, line);
+}
+
+static double gib(uint64_t b) { return (double)b / (double)(1ull << 30); }
+
+// ------------------------------------------------------------ accountant
+
+sg_status sgk_alloc(sgk_ctx *c, void **p, size_t bytes, const char *what, sg_error *err)
+{
+    const size_t want = bytes ? bytes : 256;
+    if (c->in_use + want > c->budget) {
+        c->refused++;
+        return sgi_fail(err, SG_E_NOMEM,
+                        "device memory budget exceeded allocating %s: %llu bytes (%.2f GiB) "
+                        "asked, %.2f GiB in use, budget %.2f GiB (--device-mem)",
+                        what, (unsigned long long)want, gib(want), gib(c->in_use), gib(c->budget));
+    }
+    void *q = nullptr;
+    const cudaError_t e = cudaMalloc(&q, want);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        c->refused++;
+        return sgi_fail(err, e == cudaErrorMemoryAllocation ? SG_E_NOMEM : SG_E_DEVICE,
+                        "cudaMalloc of %llu bytes for %s: %s (%s); %.2f GiB in use of a %.2f GiB "
+                        "budget",
+                        (unsigned long long)want, what, cudaGetErrorName(e), cudaGetErrorString(e),
+                        gib(c->in_use), gib(c->budget));
+    }
+    try {
+        (*c->sizes)[q] = want;
+    } catch (...) {
+        cudaFree(q);
+        return sgi_fail(err, SG_E_NOMEM, "out of host memory recording a device allocation");
+    }
+    c->in_use += want;
+    if (c->in_use > c->peak) c->peak = c->in_use;
+    c->allocations++;
+    *p = q;
+    return SG_OK;
+}
+
+void sgk_free(sgk_ctx *c, void *p)
+{
+    if (!p || !c) return;
+    auto it = c->sizes->find(p);
+    if (it != c->sizes->end()) {
+        c->in_use -= it->second;
+        c->sizes->erase(it);
+    }
+    (void)cudaFree(p);
+}
+
+// ------------------------------------------------------------ context
+
+uint64_t sgk_default_margin(uint64_t total_bytes)
+{
+    const uint64_t pct = total_bytes / 100 * 3;
+    const uint64_t floor_b = (uint64_t)256 << 20;
+    return pct > floor_b ? pct : floor_b;
+}
+
+void sgk_ctx_free(sgk_ctx *c)
+{
+    if (!c) return;
+    (void)cudaSetDevice(c->device);
+    if (c->sizes) {
+        for (auto &kv : *c->sizes) (void)cudaFree(kv.first);
+        delete c->sizes;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (c->stage_done[i]) (void)cudaEventSynchronize(c->stage_done[i]);
+        if (c->stage_done[i]) (void)cudaEventDestroy(c->stage_done[i]);
+        if (c->stage[i]) (void)cudaFreeHost(c->stage[i]);
+    }
+    if (c->copy_first) (void)cudaEventDestroy(c->copy_first);
+    if (c->copy_last) (void)cudaEventDestroy(c->copy_last);
+    if (c->stream) (void)cudaStreamDestroy(c->stream);
+    if (c->copy) (void)cudaStreamDestroy(c->copy);
+    free(c);
+}
+
+static sg_status ctx_init(sgk_ctx *c, int index, uint64_t budget, sg_error *err)
+{
+    cudaDeviceProp p;
+    size_t free_b = 0, total_b = 0;
+    SGK_CU(cudaGetDeviceProperties(&p, index));
+    SGK_CU(cudaSetDevice(index));
+    SGK_CU(cudaMemGetInfo(&free_b, &total_b));
+    c->device = index;
+    snprintf(c->name, sizeof c->name, "%.127s", p.name);
+    c->sm_count = p.multiProcessorCount;
+    c->l2_bytes = (uint64_t)p.l2CacheSize;
+    if (budget == 0) {
+        const uint64_t margin = sgk_default_margin(total_b);
+        budget = free_b > margin ? free_b - margin : 0;
+    } else if (budget > free_b) {
+        return sgi_fail(err, SG_E_INVALID,
+                        "device budget %.2f GiB (--device-mem) is more than the %.2f GiB free on "
+                        "GPU %d (%s)",
+                        gib(budget), gib(free_b), index, c->name);
+    }
+    c->budget = budget;
+    try {
+        c->sizes = new std::unordered_map<void *, size_t>();
+    } catch (...) {
+        return sgi_fail(err, SG_E_NOMEM, "out of host memory creating the device context");
+    }
+    SGK_CU(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
+    SGK_CU(cudaStreamCreateWithFlags(&c->copy, cudaStreamNonBlocking));
+    for (int i = 0; i < 2; i++) {
+        SGK_CU(cudaHostAlloc(&c->stage[i], SGK_STAGE_BYTES, cudaHostAllocPortable));
+        SGK_CU(cudaEventCreateWithFlags(&c->stage_done[i], cudaEventDisableTiming));
+    }
+    SGK_CU(cudaEventCreate(&c->copy_first));
+    SGK_CU(cudaEventCreate(&c->copy_last));
+    const char *dis = getenv("SPILLGRAPH_GPU_DISABLE");
+    snprintf(c->disabled, sizeof c->disabled, ",%s,", dis ? dis : "");
+    return SG_OK;
+}
+
+sg_status sgk_ctx_create(int index, uint64_t budget, sgk_ctx **out, sg_error *err)
+{
+    if (!out) return sgi_fail(err, SG_E_INVALID, "sgk_ctx_create: out is NULL");
+    const int count = sgk_device_count();
+    if (index < 0 || index >= count)
+        return sgi_fail(err, SG_E_DEVICE, "no GPU with index %d (%d present)", index, count);
+    sgk_ctx *c = static_cast<sgk_ctx *>(calloc(1, sizeof *c));
+    if (!c) return sgi_fail(err, SG_E_NOMEM, "out of memory allocating the device context");
+    const sg_status st = ctx_init(c, index, budget, err);
+    if (st != SG_OK) {
+        sgk_ctx_free(c);
+        return st;
+    }
+    *out = c;
+    return SG_OK;
+}
+
+void sgk_ctx_mem(const sgk_ctx *c, sgk_mem_stats *out)
+{
+    out->budget = c->budget;
+    out->in_use = c->in_use;
+    out->peak = c->peak;
+    out->allocations = c->allocations;
+    out->refused = c->refused;
+}
+
+void sgk_ctx_reset_peak(sgk_ctx *c) { c->peak = c->in_use; }
+const char *sgk_ctx_device_name(const sgk_ctx *c) { return c->name; }
+int sgk_ctx_device_index(const sgk_ctx *c) { return c->device; }
+
+bool sgk_ctx_disabled(const sgk_ctx *c, const char *name)
+{
+    char key[80];
+    snprintf(key, sizeof key, ",%s,", name);
+    return strstr(c->disabled, key) != nullptr;
+}
+
+void sgk_stats_set(sgk_stats *s, const char *name, uint64_t value)
+{
+    for (unsigned i = 0; i < s->n; i++)
+        if (strcmp(s->name[i], name) == 0) {
+            s->value[i] = value;
+            return;
+        }
+    if (s->n == SGK_MAX_STATS) return;
+    s->name[s->n] = name;
+    s->value[s->n++] = value;
+}
+
+// ------------------------------------------------------------ staging
+
+sg_status sgk_stage_begin(sgk_ctx *c, sgk_stage *out, sg_error *err)
+{
+    const int slot = c->stage_next;
+    if (c->stage_busy[slot]) {
+        SGK_CU(cudaEventSynchronize(c->stage_done[slot]));
+        c->stage_busy[slot] = false;
+    }
+    c->stage_next = 1 - slot;
+    out->buf = c->stage[slot];
+    out->cap = SGK_STAGE_BYTES;
+    out->slot = slot;
+    return SG_OK;
+}
+
+sg_status sgk_stage_copy(sgk_ctx *c, const sgk_stage *s, size_t off, void *dst, size_t bytes,
+                         sg_error *err)
+{
+    if (off > s->cap || bytes > s->cap - off)
+        return sgi_fail(err, SG_E_INVALID, "staged copy of %zu bytes at %zu overruns the %zu-byte "
+                        "staging buffer", bytes, off, s->cap);
+    if (bytes == 0) return SG_OK;
+    if (!c->copy_started) {
+        SGK_CU(cudaEventRecord(c->copy_first, c->copy));
+        c->copy_started = true;
+    }
+    SGK_CU(cudaMemcpyAsync(dst, static_cast<char *>(s->buf) + off, bytes, cudaMemcpyHostToDevice,
+                           c->copy));
+    c->copy_bytes += bytes;
+    return SG_OK;
+}
+
+sg_status sgk_stage_end(sgk_ctx *c, const sgk_stage *s, sg_error *err)
+{
+    SGK_CU(cudaEventRecord(c->stage_done[s->slot], c->copy));
+    c->stage_busy[s->slot] = true;
+    return SG_OK;
+}
+
+sg_status sgk_stage_finish(sgk_ctx *c, uint64_t *bytes, double *seconds, sg_error *err)
+{
+    float ms = 0.0f;
+    if (c->copy_started) {
+        SGK_CU(cudaEventRecord(c->copy_last, c->copy));
+        SGK_CU(cudaEventSynchronize(c->copy_last));
+        SGK_CU(cudaEventElapsedTime(&ms, c->copy_first, c->copy_last));
+    }
+    SGK_CU(cudaStreamSynchronize(c->copy));
+    c->stage_busy[0] = c->stage_busy[1] = false;
+    if (bytes) *bytes = c->copy_bytes;
+    if (seconds) *seconds = ms * 1e-3;
+    c->copy_bytes = 0;
+    c->copy_started = false;
+    return SG_OK;
+}
+
+sg_status sgk_upload(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_error *err)
+{
+    size_t done = 0;
+    while (done < bytes) {
+        sgk_stage s;
+        SGK_TRY(sgk_stage_begin(c, &s, err));
+        const size_t piece = bytes - done < s.cap ? bytes - done : s.cap;
+        memcpy(s.buf, static_cast<const char *>(src) + done, piece);
+        SGK_TRY(sgk_stage_copy(c, &s, 0, static_cast<char *>(dst) + done, piece, err));
+        SGK_TRY(sgk_stage_end(c, &s, err));
+        done += piece;
+    }
+    return SG_OK;
+}
+
+// ------------------------------------------------------------ device graphs
+
+sg_status sgk_graph_create(sgk_ctx *c, const sgk_graph_desc *d, sgk_graph **out, sg_error *err)
+{
+    sgk_graph *g = static_cast<sgk_graph *>(calloc(1, sizeof *g));
+    if (!g) return sgi_fail(err, SG_E_NOMEM, "out of memory allocating a device graph handle");
+    g->ctx = c;
+    g->d = *d;
+    sg_status st = sgk_alloc(c, reinterpret_cast<void **>(&g->x), (d->n + 1) * sizeof(uint64_t),
+                             "the offsets (X)", err);
+    if (st == SG_OK)
+        st = sgk_alloc(c, reinterpret_cast<void **>(&g->a), d->m * sizeof(uint32_t),
+                       "the neighbours (A)", err);
+    if (st == SG_OK && d->has_weights)
+        st = sgk_alloc(c, reinterpret_cast<void **>(&g->w), d->m * sizeof(uint32_t),
+                       "the weights (W)", err);
+    if (st != SG_OK) {
+        sgk_graph_free(g);
+        return st;
+    }
+    *out = g;
+    return SG_OK;
+}
+
+void sgk_graph_free(sgk_graph *g)
+{
+    if (!g) return;
+    sgk_free(g->ctx, g->x);
+    sgk_free(g->ctx, g->a);
+    sgk_free(g->ctx, g->w);
+    free(g);
+}
+
+const sgk_graph_desc *sgk_graph_get_desc(const sgk_graph *g) { return &g->d; }
+
+void sgk_graph_device_arrays(sgk_graph *g, void **x, void **a, void **w)
+{
+    if (x) *x = g->x;
+    if (a) *a = g->a;
+    if (w) *w = g->w;
+}

@@ -1,0 +1,146 @@
+// spillgraph kernels/ — what the .cu files share (CUDA C++ only; never
+// included from C). The context and device-graph structs, the memory
+// accountant, checked CUDA calls, and RAII device buffers so that every
+// early return frees what was allocated.
+//
+// Error style: functions return sg_status; a failing CUDA call returns at
+// once through SGK_CU (naming the call, file and line and CUDA's message);
+// device buffers (sgk_dbuf) free themselves through the accountant when
+// they go out of scope, so no cleanup labels are needed.
+#ifndef SG_KERNELS_KINTERNAL_CUH
+#define SG_KERNELS_KINTERNAL_CUH
+
+#include <cuda_runtime.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <unordered_map>
+
+#include "gpu.h"
+#include "sg_common.h"
+
+// ------------------------------------------------------------ checked calls
+
+// Fills err with "CALL: cudaErrorName (message) at FILE:LINE", returns SG_E_DEVICE.
+sg_status sgk_cuda_fail(sg_error *err, const char *call, cudaError_t e, const char *file, int line);
+
+// Returns from the enclosing function on a CUDA error (err must be in scope).
+#define SGK_CU(call)                                                                      \
+    do {                                                                                  \
+        const cudaError_t sgk_e_ = (call);                                                \
+        if (sgk_e_ != cudaSuccess) return sgk_cuda_fail(err, #call, sgk_e_, __FILE__, __LINE__); \
+    } while (0)
+
+// After a <<<...>>> launch: checks the launch itself (configuration errors).
+#define SGK_LAUNCHED(what) SGK_CU(cudaGetLastError())
+
+// Returns from the enclosing function when an sg_status call fails.
+#define SGK_TRY(expr)                                                                     \
+    do {                                                                                  \
+        const sg_status sgk_s_ = (expr);                                                  \
+        if (sgk_s_ != SG_OK) return sgk_s_;                                               \
+    } while (0)
+
+// ------------------------------------------------------------ the context
+
+struct sgk_ctx {
+    int device;
+    char name[128];
+    int sm_count;
+    uint64_t l2_bytes;
+    uint64_t budget, in_use, peak, allocations, refused;
+    std::unordered_map<void *, size_t> *sizes; // live allocations
+    cudaStream_t stream;      // compute
+    cudaStream_t copy;        // staged uploads
+    // staging
+    void *stage[2];           // pinned, SGK_STAGE_BYTES each
+    cudaEvent_t stage_done[2];
+    bool stage_busy[2];
+    int stage_next;
+    cudaEvent_t copy_first, copy_last; // timing of the copies since the last finish
+    bool copy_started;
+    uint64_t copy_bytes;
+    char disabled[256];       // SPILLGRAPH_GPU_DISABLE, with commas around: ",a,b,"
+};
+
+struct sgk_graph {
+    sgk_ctx *ctx;
+    sgk_graph_desc d;
+    uint64_t *x;              // n + 1
+    uint32_t *a;              // m
+    uint32_t *w;              // m or NULL (u32 weights or f32 bits)
+};
+
+// ------------------------------------------------------------ the accountant
+
+// Allocates `bytes` of device memory for `what` ("the frontier queue"),
+// within the budget: SG_E_NOMEM naming what, the bytes asked, in use and
+// the budget (and --device-mem) when it does not fit; SG_E_DEVICE when
+// cudaMalloc fails. bytes == 0 allocates a minimal block (never NULL).
+sg_status sgk_alloc(sgk_ctx *c, void **p, size_t bytes, const char *what, sg_error *err);
+// Frees and returns the bytes to the budget (accepts NULL).
+void sgk_free(sgk_ctx *c, void *p);
+
+// A device array of T that frees itself. Not copyable.
+template <class T> struct sgk_dbuf {
+    sgk_ctx *c = nullptr;
+    T *p = nullptr;
+    size_t n = 0;
+    sgk_dbuf() = default;
+    sgk_dbuf(const sgk_dbuf &) = delete;
+    sgk_dbuf &operator=(const sgk_dbuf &) = delete;
+    ~sgk_dbuf() { release(); }
+    sg_status alloc(sgk_ctx *ctx, size_t count, const char *what, sg_error *err)
+    {
+        release();
+        void *q = nullptr;
+        const sg_status st = sgk_alloc(ctx, &q, count * sizeof(T), what, err);
+        if (st != SG_OK) return st;
+        c = ctx;
+        p = static_cast<T *>(q);
+        n = count;
+        return SG_OK;
+    }
+    void release()
+    {
+        if (p) sgk_free(c, p);
+        p = nullptr;
+        n = 0;
+    }
+    T *get() const { return p; }
+    operator T *() const { return p; }
+};
+
+// Grid size for a grid-stride loop over `items` with `block` threads:
+// enough blocks to fill the device (sm_count * 8), fewer for small work.
+static inline unsigned sgk_grid(const sgk_ctx *c, uint64_t items, unsigned block)
+{
+    uint64_t b = (items + block - 1) / block;
+    const uint64_t cap = (uint64_t)c->sm_count * 8;
+    if (b > cap) b = cap;
+    return b ? (unsigned)b : 1u;
+}
+
+// ------------------------------------------------------------ small device helpers
+
+// Relaxed 64-bit atomic min on unsigned words (returns the old value).
+__device__ __forceinline__ unsigned long long sgk_atomic_min_u64(uint64_t *p, uint64_t v)
+{
+    return atomicMin(reinterpret_cast<unsigned long long *>(p), (unsigned long long)v);
+}
+
+// An order-preserving key of a weight (src/internal.h sgi_weight_key):
+// comparing keys as unsigned integers orders the weights, f32 as floats.
+__host__ __device__ __forceinline__ uint32_t sgk_weight_key(bool f32, uint32_t bits)
+{
+    if (!f32) return bits;
+    return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+}
+__host__ __device__ __forceinline__ uint32_t sgk_weight_unkey(bool f32, uint32_t key)
+{
+    if (!f32) return key;
+    return (key & 0x80000000u) ? (key & 0x7fffffffu) : ~key;
+}
+
+#endif

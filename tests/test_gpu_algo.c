@@ -1,0 +1,845 @@
+/* The gpu backend end to end, through the public API: Borůvka forests,
+ * shortest paths (delta-stepping buckets and Bellman-Ford) and BFS on the
+ * device, checked against the cpu backend and the oracles on every test
+ * graph family; the optimisation switches (SPILLGRAPH_GPU_DISABLE); the
+ * device memory budget, its refusals and auto's fallback to the cpu; and
+ * loading a store straight to the device.
+ *
+ * Skips (exit 77) where the build has no CUDA or there is no GPU. With the
+ * environment variable SG_TEST_SMALL set, only the small graphs and one
+ * seed (for compute-sanitizer runs). Every failure names the graph (family,
+ * size, seed, weights, direction), the call and the library's message. */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spillgraph.h"
+#include "testgraphs.h"
+
+/* ------------------------------------------------------------ settings and helpers */
+
+static bool small_only; /* SG_TEST_SMALL */
+
+enum { SMALL_N = 50, MEDIUM_N = 3000 };
+
+static int n_sizes(void) { return small_only ? 1 : 2; }
+static uint64_t size_at(int i) { return i == 0 ? SMALL_N : MEDIUM_N; }
+/* Seeds: 2 (1 under SG_TEST_SMALL); `medium_one` gives the medium size only
+ * the first, where a test would otherwise take too long. */
+static int n_seeds(uint64_t n, bool medium_one)
+{
+    return small_only || (medium_one && n >= MEDIUM_N) ? 1 : 2;
+}
+
+/* A run on backend b with 2 threads (device_mem 0: the default budget). */
+static sg_run *mkrun(sg_backend b, uint64_t device_mem)
+{
+    const sg_run_options o = {.backend = b, .threads = 2, .device_mem = device_mem};
+    sg_run *r = NULL;
+    sg_error err = {0};
+    if (sg_run_create(&o, &r, &err) != SG_OK)
+        fail_msg("sg_run_create(backend %s, device_mem %llu): %s", sg_backend_name(b),
+                 (unsigned long long)device_mem, err.msg);
+    return r;
+}
+
+static uint64_t nverts(const sg_graph *g)
+{
+    sg_graph_info info;
+    sg_graph_get_info(g, &info);
+    return info.n_vertices;
+}
+
+/* "rmat n~3000 (4096 vertices) seed 2 f32 directed" */
+static void describe(char *buf, size_t len, tg_kind k, uint64_t n, uint64_t seed, bool directed,
+                     bool f32, const sg_graph *g)
+{
+    snprintf(buf, len, "%s n~%llu (%llu vertices) seed %llu %s %s", tg_name(k),
+             (unsigned long long)n, (unsigned long long)nverts(g), (unsigned long long)seed,
+             f32 ? "f32" : "u32", directed ? "directed" : "undirected");
+}
+
+/* A vertex without out-edges (isolated when undirected), or SG_NO_VERTEX. */
+static uint32_t no_out_edges(const sg_graph *g)
+{
+    const uint64_t *x = sg_graph_offsets(g);
+    const uint64_t n = nverts(g);
+    for (uint64_t v = 0; v < n; v++)
+        if (x[v + 1] == x[v]) return (uint32_t)v;
+    return SG_NO_VERTEX;
+}
+
+/* The sources of a graph: 0, a random one (Graph500 draw), and one without
+ * out-edges where there is one. Returns the count (2 or 3). */
+static int sources_of(const sg_graph *g, uint64_t seed, uint32_t out[3])
+{
+    int ns = 0;
+    out[ns++] = 0;
+    uint32_t s = 0;
+    sg_error err = {0};
+    if (sg_graph_random_source(g, seed, &s, &err) != SG_OK) s = (uint32_t)(nverts(g) / 2);
+    out[ns++] = s;
+    const uint32_t z = no_out_edges(g);
+    if (z != SG_NO_VERTEX) out[ns++] = z;
+    return ns;
+}
+
+static bool counter(const sg_run *run, const char *name, uint64_t *value)
+{
+    for (unsigned i = 0; i < sg_run_counter_count(run); i++) {
+        uint64_t v = 0;
+        if (strcmp(sg_run_counter(run, i, &v), name) == 0) {
+            *value = v;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void expect_backend(const sg_run *run, sg_backend want, const char *what, const char *call)
+{
+    if (sg_run_backend(run) != want)
+        fail_msg("%s: after %s the run's backend is %s, want %s", what, call,
+                 sg_backend_name(sg_run_backend(run)), sg_backend_name(want));
+}
+
+/* The device report is consistent: peak within the budget, what is held
+ * within the peak; after a GPU algorithm (`used`) a context, a name and a
+ * positive peak. */
+static sg_device_report expect_report(const sg_run *run, bool used, const char *what)
+{
+    sg_device_report rep;
+    memset(&rep, 0, sizeof rep);
+    sg_run_device_report(run, &rep);
+    if (rep.peak_bytes > rep.budget)
+        fail_msg("%s: device peak %llu bytes exceeds the budget %llu", what,
+                 (unsigned long long)rep.peak_bytes, (unsigned long long)rep.budget);
+    if (rep.in_use > rep.peak_bytes)
+        fail_msg("%s: %llu device bytes held, above the peak %llu", what,
+                 (unsigned long long)rep.in_use, (unsigned long long)rep.peak_bytes);
+    if (used) {
+        if (!rep.used) fail_msg("%s: the report says no device context was made", what);
+        if (rep.peak_bytes == 0) fail_msg("%s: device peak is 0 after a GPU algorithm", what);
+        if (rep.name[0] == '\0') fail_msg("%s: the report has no device name", what);
+    }
+    return rep;
+}
+
+/* ------------------------------------------------------------ per-algorithm checks */
+
+static void expect_same_forest(const sg_forest *gf, const sg_forest *cf, const char *what)
+{
+    if (gf->n_vertices != cf->n_vertices || gf->n_trees != cf->n_trees ||
+        gf->n_edges != cf->n_edges || gf->weight_type != cf->weight_type)
+        fail_msg("%s: gpu forest: %llu vertices, %llu trees, %llu edges, weight type %d; cpu: "
+                 "%llu, %llu, %llu, %d",
+                 what, (unsigned long long)gf->n_vertices, (unsigned long long)gf->n_trees,
+                 (unsigned long long)gf->n_edges, (int)gf->weight_type,
+                 (unsigned long long)cf->n_vertices, (unsigned long long)cf->n_trees,
+                 (unsigned long long)cf->n_edges, (int)cf->weight_type);
+    for (uint64_t i = 0; i < cf->n_edges; i++)
+        if (gf->u[i] != cf->u[i] || gf->v[i] != cf->v[i] || gf->w[i] != cf->w[i])
+            fail_msg("%s: forest edge %llu: gpu (%u, %u, w bits 0x%08x), cpu (%u, %u, w bits "
+                     "0x%08x)",
+                     what, (unsigned long long)i, gf->u[i], gf->v[i], gf->w[i], cf->u[i], cf->v[i],
+                     cf->w[i]);
+    if (gf->total_u32 != cf->total_u32 || gf->total != cf->total)
+        fail_msg("%s: forest totals: gpu %llu / %.17g, cpu %llu / %.17g", what,
+                 (unsigned long long)gf->total_u32, gf->total, (unsigned long long)cf->total_u32,
+                 cf->total);
+}
+
+/* sg_mst on the gpu run equals the cpu run's forest and verifies. */
+static void mst_compare(sg_run *cpu, sg_run *gpu, const sg_graph *g, const char *what)
+{
+    sg_forest *fc = NULL, *fg = NULL;
+    sg_error err = {0};
+    if (sg_mst(cpu, g, &fc, &err) != SG_OK) fail_msg("%s: cpu sg_mst: %s", what, err.msg);
+    if (sg_mst(gpu, g, &fg, &err) != SG_OK) fail_msg("%s: gpu sg_mst: %s", what, err.msg);
+    expect_backend(gpu, SG_BACKEND_GPU, what, "sg_mst");
+    if (sg_verify_forest(g, fg, &err) != SG_OK)
+        fail_msg("%s: gpu forest against Kruskal: %s", what, err.msg);
+    expect_same_forest(fg, fc, what);
+    sg_forest_free(fc);
+    sg_forest_free(fg);
+}
+
+/* One sg_sssp on `run` (expected to run on `want`), verified against
+ * Dijkstra (distances, and the tree when asked). */
+static void sssp_check(sg_run *run, sg_backend want, const sg_graph *g, uint32_t source,
+                       sg_sssp_method method, double delta, bool parents, const char *what)
+{
+    char call[200];
+    snprintf(call, sizeof call, "sg_sssp from %u, method %s, delta %g, %s", source,
+             sg_sssp_method_name(method), delta, parents ? "parents" : "no parents");
+    const sg_sssp_options o = {
+        .source = source, .delta = delta, .want_parents = parents, .method = method};
+    sg_sssp_result *r = NULL;
+    sg_error err = {0};
+    if (sg_sssp(run, g, &o, &r, &err) != SG_OK) fail_msg("%s: %s: %s", what, call, err.msg);
+    expect_backend(run, want, what, call);
+    if (sg_verify_sssp(g, r, &err) != SG_OK) fail_msg("%s: %s: verify: %s", what, call, err.msg);
+    sg_graph_info info;
+    sg_graph_get_info(g, &info);
+    if (r->n_vertices != info.n_vertices || r->source != source)
+        fail_msg("%s: %s: result for %llu vertices from %u", what, call,
+                 (unsigned long long)r->n_vertices, r->source);
+    if (r->weight_type != info.weight_type || (r->dist == NULL) == (r->dist_f == NULL))
+        fail_msg("%s: %s: weight type %d, dist %p, dist_f %p", what, call, (int)r->weight_type,
+                 (void *)r->dist, (void *)r->dist_f);
+    if ((r->parent != NULL) != parents)
+        fail_msg("%s: %s: parent array %s", what, call, r->parent ? "present" : "missing");
+    if (r->dist ? r->dist[source] != 0 : r->dist_f[source] != 0.0)
+        fail_msg("%s: %s: the source's distance is not 0", what, call);
+    if (r->reached < 1) fail_msg("%s: %s: reached %llu", what, call, (unsigned long long)r->reached);
+    if (method == SG_SSSP_DELTA && delta > 0 && r->delta != delta)
+        fail_msg("%s: %s: bucket width used %g", what, call, r->delta);
+    if (method != SG_SSSP_BELLMAN_FORD && !(r->delta > 0))
+        fail_msg("%s: %s: bucket width used %g", what, call, r->delta);
+    sg_sssp_free(r);
+}
+
+/* The sssp settings of one source: delta-stepping (automatic and explicit
+ * width) and Bellman-Ford, each with and without parents. */
+static void sssp_all(sg_run *gpu, const sg_graph *g, uint32_t source, const char *what)
+{
+    for (int parents = 0; parents < 2; parents++) {
+        sssp_check(gpu, SG_BACKEND_GPU, g, source, SG_SSSP_DELTA, 0.0, parents, what);
+        sssp_check(gpu, SG_BACKEND_GPU, g, source, SG_SSSP_DELTA, 3.0, parents, what);
+        sssp_check(gpu, SG_BACKEND_GPU, g, source, SG_SSSP_BELLMAN_FORD, 0.0, parents, what);
+    }
+}
+
+/* One sg_bfs on `run`, verified against the serial BFS. *bu gets the
+ * bottom-up step count (asserting the counter exists). */
+static void bfs_check(sg_run *run, sg_backend want, const sg_graph *g, uint32_t source,
+                      int alpha, int beta, bool parents, const char *what, uint64_t *bu)
+{
+    char call[200];
+    snprintf(call, sizeof call, "sg_bfs from %u, alpha %d, beta %d, %s", source, alpha, beta,
+             parents ? "parents" : "no parents");
+    const sg_bfs_options o = {.source = source, .want_parents = parents, .alpha = alpha, .beta = beta};
+    sg_bfs_result *r = NULL;
+    sg_error err = {0};
+    if (sg_bfs(run, g, &o, &r, &err) != SG_OK) fail_msg("%s: %s: %s", what, call, err.msg);
+    expect_backend(run, want, what, call);
+    if (sg_verify_bfs(g, r, &err) != SG_OK) fail_msg("%s: %s: verify: %s", what, call, err.msg);
+    if (r->n_vertices != nverts(g) || r->source != source || r->level[source] != 0)
+        fail_msg("%s: %s: result for %llu vertices from %u", what, call,
+                 (unsigned long long)r->n_vertices, r->source);
+    if ((r->parent != NULL) != parents)
+        fail_msg("%s: %s: parent array %s", what, call, r->parent ? "present" : "missing");
+    uint64_t b = 0, t = 0;
+    if (!counter(run, "bottom_up_steps", &b) || !counter(run, "top_down_steps", &t))
+        fail_msg("%s: %s: the step counters are not set", what, call);
+    if (bu) *bu = b;
+    sg_bfs_free(r);
+}
+
+/* ------------------------------------------------------------ MST */
+
+static void test_mst(void **state)
+{
+    (void)state;
+    sg_run *cpu = mkrun(SG_BACKEND_CPU, 0), *gpu = mkrun(SG_BACKEND_GPU, 0);
+    {
+        sg_device_report rep;
+        sg_run_device_report(gpu, &rep);
+        assert_false(rep.used); /* the context comes at the first GPU use */
+        assert_int_equal(sg_run_backend(gpu), SG_BACKEND_GPU);
+    }
+    char what[200];
+    for (int k = 0; k < TG_NKINDS; k++)
+        for (int si = 0; si < n_sizes(); si++)
+            for (uint64_t seed = 1; seed <= (uint64_t)n_seeds(size_at(si), false); seed++)
+                for (int f32 = 0; f32 < 2; f32++) {
+                    sg_graph *g = tg_make((tg_kind)k, size_at(si), seed, false, f32);
+                    describe(what, sizeof what, (tg_kind)k, size_at(si), seed, false, f32, g);
+                    mst_compare(cpu, gpu, g, what);
+                    sg_graph_free(g);
+                }
+    expect_report(gpu, true, "after the mst families");
+
+    /* The same refusals as the cpu: a directed graph. */
+    sg_graph *d = tg_make(TG_RANDOM, SMALL_N, 1, true, false);
+    sg_forest *f = NULL;
+    sg_error err = {0};
+    assert_int_equal(sg_mst(gpu, d, &f, &err), SG_E_INVALID);
+    if (!strstr(err.msg, "undirected")) fail_msg("directed graph on the gpu: \"%s\"", err.msg);
+    assert_null(f);
+    sg_graph_free(d);
+    sg_run_free(cpu);
+    sg_run_free(gpu);
+}
+
+/* ------------------------------------------------------------ SSSP */
+
+static void test_sssp(void **state)
+{
+    (void)state;
+    sg_run *gpu = mkrun(SG_BACKEND_GPU, 0);
+    char what[200];
+    for (int k = 0; k < TG_NKINDS; k++)
+        for (int si = 0; si < n_sizes(); si++)
+            for (uint64_t seed = 1; seed <= (uint64_t)n_seeds(size_at(si), true); seed++)
+                for (int variant = 0; variant < 4; variant++) {
+                    const bool directed = variant & 1, f32 = variant & 2;
+                    sg_graph *g = tg_make((tg_kind)k, size_at(si), seed, directed, f32);
+                    describe(what, sizeof what, (tg_kind)k, size_at(si), seed, directed, f32, g);
+                    uint32_t src[3];
+                    const int ns = sources_of(g, seed, src);
+                    for (int s = 0; s < ns; s++) sssp_all(gpu, g, src[s], what);
+                    /* method auto on a gpu run */
+                    sssp_check(gpu, SG_BACKEND_GPU, g, src[1], SG_SSSP_AUTO, 0.0, true, what);
+                    sg_graph_free(g);
+                }
+    expect_report(gpu, true, "after the sssp families");
+    sg_run_free(gpu);
+}
+
+/* ------------------------------------------------------------ BFS */
+
+static void test_bfs(void **state)
+{
+    (void)state;
+    sg_run *gpu = mkrun(SG_BACKEND_GPU, 0);
+    /* default switching; top-down forced (alpha 1, beta 1); bottom-up forced
+     * (alpha 1000, beta 1000) */
+    static const int ab[3][2] = {{0, 0}, {1, 1}, {1000, 1000}};
+    char what[200];
+    for (int k = 0; k < TG_NKINDS; k++)
+        for (int si = 0; si < n_sizes(); si++)
+            for (uint64_t seed = 1; seed <= (uint64_t)n_seeds(size_at(si), true); seed++)
+                for (int directed = 0; directed < 2; directed++) {
+                    sg_graph *g = tg_make((tg_kind)k, size_at(si), seed, directed, false);
+                    describe(what, sizeof what, (tg_kind)k, size_at(si), seed, directed, false, g);
+                    uint32_t src[4];
+                    int ns = sources_of(g, seed, src);
+                    src[ns++] = (uint32_t)(nverts(g) - 1);
+                    for (int s = 0; s < ns; s++)
+                        for (int i = 0; i < 3; i++)
+                            for (int parents = 0; parents < 2; parents++) {
+                                uint64_t bu = 0;
+                                bfs_check(gpu, SG_BACKEND_GPU, g, src[s], ab[i][0], ab[i][1],
+                                          parents, what, &bu);
+                                if (directed && bu != 0)
+                                    fail_msg("%s: bfs from %u: %llu bottom-up steps on a directed "
+                                             "graph",
+                                             what, src[s], (unsigned long long)bu);
+                            }
+                    sg_graph_free(g);
+                }
+
+    /* Forcing bottom-up really takes bottom-up steps on the device (unless
+     * switched off from outside), and the levels stay right. From the vertex
+     * of most edges: a random one may sit in a component of two. */
+    const char *dis = getenv("SPILLGRAPH_GPU_DISABLE");
+    if (!dis || !strstr(dis, "bottom-up")) {
+        sg_graph *g = tg_make(TG_RMAT, small_only ? 256 : 4096, 3, false, false);
+        describe(what, sizeof what, TG_RMAT, small_only ? 256 : 4096, 3, false, false, g);
+        const uint64_t *x = sg_graph_offsets(g);
+        uint32_t s = 0;
+        for (uint64_t v = 1; v < nverts(g); v++)
+            if (x[v + 1] - x[v] > x[s + 1] - x[s]) s = (uint32_t)v;
+        uint64_t bu = 0;
+        bfs_check(gpu, SG_BACKEND_GPU, g, s, 1000, 1000, true, what, &bu);
+        if (bu == 0) fail_msg("%s: alpha = beta = 1000 took no bottom-up step", what);
+        sg_graph_free(g);
+    }
+    expect_report(gpu, true, "after the bfs families");
+    sg_run_free(gpu);
+}
+
+/* ------------------------------------------------------------ edge cases */
+
+static uint32_t fbits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return b;
+}
+
+/* Every algorithm on one small graph: forest equal to the cpu's, sssp and
+ * bfs (when it has vertices) verified from every listed source. */
+static void all_on(sg_run *cpu, sg_run *gpu, const sg_graph *g, const char *what)
+{
+    sg_graph_info info;
+    sg_graph_get_info(g, &info);
+    if (!info.directed) mst_compare(cpu, gpu, g, what);
+    if (info.n_vertices == 0) return;
+    const uint32_t last = (uint32_t)(info.n_vertices - 1);
+    const uint32_t srcs[2] = {0, last};
+    for (int s = 0; s < (last ? 2 : 1); s++) {
+        if (!info.negative_weights) sssp_all(gpu, g, srcs[s], what);
+        for (int parents = 0; parents < 2; parents++) {
+            bfs_check(gpu, SG_BACKEND_GPU, g, srcs[s], 0, 0, parents, what, NULL);
+            bfs_check(gpu, SG_BACKEND_GPU, g, srcs[s], 1000, 1000, parents, what, NULL);
+        }
+    }
+}
+
+static void test_edge_cases(void **state)
+{
+    (void)state;
+    sg_run *cpu = mkrun(SG_BACKEND_CPU, 0), *gpu = mkrun(SG_BACKEND_GPU, 0);
+    sg_error err = {0};
+    sg_graph *g = NULL;
+
+    /* No vertices: an empty forest; sssp and bfs refuse, as on the cpu. */
+    const uint64_t x0[1] = {0};
+    assert_int_equal(sg_graph_from_arrays(0, x0, NULL, NULL, SG_WEIGHT_U32, false, &g, &err), SG_OK);
+    all_on(cpu, gpu, g, "no vertices");
+    sg_sssp_result *sr = NULL;
+    sg_bfs_result *br = NULL;
+    const sg_sssp_options so = {.source = 0, .method = SG_SSSP_BELLMAN_FORD};
+    assert_int_equal(sg_sssp(gpu, g, &so, &sr, &err), SG_E_INVALID);
+    const sg_bfs_options bo = {.source = 0};
+    assert_int_equal(sg_bfs(gpu, g, &bo, &br, &err), SG_E_INVALID);
+    assert_null(sr);
+    assert_null(br);
+    sg_graph_free(g);
+
+    /* One vertex with and without a self-loop; ten vertices without edges,
+     * then with only self-loops. */
+    for (int directed = 0; directed < 2; directed++)
+        for (int f32 = 0; f32 < 2; f32++) {
+            const uint32_t lu[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+            uint32_t lw[10];
+            for (int i = 0; i < 10; i++) lw[i] = f32 ? fbits(2.5f) : 3;
+            char what[96];
+            for (int loops = 0; loops < 2; loops++) {
+                snprintf(what, sizeof what, "one vertex%s, %s %s", loops ? " with a self-loop" : "",
+                         f32 ? "f32" : "u32", directed ? "directed" : "undirected");
+                g = tg_from_edges(1, loops, lu, lu, lw, directed, f32);
+                all_on(cpu, gpu, g, what);
+                sg_graph_free(g);
+                snprintf(what, sizeof what, "ten vertices, %s, %s %s",
+                         loops ? "only self-loops" : "no edges", f32 ? "f32" : "u32",
+                         directed ? "directed" : "undirected");
+                g = tg_from_edges(10, loops ? 10 : 0, lu, lu, lw, directed, f32);
+                all_on(cpu, gpu, g, what);
+                sg_graph_free(g);
+            }
+        }
+
+    /* f32 forests with negative weights, -0 before +0 (the tie rule compares
+     * floats). */
+    {
+        const uint32_t u[] = {0, 1, 2, 3, 3, 4, 5, 5};
+        const uint32_t v[] = {1, 2, 0, 2, 4, 0, 6, 6};
+        const uint32_t w[] = {fbits(-0.0f), fbits(0.0f),   fbits(-0.0f), fbits(-1.5f),
+                              fbits(2.25f), fbits(3.0f),   fbits(-7.0f), fbits(-8.0f)};
+        g = tg_from_edges(8, 8, u, v, w, false, true);
+        all_on(cpu, gpu, g, "f32 negative weights");
+        sg_graph_free(g);
+    }
+
+    /* u32 weights near 2^32: totals and distances beyond 32 bits. */
+    {
+        enum { N = 60 };
+        uint32_t u[N], v[N], w[N];
+        for (uint32_t i = 0; i + 1 < N; i++) u[i] = i, v[i] = i + 1, w[i] = 4000000000u - i;
+        u[N - 1] = 0, v[N - 1] = N - 1, w[N - 1] = 4294967295u;
+        for (int directed = 0; directed < 2; directed++) {
+            g = tg_from_edges(N, N, u, v, w, directed, false);
+            all_on(cpu, gpu, g, directed ? "heavy u32 path, directed" : "heavy u32 cycle");
+            sg_graph_free(g);
+        }
+    }
+
+    /* Zero-weight cycles (tight edges between equal distances: the tree
+     * must not loop) and an f32 sum that rounds back (1e17 + 1 == 1e17). */
+    for (int variant = 0; variant < 4; variant++) {
+        const bool directed = variant & 1, f32 = variant & 2;
+        const uint32_t u[] = {0, 1, 2, 2, 3, 0, 3};
+        const uint32_t v[] = {1, 2, 1, 3, 2, 3, 4};
+        const uint32_t wv[] = {5, 0, 0, 0, 0, 9, 2};
+        uint32_t wb[7];
+        for (int i = 0; i < 7; i++) wb[i] = f32 ? fbits((float)wv[i]) : wv[i];
+        g = tg_from_edges(6, 7, u, v, wb, directed, f32);
+        all_on(cpu, gpu, g, f32 ? "zero-weight cycles, f32" : "zero-weight cycles, u32");
+        sg_graph_free(g);
+    }
+    for (int directed = 0; directed < 2; directed++) {
+        const uint32_t u[] = {0, 1, 2, 2};
+        const uint32_t v[] = {1, 2, 3, 1};
+        const uint32_t w[] = {fbits(1e17f), fbits(1.0f), fbits(2.0f), fbits(1.0f)};
+        g = tg_from_edges(4, 4, u, v, w, directed, true);
+        all_on(cpu, gpu, g, "f32 rounding");
+        sg_graph_free(g);
+    }
+
+    /* Argument errors are the cpu's (checked before any device work). */
+    g = tg_make(TG_PATH, SMALL_N, 1, false, false);
+    sg_sssp_options o = {.source = SMALL_N, .method = SG_SSSP_BELLMAN_FORD};
+    assert_int_equal(sg_sssp(gpu, g, &o, &sr, &err), SG_E_INVALID);
+    if (!strstr(err.msg, "source 50 is not a vertex")) fail_msg("\"%s\"", err.msg);
+    sg_bfs_options b = {.source = SMALL_N};
+    assert_int_equal(sg_bfs(gpu, g, &b, &br, &err), SG_E_INVALID);
+    if (!strstr(err.msg, "source 50 is not a vertex")) fail_msg("\"%s\"", err.msg);
+    o = (sg_sssp_options){.source = 0, .delta = -1.0, .method = SG_SSSP_DELTA};
+    assert_int_equal(sg_sssp(gpu, g, &o, &sr, &err), SG_E_INVALID);
+    assert_null(sr);
+    assert_null(br);
+    sg_graph_free(g);
+    {
+        const uint64_t x[] = {0, 1, 2};
+        const uint32_t a[] = {1, 0};
+        const float w[] = {-1.5f, -1.5f};
+        assert_int_equal(sg_graph_from_arrays(2, x, a, w, SG_WEIGHT_F32, false, &g, &err), SG_OK);
+        o = (sg_sssp_options){.source = 0, .method = SG_SSSP_BELLMAN_FORD};
+        assert_int_equal(sg_sssp(gpu, g, &o, &sr, &err), SG_E_INVALID);
+        if (!strstr(err.msg, "negative weights")) fail_msg("\"%s\"", err.msg);
+        assert_null(sr);
+        all_on(cpu, gpu, g, "negative f32 edge"); /* mst and bfs are fine */
+        sg_graph_free(g);
+    }
+    expect_report(gpu, true, "after the edge cases");
+    sg_run_free(cpu);
+    sg_run_free(gpu);
+}
+
+/* ------------------------------------------------------------ optimisation switches */
+
+static void test_disable_switches(void **state)
+{
+    (void)state;
+    static const char all[] = "first-probe,contract,sorted-trees,bottom-up,block-queue,hub-queue,"
+                              "dedupe,bucket-balance";
+    const char *before = getenv("SPILLGRAPH_GPU_DISABLE");
+    char *saved = before ? strdup(before) : NULL;
+    assert_int_equal(setenv("SPILLGRAPH_GPU_DISABLE", all, 1), 0);
+    /* the device context reads the variable when it is made (first GPU use) */
+    sg_run *cpu = mkrun(SG_BACKEND_CPU, 0), *gpu = mkrun(SG_BACKEND_GPU, 0);
+    const uint64_t n = small_only ? SMALL_N : MEDIUM_N;
+    char what[320];
+    for (int k = 0; k < TG_NKINDS; k++)
+        for (int variant = 0; variant < 4; variant++) {
+            const bool directed = variant & 1, f32 = variant & 2;
+            sg_graph *g = tg_make((tg_kind)k, n, 7, directed, f32);
+            char desc[200];
+            describe(desc, sizeof desc, (tg_kind)k, n, 7, directed, f32, g);
+            snprintf(what, sizeof what, "%s, SPILLGRAPH_GPU_DISABLE=%s", desc, all);
+            if (!directed) mst_compare(cpu, gpu, g, what);
+            uint32_t src[3];
+            const int ns = sources_of(g, 7, src);
+            for (int s = 0; s < ns; s++) {
+                sssp_check(gpu, SG_BACKEND_GPU, g, src[s], SG_SSSP_DELTA, 0.0, true, what);
+                sssp_check(gpu, SG_BACKEND_GPU, g, src[s], SG_SSSP_DELTA, 3.0, false, what);
+                sssp_check(gpu, SG_BACKEND_GPU, g, src[s], SG_SSSP_BELLMAN_FORD, 0.0, true, what);
+                if (f32) continue; /* bfs ignores weights */
+                static const int ab[3][2] = {{0, 0}, {1, 1}, {1000, 1000}};
+                for (int i = 0; i < 3; i++) {
+                    uint64_t bu = 0;
+                    bfs_check(gpu, SG_BACKEND_GPU, g, src[s], ab[i][0], ab[i][1], i != 1, what, &bu);
+                    if (bu != 0)
+                        fail_msg("%s: bfs from %u (alpha %d, beta %d): %llu bottom-up steps with "
+                                 "bottom-up disabled",
+                                 what, src[s], ab[i][0], ab[i][1], (unsigned long long)bu);
+                }
+            }
+            sg_graph_free(g);
+        }
+    expect_report(gpu, true, "with the optimisations off");
+    sg_run_free(cpu);
+    sg_run_free(gpu);
+    if (saved) {
+        setenv("SPILLGRAPH_GPU_DISABLE", saved, 1);
+        free(saved);
+    } else {
+        unsetenv("SPILLGRAPH_GPU_DISABLE");
+    }
+}
+
+/* ------------------------------------------------------------ the device budget */
+
+static void test_device_budget(void **state)
+{
+    (void)state;
+    sg_error err = {0};
+    sg_gpu_info info;
+    if (sg_gpu_info_get(0, &info, &err) != SG_OK) fail_msg("sg_gpu_info_get: %s", err.msg);
+    sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
+
+    /* The default budget: positive, within the device. */
+    sg_run *gpu = mkrun(SG_BACKEND_GPU, 0);
+    sg_graph *g = tg_make(TG_RMAT, small_only ? 256 : 4096, 2, false, false);
+    mst_compare(cpu, gpu, g, "rmat, default budget");
+    sg_device_report rep = expect_report(gpu, true, "rmat, default budget");
+    assert_true(rep.budget > 0 && rep.budget <= info.total_bytes);
+    assert_int_equal(rep.index, 0);
+    assert_string_equal(rep.fallback, "");
+    sg_run_free(gpu);
+
+    /* An explicit budget is the accountant's. */
+    gpu = mkrun(SG_BACKEND_GPU, 256ull << 20);
+    mst_compare(cpu, gpu, g, "rmat, 256 MiB budget");
+    rep = expect_report(gpu, true, "rmat, 256 MiB budget");
+    assert_int_equal(rep.budget, 256ull << 20);
+    sg_run_free(gpu);
+
+    /* auto with room on the device runs there. */
+    sg_run *aut = mkrun(SG_BACKEND_AUTO, 0);
+    assert_int_equal(sg_run_backend(aut), SG_BACKEND_GPU);
+    mst_compare(cpu, aut, g, "rmat, auto");
+    sssp_check(aut, SG_BACKEND_GPU, g, 1, SG_SSSP_AUTO, 0.0, true, "rmat, auto");
+    bfs_check(aut, SG_BACKEND_GPU, g, 1, 0, 0, true, "rmat, auto", NULL);
+    rep = expect_report(aut, true, "rmat, auto");
+    assert_string_equal(rep.fallback, "");
+    sg_run_free(aut);
+    sg_graph_free(g);
+
+    /* More than the device has: SG_E_INVALID, at creation or at the first
+     * GPU use (where the budget is checked). */
+    {
+        const sg_run_options o = {.backend = SG_BACKEND_GPU, .threads = 2,
+                                  .device_mem = info.total_bytes + (1ull << 30)};
+        sg_run *big = NULL;
+        sg_graph *t = tg_make(TG_RANDOM, SMALL_N, 1, false, false);
+        sg_status st = sg_run_create(&o, &big, &err);
+        if (st == SG_OK) {
+            sg_forest *f = NULL;
+            st = sg_mst(big, t, &f, &err);
+            assert_null(f);
+        }
+        if (st != SG_E_INVALID)
+            fail_msg("device_mem above the device's memory: status %d, \"%s\"", (int)st, err.msg);
+        sg_run_free(big);
+        sg_graph_free(t);
+    }
+
+    /* 1 MiB cannot hold a graph of ~240k directed edges (X + A alone are
+     * 1.3 MB): the gpu backend refuses with SG_E_NOMEM pointing at
+     * --device-mem; auto runs it on the cpu instead and says why. */
+    const uint64_t MIB = 1ull << 20;
+    g = tg_make(TG_RANDOM, 40000, 5, false, false);
+    sg_graph_info gi;
+    sg_graph_get_info(g, &gi);
+    assert_true((gi.n_vertices + 1) * 8 + gi.n_edges * 4 > MIB);
+    gpu = mkrun(SG_BACKEND_GPU, MIB);
+    {
+        sg_forest *f = NULL;
+        memset(&err, 0, sizeof err);
+        sg_status st = sg_mst(gpu, g, &f, &err);
+        if (st != SG_E_NOMEM) fail_msg("gpu mst in 1 MiB: status %d, \"%s\"", (int)st, err.msg);
+        if (!strstr(err.msg, "--device-mem"))
+            fail_msg("gpu mst in 1 MiB: \"%s\" lacks \"--device-mem\"", err.msg);
+        assert_null(f);
+        rep = expect_report(gpu, false, "gpu mst in 1 MiB");
+        if (rep.used && rep.budget != MIB)
+            fail_msg("gpu run with device_mem 1 MiB: budget %llu", (unsigned long long)rep.budget);
+        sg_sssp_result *r = NULL;
+        const sg_sssp_options so[2] = {{.source = 1, .method = SG_SSSP_DELTA},
+                                       {.source = 1, .method = SG_SSSP_BELLMAN_FORD}};
+        for (int i = 0; i < 2; i++) {
+            st = sg_sssp(gpu, g, &so[i], &r, &err);
+            if (st != SG_E_NOMEM)
+                fail_msg("gpu sssp (%s) in 1 MiB: status %d, \"%s\"",
+                         sg_sssp_method_name(so[i].method), (int)st, err.msg);
+            assert_null(r);
+        }
+        sg_bfs_result *b = NULL;
+        const sg_bfs_options bo = {.source = 1, .want_parents = true};
+        st = sg_bfs(gpu, g, &bo, &b, &err);
+        if (st != SG_E_NOMEM) fail_msg("gpu bfs in 1 MiB: status %d, \"%s\"", (int)st, err.msg);
+        assert_null(b);
+        expect_report(gpu, false, "gpu sssp and bfs in 1 MiB");
+        expect_backend(gpu, SG_BACKEND_GPU, "1 MiB gpu run", "the refusals");
+        /* nothing stays charged: a small graph still fits */
+        sg_graph *t = tg_make(TG_RANDOM, SMALL_N, 1, false, false);
+        mst_compare(cpu, gpu, t, "random n 50 in 1 MiB after refusals");
+        expect_report(gpu, true, "random n 50 in 1 MiB after refusals");
+        sg_graph_free(t);
+    }
+    sg_run_free(gpu);
+
+    aut = mkrun(SG_BACKEND_AUTO, MIB);
+    {
+        sg_forest *f = NULL;
+        if (sg_mst(aut, g, &f, &err) != SG_OK) fail_msg("auto mst in 1 MiB: %s", err.msg);
+        expect_backend(aut, SG_BACKEND_CPU, "auto, 1 MiB", "sg_mst");
+        if (sg_verify_forest(g, f, &err) != SG_OK) fail_msg("auto mst in 1 MiB: %s", err.msg);
+        sg_forest_free(f);
+        rep = expect_report(aut, false, "auto mst in 1 MiB");
+        if (rep.fallback[0] == '\0') fail_msg("auto mst in 1 MiB ran on the cpu without a reason");
+        if (rep.used && rep.budget != MIB)
+            fail_msg("auto run with device_mem 1 MiB: budget %llu", (unsigned long long)rep.budget);
+
+        sssp_check(aut, SG_BACKEND_CPU, g, 1, SG_SSSP_DELTA, 0.0, true, "auto, 1 MiB");
+        sssp_check(aut, SG_BACKEND_CPU, g, 1, SG_SSSP_AUTO, 0.0, false, "auto, 1 MiB");
+        bfs_check(aut, SG_BACKEND_CPU, g, 1, 0, 0, true, "auto, 1 MiB", NULL);
+        rep = expect_report(aut, false, "auto sssp and bfs in 1 MiB");
+        if (rep.fallback[0] == '\0') fail_msg("auto bfs in 1 MiB ran on the cpu without a reason");
+        /* Bellman-Ford exists on the gpu only: refused once auto falls back */
+        sg_sssp_result *r = NULL;
+        const sg_sssp_options so = {.source = 1, .method = SG_SSSP_BELLMAN_FORD};
+        memset(&err, 0, sizeof err);
+        sg_status st = sg_sssp(aut, g, &so, &r, &err);
+        if (st != SG_E_UNSUPPORTED || !strstr(err.msg, "bellman-ford"))
+            fail_msg("auto bellman-ford in 1 MiB: status %d, \"%s\"", (int)st, err.msg);
+        assert_null(r);
+    }
+    sg_run_free(aut);
+    sg_graph_free(g);
+    sg_run_free(cpu);
+}
+
+/* ------------------------------------------------------------ loading to the device */
+
+static uint64_t full_upload(const sg_graph *g, bool weights)
+{
+    sg_graph_info info;
+    sg_graph_get_info(g, &info);
+    return (info.n_vertices + 1) * 8 + info.n_edges * 4 * (weights ? 2 : 1);
+}
+
+static void expect_upload(const sg_run *run, uint64_t want, const char *what)
+{
+    sg_device_report rep = expect_report(run, false, what);
+    if (rep.upload_bytes != want)
+        fail_msg("%s: %llu bytes uploaded, want %llu", what, (unsigned long long)rep.upload_bytes,
+                 (unsigned long long)want);
+    if (want > 0 && !(rep.upload_seconds > 0))
+        fail_msg("%s: upload time %g", what, rep.upload_seconds);
+}
+
+/* mst, sssp (both methods) and bfs on g through `run`, verified. */
+static void algos_verified(sg_run *run, const sg_graph *g, const char *what)
+{
+    sg_forest *f = NULL;
+    sg_error err = {0};
+    if (sg_mst(run, g, &f, &err) != SG_OK) fail_msg("%s: sg_mst: %s", what, err.msg);
+    expect_backend(run, SG_BACKEND_GPU, what, "sg_mst");
+    if (sg_verify_forest(g, f, &err) != SG_OK) fail_msg("%s: forest: %s", what, err.msg);
+    sg_forest_free(f);
+    uint32_t s = 0;
+    if (sg_graph_random_source(g, 3, &s, &err) != SG_OK) fail_msg("%s: %s", what, err.msg);
+    sssp_check(run, SG_BACKEND_GPU, g, s, SG_SSSP_DELTA, 0.0, true, what);
+    sssp_check(run, SG_BACKEND_GPU, g, s, SG_SSSP_BELLMAN_FORD, 0.0, false, what);
+    bfs_check(run, SG_BACKEND_GPU, g, s, 0, 0, true, what, NULL);
+}
+
+static void test_load_to_device(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir("gpu-load");
+    char path[512], path2[512];
+    snprintf(path, sizeof path, "%s/g", dir);
+    snprintf(path2, sizeof path2, "%s/h", dir);
+    sg_rmat_options ro;
+    sg_rmat_defaults(&ro);
+    ro.scale = 12;
+    ro.seed = 4;
+    sg_error err = {0};
+    if (sg_gen_rmat(path, &ro, NULL, &err) != SG_OK) fail_msg("gen rmat: %s", err.msg);
+    ro.scale = 11;
+    ro.seed = 5;
+    if (sg_gen_rmat(path2, &ro, NULL, &err) != SG_OK) fail_msg("gen rmat: %s", err.msg);
+
+    /* Copied to the device while loading; the algorithms reuse the copy. */
+    sg_run *gpu = mkrun(SG_BACKEND_GPU, 0);
+    sg_graph *g = NULL;
+    if (sg_graph_open(gpu, path, NULL, &g, &err) != SG_OK) fail_msg("open on gpu: %s", err.msg);
+    const uint64_t full = full_upload(g, true);
+    expect_upload(gpu, full, "rmat 12 opened on a gpu run");
+    {
+        sg_device_report rep = expect_report(gpu, true, "rmat 12 opened on a gpu run");
+        if (rep.in_use < full)
+            fail_msg("rmat 12 opened on a gpu run: %llu device bytes held, the graph is %llu",
+                     (unsigned long long)rep.in_use, (unsigned long long)full);
+    }
+    algos_verified(gpu, g, "rmat 12 loaded to the device");
+    expect_upload(gpu, full, "rmat 12 after mst, sssp, bfs (no second upload)");
+
+    /* Another graph on the same run replaces the copy, and back again;
+     * a graph made after a free (perhaps at the same address) is not
+     * mistaken for the freed one. */
+    sg_graph *h = tg_make(TG_RMAT, 2048, 6, false, false);
+    algos_verified(gpu, h, "rmat 11 (arrays) after rmat 12 on one run");
+    algos_verified(gpu, g, "rmat 12 again after rmat 11");
+    sg_graph_free(h);
+    h = tg_make(TG_RANDOM, 2048, 6, false, false);
+    algos_verified(gpu, h, "random 2048 after a freed graph");
+    sg_graph_free(h);
+    sg_graph *g2 = NULL;
+    if (sg_graph_open(gpu, path2, NULL, &g2, &err) != SG_OK) fail_msg("open h: %s", err.msg);
+    algos_verified(gpu, g2, "rmat 11 opened second on the run");
+    algos_verified(gpu, g, "rmat 12 after rmat 11 was opened");
+    sg_graph_free(g2);
+    sg_graph_free(g);
+    sg_run_free(gpu);
+
+    /* host_only: nothing copied while loading; the first algorithm copies
+     * the whole graph (mst needs the weights), later ones reuse it. */
+    gpu = mkrun(SG_BACKEND_GPU, 0);
+    sg_graph_options go = {.host_only = true};
+    if (sg_graph_open(gpu, path, &go, &g, &err) != SG_OK) fail_msg("open host_only: %s", err.msg);
+    expect_upload(gpu, 0, "rmat 12 opened host_only");
+    algos_verified(gpu, g, "rmat 12 opened host_only");
+    expect_upload(gpu, full, "rmat 12 host_only after mst, sssp, bfs");
+    sg_graph_free(g);
+    sg_run_free(gpu);
+
+    /* Without weights: X and A only; bfs runs, mst and sssp refuse. */
+    gpu = mkrun(SG_BACKEND_GPU, 0);
+    go = (sg_graph_options){.no_weights = true};
+    if (sg_graph_open(gpu, path, &go, &g, &err) != SG_OK) fail_msg("open no_weights: %s", err.msg);
+    expect_upload(gpu, full_upload(g, false), "rmat 12 opened without weights");
+    for (int parents = 0; parents < 2; parents++) {
+        bfs_check(gpu, SG_BACKEND_GPU, g, 0, 0, 0, parents, "rmat 12 without weights", NULL);
+        bfs_check(gpu, SG_BACKEND_GPU, g, 0, 1000, 1000, parents, "rmat 12 without weights", NULL);
+    }
+    sg_forest *f = NULL;
+    assert_int_equal(sg_mst(gpu, g, &f, &err), SG_E_INVALID);
+    if (!strstr(err.msg, "weights")) fail_msg("mst without weights: \"%s\"", err.msg);
+    sg_sssp_result *r = NULL;
+    const sg_sssp_options so = {.source = 0, .method = SG_SSSP_BELLMAN_FORD};
+    assert_int_equal(sg_sssp(gpu, g, &so, &r, &err), SG_E_INVALID);
+    assert_null(f);
+    assert_null(r);
+    sg_graph_free(g);
+    sg_run_free(gpu);
+
+    /* Pinned host arrays. */
+    gpu = mkrun(SG_BACKEND_GPU, 0);
+    go = (sg_graph_options){.mem = SG_MEM_PINNED};
+    if (sg_graph_open(gpu, path, &go, &g, &err) != SG_OK) fail_msg("open pinned: %s", err.msg);
+    sg_graph_info gi;
+    sg_graph_get_info(g, &gi);
+    assert_int_equal(gi.mem, SG_MEM_PINNED);
+    expect_upload(gpu, full, "rmat 12 opened pinned");
+    algos_verified(gpu, g, "rmat 12 in pinned memory");
+    sg_graph_free(g);
+    sg_run_free(gpu);
+
+    tu_rm_rf(dir);
+    free(dir);
+}
+
+int main(void)
+{
+    if (!sg_gpu_built()) {
+        fprintf(stderr, "skipped: this build has no CUDA (sg_gpu_built() is false), so no gpu "
+                        "backend to test\n");
+        return 77;
+    }
+    if (sg_gpu_count() == 0) {
+        fprintf(stderr, "skipped: no GPU found (sg_gpu_count() == 0)\n");
+        return 77;
+    }
+    small_only = getenv("SG_TEST_SMALL") != NULL;
+    if (small_only) fprintf(stderr, "SG_TEST_SMALL: small graphs and one seed only\n");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mst),
+        cmocka_unit_test(test_sssp),
+        cmocka_unit_test(test_bfs),
+        cmocka_unit_test(test_edge_cases),
+        cmocka_unit_test(test_disable_switches),
+        cmocka_unit_test(test_device_budget),
+        cmocka_unit_test(test_load_to_device),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
