@@ -160,6 +160,8 @@ typedef struct sgk_stats {
     uint64_t value[SGK_MAX_STATS];
     double seconds_preprocess;           /* host wall clock around synchronised work */
     double seconds_compute;
+    double delta;                        /* sgk_sssp: the bucket width used (0 for
+                                          * Bellman-Ford), exactly */
 } sgk_stats;
 
 /* Adds or sets counter `name` (a string literal) in s. */

@@ -1,8 +1,1239 @@
-// Placeholder: Borůvka on the device (being written).
+// Minimum spanning forest on the device: Borůvka as Kolganov (2016) and
+// Vineet et al. (2009) describe it (papers/), plus a contraction to an edge
+// list once few live list entries remain. The forest equals src/mst.c's
+// (Kruskal's under the tie rule): edges compare by
+// (sgk_weight_key(w), min(u,v), max(u,v)).
+//
+// METHOD
+// Preprocess. E[p] = key(w[p]) << 32 | a[p] for every list entry p, in the
+//   graph's own positions (E uses g->x as its offsets, so no degree count or
+//   scan is needed). Each segment is sorted ascending as uint64:
+//   cub::DeviceSegmentedSort in batches of consecutive segments holding at
+//   most SORT_CAP (2^28) items (CUB's int limits, and the alternate buffer
+//   stays 2 GiB), with segments longer than BIG_SEG (2^18) left empty there
+//   and sorted one by one with cub::DeviceRadixSort (device-wide: a star's
+//   centre is not left to one thread block). Self-loops stay in E: their
+//   neighbour is in their own tree, so the scan skips them like any
+//   internal entry (counted in edges_skipped). For a fixed vertex v,
+//   (key, nbr) order equals the tie order (key, min(v,nbr), max(v,nbr)),
+//   so the first entry of v's segment that leaves v's tree is v's best edge.
+// Iterate (vertex mode), over the scan list (vertices of live trees whose
+//   segment [lo[v], x[v+1]) may still hold a leaving entry):
+//   A. first probe: one thread per scanned vertex reads E[lo[v]]; if it
+//      leaves the tree it is the candidate; else the vertex is queued.
+//   B. warp per queued segment: 32 (then 4 x 32) entries a round, ballot of
+//      comp[nbr] != comp[v], __ffs picks the first; lo[v] advances past the
+//      internal entries and is stored (it never passes a leaving entry, as
+//      trees only grow). After WARP_ROUNDS rounds without an answer the
+//      segment goes to C.
+//   C. block per long segment: 256 threads x 4 entries a round, shared
+//      atomicMin of the first leaving position.
+//   D. per-tree minimum of (key << 32 | min) by 64-bit atomicMin, then of
+//      max among the candidates equal to the tree's best: lanes of a warp
+//      that share a tree combine first (__match_any_sync + __reduce_min_sync)
+//      and the leader only issues the atomic when it beats the value it
+//      reads (the minimum only falls), so the giant tree of an R-MAT graph
+//      sees at most one atomic per warp and usually far fewer.
+//   E. merge: nxt[t] = the other endpoint's tree; 2-cycles broken towards
+//      the smaller id (it becomes the root and does not record the edge);
+//      every other tree with an edge records it (warp-aggregated append);
+//      pointer jumping (several jumps per thread per launch, a device flag);
+//      live roots renumbered 0..k'-1 by an exclusive scan (old -> new table
+//      nxt; trees without a leaving edge are whole components: dropped,
+//      comp = NONE); comp[v] updated for every vertex (one pass over n).
+//   F. next scan list: cub::DeviceSelect::Flagged keeps the vertices that
+//      had a candidate (id order); with "sorted-trees" it is then
+//      radix-sorted by tree id (only the bits of k'-1; stable, so vertex
+//      order within a tree) so that the lanes of a warp share trees and D
+//      issues few atomics.
+//   Stop when no vertex is left to scan or at most one live tree remains.
+// Contract (the step beyond the papers). When the entries left in the live
+//   segments, R = sum over the scan list of x[v+1] - lo[v], fall to m/16
+//   or below, the edges between different trees are gathered once (entry
+//   parallel over the R entries, a vertex found by binary search in the
+//   scanned lengths; only the copy with v < nbr), E is freed and Borůvka
+//   goes on edge-parallel over that list (key, min, max, tree of min, tree
+//   of max): per-tree minima as in D, the same merge E, then the list is
+//   relabelled through the old -> new table and the edges now inside a tree
+//   are dropped. Every inter-tree edge is in the list (a live segment holds
+//   all of its vertex's leaving entries), so the minima and the forest are
+//   unchanged. Keeping only the lightest edge per tree pair is not done
+//   (see NEXT).
+//
+// DEVICE MEMORY (bytes; graph arrays excluded; n vertices, m list entries)
+//   E                    8 m (kept until the contraction)
+//   preprocessing only   8 A (sort alternate, A = min(m, max(2^28, the
+//                        longest list))) + 16 (n+1) (batch offsets)
+//                        + 8 (m / 2^18 + 2) (long-list ids) + CUB temp
+//   per vertex / tree    89 n + 24 + 12 max(n-1, 1) (output) + 64 counters:
+//                        lo 8, comp 4, 2 scan lists 8, candidates 16,
+//                        flags 1, tree keys 8, queues 8, best 12, nxt, par,
+//                        rn 12
+//   contraction          20 R for the list while E lives, then E is freed
+//                        and a second 20 R list is allocated (R <= m/16)
+//   CUB temp             bounded by 16 (n+1) + 128 MiB
+//   sgk_mst_bytes = 8m + max(8A + 16(n+1) + 8(m/2^18 + 2),
+//                            89n + 12n + 20 (m/16)) + 16(n+1) + 128 MiB + 4 KiB,
+//   with A = min(m, max(2^28, n + 1)). Only a multigraph with a list longer
+//   than max(2^28, n+1) needs more (the accountant then refuses cleanly).
+//
+// DISABLE NAMES (SPILLGRAPH_GPU_DISABLE)
+//   first-probe   no thread probe: every segment is scanned by a warp (B).
+//   contract      no contraction: vertex mode to the end.
+//   sorted-trees  the scan list stays in vertex id order (D aggregates only
+//                 lanes that happen to share a tree).
+//
+// COUNTERS
+//   iterations        Borůvka rounds (vertex and edge mode)
+//   edges_skipped     list entries found inside their tree (lo advances,
+//                     self-loops included, and the internal entries met
+//                     while building the contracted list)
+//   segments_scanned  scan-list vertices examined, summed over vertex rounds
+//   contractions      0 or 1
+//   contracted_edges  edges in the list the contraction built
+//
+// EXPECTED COST, R-MAT scale 24 on an H100 (n = 16.8M, m = 520M, ~10M
+// vertices with edges), estimates not measurements:
+//   preprocess: fill E (read 4 GB, write 4 GB) ~3 ms; segmented sort of
+//   520M uint64 (~8 passes over 4 GB r+w in the long-segment path, fewer
+//   bytes in the warp-sort path for short lists) ~40-60 ms; init ~1 ms.
+//   compute: iteration 1: 10M probes (x, lo, E[lo] and comp reads, ~4
+//   random sectors each, ~40M x 32 B = 1.3 GB) ~1 ms, reductions with
+//   10M scattered atomics ~1 ms, merge over n trees (~10 passes of 4-8 B x
+//   16.8M = ~1.3 GB) ~0.6 ms, select ~0.2 ms. Later rounds shrink by ~3x
+//   in trees and live vertices; the bulk of the compute is skipping
+//   internal entries: each entry at most once, ~32 B random sector for
+//   comp[nbr] + 8 B for E, so at worst 520M x 40 B = 21 GB ~ 7-15 ms (in
+//   practice a fraction, as R-MAT contracts after ~4 rounds with R <= 32M).
+//   Edge mode: 20 B x R per pass, ~3 passes per round, rounds shrink. Host
+//   syncs: ~5-8 per round (pointer jumping, one read-back), ~20 us each.
+//   Total expected compute 15-35 ms, under the 60 ms aim.
+//
+// NEXT: keep only the lightest edge per tree pair when contracting (sort by
+// (tree pair, key, min, max)), block-level pre-reduction for the giant tree,
+// CUDA graph capture of a round to cut launch and sync latency, and an
+// adaptive contraction trigger (measured bytes per round).
+#include <cub/cub.cuh>
+
+#include <string.h>
+
 #include "kinternal.cuh"
-uint64_t sgk_mst_bytes(uint64_t n, uint64_t m) { return 16 * m + 64 * n; }
+
+namespace {
+
+constexpr uint32_t NONE32 = 0xffffffffu;
+constexpr uint64_t NONE64 = ~0ull;
+constexpr unsigned FULL = 0xffffffffu;
+constexpr uint64_t SORT_CAP = 1ull << 28;   // items per segmented-sort batch
+constexpr uint64_t BIG_SEG = 1ull << 18;    // longer lists: device-wide radix sort
+constexpr int BLK = 256;
+constexpr int WARP_ROUNDS = 8;              // warp rounds before a segment goes to C
+constexpr uint64_t CONTRACT_DIV = 16;       // contract when R <= m / 16
+constexpr uint64_t CUB_SLACK = (uint64_t)128 << 20;
+
+// Device counters (unsigned long long slots).
+enum {
+    C_SKIPPED = 0,  // edges_skipped
+    C_OUT,          // forest edges recorded
+    C_UNRES,        // queue for the warp pass
+    C_HEAVY,        // queue for the block pass
+    C_FLAG,         // pointer jumping changed something
+    C_KNEW,         // live trees after renumbering
+    C_NSEL,         // scan list length after selection
+    C_REMAIN,       // entries left in the live segments
+    C_NE,           // edges in the contracted list
+    C_MAXDEG,       // preprocessing: longest list
+    C_NBIG,         // preprocessing: long lists found
+    C_B0, C_B1,     // preprocessing: batch end and its offset
+    C_X0,           // preprocessing: x[0]
+    C_NCTR
+};
+constexpr size_t CTR_BYTES = 128;   // >= C_NCTR * 8
+static_assert(C_NCTR * 8 <= CTR_BYTES, "counter slots");
+
+typedef unsigned long long ull;
+
+__device__ __forceinline__ unsigned lane_id() { return threadIdx.x & 31u; }
+
+__device__ __forceinline__ uint64_t gtid() { return (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; }
+__device__ __forceinline__ uint64_t gthreads() { return (uint64_t)gridDim.x * blockDim.x; }
+
+// Warp-aggregated append: every lane of the warp must call it (convergent);
+// returns the slot of a lane with want (undefined for the others).
+__device__ __forceinline__ uint64_t warp_append(bool want, ull *ctr)
+{
+    const unsigned mask = __ballot_sync(FULL, want);
+    if (!mask) return 0;
+    const unsigned lane = lane_id();
+    const int leader = __ffs(mask) - 1;
+    ull base = 0;
+    if ((int)lane == leader) base = atomicAdd(ctr, (ull)__popc(mask));
+    base = __shfl_sync(FULL, base, leader);
+    return base + (uint64_t)__popc(mask & ((1u << lane) - 1u));
+}
+
+// Sum over the warp, then one atomicAdd (all lanes must call).
+__device__ __forceinline__ void warp_add(uint64_t v, ull *ctr)
+{
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(FULL, v, o);
+    if (lane_id() == 0 && v) atomicAdd(ctr, (ull)v);
+}
+
+// Per-tree minimum of a 64-bit candidate: lanes sharing tree t combine; the
+// group's leader issues atomicMin when it beats the value it reads. t ==
+// NONE32 for lanes without a candidate. All lanes must call.
+__device__ __forceinline__ void tree_min64(uint32_t t, uint64_t c, uint64_t *best)
+{
+    const unsigned grp = __match_any_sync(FULL, t);
+    const uint32_t hi = (uint32_t)(c >> 32), lo = (uint32_t)c;
+    const uint32_t hmin = __reduce_min_sync(grp, hi);
+    const uint32_t lmin = __reduce_min_sync(grp, hi == hmin ? lo : NONE32);
+    if (t != NONE32 && (int)lane_id() == __ffs(grp) - 1) {
+        const uint64_t b = (uint64_t)hmin << 32 | lmin;
+        if (b < *(volatile uint64_t *)&best[t]) sgk_atomic_min_u64(&best[t], b);
+    }
+}
+
+__device__ __forceinline__ void tree_min32(uint32_t t, uint32_t c, uint32_t *best)
+{
+    const unsigned grp = __match_any_sync(FULL, t);
+    const uint32_t m = __reduce_min_sync(grp, c);
+    if (t != NONE32 && (int)lane_id() == __ffs(grp) - 1) {
+        if (m < *(volatile uint32_t *)&best[t]) atomicMin(&best[t], m);
+    }
+}
+
+__device__ __forceinline__ void put_cand(uint64_t e, uint32_t v, uint64_t *candA, uint32_t *candB,
+                                         uint64_t i)
+{
+    const uint32_t nb = (uint32_t)e;
+    const uint32_t mn = v < nb ? v : nb, mx = v < nb ? nb : v;
+    candA[i] = (e >> 32) << 32 | mn;
+    candB[i] = mx;
+}
+
+// ------------------------------------------------------------ preprocessing kernels
+
+__global__ void k_fill(const uint32_t *__restrict__ a, const uint32_t *__restrict__ w, bool f32,
+                       uint64_t m, uint64_t *__restrict__ E)
+{
+    for (uint64_t p = gtid(); p < m; p += gthreads())
+        E[p] = (uint64_t)sgk_weight_key(f32, w[p]) << 32 | a[p];
+}
+
+// Longest list, the lists longer than BIG_SEG (ids into big, at most cap),
+// and x[0].
+__global__ void k_scan_degrees(const uint64_t *__restrict__ x, uint64_t n, uint32_t *big,
+                               uint64_t cap, ull *ctr)
+{
+    uint64_t mx = 0;
+    const uint64_t span = gthreads();
+    const uint64_t base0 = gtid() - lane_id();
+    for (uint64_t b = base0; b < n; b += span) {
+        const uint64_t v = b + lane_id();
+        uint64_t d = 0;
+        if (v < n) d = x[v + 1] - x[v];
+        if (d > mx) mx = d;
+        const bool isbig = v < n && d > BIG_SEG;
+        const uint64_t slot = warp_append(isbig, &ctr[C_NBIG]);
+        if (isbig && slot < cap) big[slot] = (uint32_t)v;
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        const uint64_t y = __shfl_down_sync(FULL, mx, o);
+        if (y > mx) mx = y;
+    }
+    if (lane_id() == 0) atomicMax(&ctr[C_MAXDEG], (ull)mx);
+    if (gtid() == 0) ctr[C_X0] = x[0];
+}
+
+// The batch after s0: largest s1 in (s0, n] with x[s1] - x[s0] <= cap (at
+// least s0 + 1). One thread.
+__global__ void k_batch_end(const uint64_t *__restrict__ x, uint64_t n, uint64_t s0, uint64_t cap,
+                            ull *ctr)
+{
+    if (gtid() != 0) return;
+    const uint64_t base = x[s0];
+    uint64_t lo = s0 + 1, hi = n; // answer in [lo, hi]
+    if (x[lo] - base > cap) {
+        hi = lo;
+    } else {
+        while (lo < hi) {
+            const uint64_t mid = lo + (hi - lo + 1) / 2;
+            if (x[mid] - base <= cap) lo = mid;
+            else hi = mid - 1;
+        }
+    }
+    ctr[C_B0] = hi;
+    ctr[C_B1] = x[hi];
+}
+
+// Batch offsets relative to base; long lists become empty segments.
+__global__ void k_batch_offsets(const uint64_t *__restrict__ x, uint64_t s0, uint64_t ns,
+                                uint64_t base, int64_t *beg, int64_t *end)
+{
+    for (uint64_t i = gtid(); i < ns; i += gthreads()) {
+        const uint64_t b = x[s0 + i] - base, e = x[s0 + i + 1] - base;
+        beg[i] = (int64_t)b;
+        end[i] = (int64_t)(e - b > BIG_SEG ? b : e);
+    }
+}
+
+__global__ void k_init(const uint64_t *__restrict__ x, uint64_t n, uint32_t *comp, uint64_t *lo,
+                       uint64_t *bestA, uint32_t *bestB, uint32_t *ids, uint8_t *flags)
+{
+    for (uint64_t v = gtid(); v < n; v += gthreads()) {
+        const uint64_t b = x[v];
+        comp[v] = (uint32_t)v;
+        lo[v] = b;
+        bestA[v] = NONE64;
+        bestB[v] = NONE32;
+        ids[v] = (uint32_t)v;
+        flags[v] = x[v + 1] > b;
+    }
+}
+
+// ------------------------------------------------------------ vertex-mode kernels
+
+// A: thread per scanned vertex. probe == false queues every segment.
+__global__ void k_probe(const uint32_t *__restrict__ scan, uint64_t ns,
+                        const uint64_t *__restrict__ x, const uint64_t *__restrict__ E,
+                        const uint64_t *__restrict__ lo, const uint32_t *__restrict__ comp,
+                        uint64_t *candA, uint32_t *candB, uint32_t *candT, uint32_t *unres,
+                        bool probe, ull *ctr)
+{
+    const uint64_t span = gthreads();
+    for (uint64_t b = gtid() - lane_id(); b < ns; b += span) {
+        const uint64_t i = b + lane_id();
+        bool queue = false;
+        if (i < ns) {
+            const uint32_t v = scan[i];
+            const uint32_t t = comp[v];
+            const uint64_t p = lo[v], end = x[v + 1];
+            candT[i] = t;
+            if (p >= end) {
+                candA[i] = NONE64;
+            } else if (!probe) {
+                queue = true;
+            } else {
+                const uint64_t e = E[p];
+                if (comp[(uint32_t)e] != t) put_cand(e, v, candA, candB, i);
+                else queue = true;
+            }
+        }
+        const uint64_t slot = warp_append(queue, &ctr[C_UNRES]);
+        if (queue) unres[slot] = (uint32_t)i;
+    }
+}
+
+// B: warp per queued segment.
+__global__ void k_warp_scan(const uint32_t *__restrict__ scan, const uint32_t *__restrict__ unres,
+                            const uint64_t *__restrict__ x, const uint64_t *__restrict__ E,
+                            uint64_t *lo, const uint32_t *__restrict__ comp,
+                            const uint32_t *__restrict__ candT, uint64_t *candA, uint32_t *candB,
+                            uint32_t *heavy, ull *ctr)
+{
+    const uint64_t count = ctr[C_UNRES];
+    const uint64_t nwarps = gthreads() / 32;
+    const unsigned lane = lane_id();
+    uint64_t skipped = 0;
+    for (uint64_t wi = gtid() / 32; wi < count; wi += nwarps) {
+        const uint32_t i = unres[wi];
+        const uint32_t v = scan[i];
+        const uint32_t t = candT[i];
+        const uint64_t p0 = lo[v], end = x[v + 1];
+        uint64_t p = p0;
+        uint64_t pos = NONE64, ent = 0;
+        for (int r = 0; r < WARP_ROUNDS && p < end && pos == NONE64; r++) {
+            const int u = r == 0 ? 1 : 4;
+            uint64_t e[4];
+            bool leave[4];
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                const uint64_t q = p + (uint64_t)j * 32 + lane;
+                e[j] = (j < u && q < end) ? E[q] : NONE64;
+            }
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                const uint64_t q = p + (uint64_t)j * 32 + lane;
+                leave[j] = j < u && q < end && comp[(uint32_t)e[j]] != t;
+            }
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                if (j < u && pos == NONE64) { // warp-uniform
+                    const unsigned bal = __ballot_sync(FULL, leave[j]);
+                    if (bal) {
+                        const int f = __ffs(bal) - 1;
+                        pos = p + (uint64_t)j * 32 + (uint64_t)f;
+                        ent = __shfl_sync(FULL, e[j], f);
+                    }
+                }
+            }
+            if (pos == NONE64) {
+                const uint64_t adv = (uint64_t)u * 32;
+                p = end - p > adv ? p + adv : end;
+            }
+        }
+        if (lane == 0) {
+            if (pos != NONE64) {
+                skipped += pos - p0;
+                lo[v] = pos;
+                put_cand(ent, v, candA, candB, i);
+            } else if (p >= end) {
+                skipped += end - p0;
+                lo[v] = end;
+                candA[i] = NONE64;
+            } else {
+                skipped += p - p0;
+                lo[v] = p;
+                heavy[atomicAdd(&ctr[C_HEAVY], 1ull)] = i;
+            }
+        }
+    }
+    warp_add(skipped, &ctr[C_SKIPPED]);
+}
+
+// C: block per long segment.
+__global__ void __launch_bounds__(BLK) k_block_scan(
+    const uint32_t *__restrict__ scan, const uint32_t *__restrict__ heavy,
+    const uint64_t *__restrict__ x, const uint64_t *__restrict__ E, uint64_t *lo,
+    const uint32_t *__restrict__ comp, const uint32_t *__restrict__ candT, uint64_t *candA,
+    uint32_t *candB, ull *ctr)
+{
+    __shared__ ull smin;
+    const uint64_t count = ctr[C_HEAVY];
+    for (uint64_t bi = blockIdx.x; bi < count; bi += gridDim.x) {
+        const uint32_t i = heavy[bi];
+        const uint32_t v = scan[i];
+        const uint32_t t = candT[i];
+        const uint64_t p0 = lo[v], end = x[v + 1];
+        uint64_t p = p0, pos = NONE64;
+        for (;;) {
+            if (threadIdx.x == 0) smin = NONE64;
+            __syncthreads();
+            if (p >= end) break; // block-uniform
+            uint64_t mine = NONE64;
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                const uint64_t q = p + (uint64_t)j * BLK + threadIdx.x;
+                if (q < end && mine == NONE64 && comp[(uint32_t)E[q]] != t) mine = q;
+            }
+            if (mine != NONE64) atomicMin(&smin, (ull)mine);
+            __syncthreads();
+            pos = smin;
+            if (pos != NONE64) break; // block-uniform
+            const uint64_t adv = (uint64_t)4 * BLK;
+            p = end - p > adv ? p + adv : end;
+            __syncthreads(); // all have read smin before it is reset
+        }
+        if (threadIdx.x == 0) {
+            if (pos != NONE64) {
+                atomicAdd(&ctr[C_SKIPPED], (ull)(pos - p0));
+                lo[v] = pos;
+                put_cand(E[pos], v, candA, candB, i);
+            } else {
+                atomicAdd(&ctr[C_SKIPPED], (ull)(end - p0));
+                lo[v] = end;
+                candA[i] = NONE64;
+            }
+        }
+        __syncthreads(); // smin reuse across items
+    }
+}
+
+// D1 / D2: per-tree minima over the scan list's candidates.
+__global__ void k_reduce1(uint64_t ns, const uint64_t *__restrict__ candA,
+                          const uint32_t *__restrict__ candT, uint64_t *bestA)
+{
+    const uint64_t span = gthreads();
+    for (uint64_t b = gtid() - lane_id(); b < ns; b += span) {
+        const uint64_t i = b + lane_id();
+        uint64_t c = NONE64;
+        uint32_t t = NONE32;
+        if (i < ns) {
+            c = candA[i];
+            if (c != NONE64) t = candT[i];
+        }
+        tree_min64(t, c, bestA);
+    }
+}
+
+__global__ void k_reduce2(uint64_t ns, const uint64_t *__restrict__ candA,
+                          const uint32_t *__restrict__ candB, const uint32_t *__restrict__ candT,
+                          const uint64_t *__restrict__ bestA, uint32_t *bestB)
+{
+    const uint64_t span = gthreads();
+    for (uint64_t b = gtid() - lane_id(); b < ns; b += span) {
+        const uint64_t i = b + lane_id();
+        uint32_t c = NONE32, t = NONE32;
+        if (i < ns) {
+            const uint64_t a = candA[i];
+            if (a != NONE64) {
+                const uint32_t tt = candT[i];
+                if (bestA[tt] == a) {
+                    t = tt;
+                    c = candB[i];
+                }
+            }
+        }
+        tree_min32(t, c, bestB);
+    }
+}
+
+// ------------------------------------------------------------ merge kernels (both modes)
+
+// E1: the tree each tree chose (itself when it has no leaving edge).
+__global__ void k_choose(uint64_t k, const uint64_t *__restrict__ bestA,
+                         const uint32_t *__restrict__ bestB, const uint32_t *__restrict__ comp,
+                         uint32_t *nxt)
+{
+    for (uint64_t t = gtid(); t < k; t += gthreads()) {
+        const uint64_t c = bestA[t];
+        if (c == NONE64) {
+            nxt[t] = (uint32_t)t;
+            continue;
+        }
+        const uint32_t cu = comp[(uint32_t)c];
+        nxt[t] = cu == (uint32_t)t ? comp[bestB[t]] : cu;
+    }
+}
+
+// E2: 2-cycles towards the smaller id; the others record their edge.
+__global__ void k_record(uint64_t k, const uint32_t *__restrict__ nxt,
+                         const uint64_t *__restrict__ bestA, const uint32_t *__restrict__ bestB,
+                         uint32_t *par, uint32_t *ou, uint32_t *ov, uint32_t *ow, uint64_t cap,
+                         bool f32, ull *ctr)
+{
+    const uint64_t span = gthreads();
+    for (uint64_t b = gtid() - lane_id(); b < k; b += span) {
+        const uint64_t t = b + lane_id();
+        bool rec = false;
+        if (t < k) {
+            uint32_t q = nxt[t];
+            if (q != (uint32_t)t && nxt[q] == (uint32_t)t && (uint32_t)t < q) q = (uint32_t)t;
+            par[t] = q;
+            rec = q != (uint32_t)t;
+        }
+        const uint64_t slot = warp_append(rec, &ctr[C_OUT]);
+        if (rec && slot < cap) {
+            const uint64_t c = bestA[t];
+            ou[slot] = (uint32_t)c;
+            ov[slot] = bestB[t];
+            ow[slot] = sgk_weight_unkey(f32, (uint32_t)(c >> 32));
+        }
+    }
+}
+
+// E3: pointer jumping, up to 8 jumps per thread per launch. A racing read
+// sees an old or a new parent: an ancestor either way.
+__global__ void k_jump(uint64_t k, uint32_t *par, ull *ctr)
+{
+    volatile uint32_t *vp = par;
+    bool changed = false;
+    for (uint64_t t = gtid(); t < k; t += gthreads()) {
+        const uint32_t p0 = vp[t];
+        uint32_t p = p0;
+        for (int j = 0; j < 8; j++) {
+            const uint32_t pp = vp[p];
+            if (pp == p) break;
+            p = pp;
+        }
+        if (p != p0) {
+            vp[t] = p;
+            changed = true;
+        }
+    }
+    if (__any_sync(FULL, changed) && lane_id() == 0) ctr[C_FLAG] = 1;
+}
+
+// E4: live-root flags (into nxt), scanned into rn by CUB.
+__global__ void k_rflag(uint64_t k, const uint32_t *__restrict__ par,
+                        const uint64_t *__restrict__ bestA, uint32_t *flag)
+{
+    for (uint64_t t = gtid(); t < k; t += gthreads())
+        flag[t] = par[t] == (uint32_t)t && bestA[t] != NONE64 ? 1u : 0u;
+}
+
+// E5: roots without an edge get NONE; the new tree count.
+__global__ void k_rfix(uint64_t k, const uint32_t *__restrict__ par,
+                       const uint32_t *__restrict__ flag, uint32_t *rn, ull *ctr)
+{
+    for (uint64_t t = gtid(); t < k; t += gthreads()) {
+        const uint32_t f = flag[t];
+        if (t == k - 1) ctr[C_KNEW] = (ull)rn[t] + f;
+        if (par[t] == (uint32_t)t && !f) rn[t] = NONE32;
+    }
+}
+
+// E6: old -> new table (into nxt).
+__global__ void k_newid(uint64_t k, const uint32_t *__restrict__ par,
+                        const uint32_t *__restrict__ rn, uint32_t *nid)
+{
+    for (uint64_t t = gtid(); t < k; t += gthreads()) nid[t] = rn[par[t]];
+}
+
+// E7: every vertex of a live tree takes its new tree id.
+__global__ void k_comp(uint64_t n, uint32_t *comp, const uint32_t *__restrict__ nid)
+{
+    for (uint64_t v = gtid(); v < n; v += gthreads()) {
+        const uint32_t c = comp[v];
+        if (c != NONE32) comp[v] = nid[c];
+    }
+}
+
+// F: keep flags for the next scan list.
+__global__ void k_keep(uint64_t ns, const uint32_t *__restrict__ scan,
+                       const uint64_t *__restrict__ candA, const uint32_t *__restrict__ comp,
+                       uint8_t *flags)
+{
+    for (uint64_t i = gtid(); i < ns; i += gthreads())
+        flags[i] = candA[i] != NONE64 && comp[scan[i]] != NONE32;
+}
+
+// Entries left in the live segments (C_REMAIN) of the list of C_NSEL.
+__global__ void k_remain(const uint32_t *__restrict__ scan, const uint64_t *__restrict__ x,
+                         const uint64_t *__restrict__ lo, ull *ctr)
+{
+    const uint64_t ns = ctr[C_NSEL];
+    const uint64_t span = gthreads();
+    uint64_t sum = 0;
+    for (uint64_t i = gtid(); i < ns; i += span) {
+        const uint32_t v = scan[i];
+        sum += x[v + 1] - lo[v];
+    }
+    warp_add(sum, &ctr[C_REMAIN]);
+}
+
+__global__ void k_tree_keys(uint64_t ns, const uint32_t *__restrict__ scan,
+                            const uint32_t *__restrict__ comp, uint32_t *keys)
+{
+    for (uint64_t i = gtid(); i < ns; i += gthreads()) keys[i] = comp[scan[i]];
+}
+
+__global__ void k_reset_best(uint64_t k, uint64_t *bestA, uint32_t *bestB)
+{
+    for (uint64_t t = gtid(); t < k; t += gthreads()) {
+        bestA[t] = NONE64;
+        bestB[t] = NONE32;
+    }
+}
+
+// ------------------------------------------------------------ contraction kernels
+
+// Remaining length of each scanned segment; len[ns] = 0 (for the scan).
+__global__ void k_lens(uint64_t ns, const uint32_t *__restrict__ scan,
+                       const uint64_t *__restrict__ x, const uint64_t *__restrict__ lo,
+                       uint64_t *len)
+{
+    for (uint64_t i = gtid(); i <= ns; i += gthreads()) {
+        if (i == ns) {
+            len[i] = 0;
+        } else {
+            const uint32_t v = scan[i];
+            len[i] = x[v + 1] - lo[v];
+        }
+    }
+}
+
+// The inter-tree edges (copy with v < nbr) of the R remaining entries.
+// off: exclusive sums of the lengths (ns + 1, off[ns] = R). Each thread
+// takes 8 consecutive entries (a binary search for the first).
+constexpr int CB_PER = 8;
+__global__ void k_cbuild(uint64_t ns, uint64_t R, const uint64_t *__restrict__ off,
+                         const uint32_t *__restrict__ scan, const uint64_t *__restrict__ lo,
+                         const uint64_t *__restrict__ E, const uint32_t *__restrict__ comp,
+                         uint32_t *ck, uint32_t *cmn, uint32_t *cmx, uint32_t *cta, uint32_t *ctb,
+                         uint64_t cap, ull *ctr)
+{
+    const uint64_t span = gthreads() * CB_PER;
+    uint64_t skipped = 0;
+    for (uint64_t b = (gtid() - lane_id()) * CB_PER; b < R; b += span) {
+        const uint64_t j0 = b + (uint64_t)lane_id() * CB_PER;
+        uint64_t s = 0;
+        if (j0 < R) {
+            // largest s in [0, ns) with off[s] <= j0
+            uint64_t l = 0, h = ns - 1;
+            while (l < h) {
+                const uint64_t mid = l + (h - l + 1) / 2;
+                if (off[mid] <= j0) l = mid;
+                else h = mid - 1;
+            }
+            s = l;
+        }
+        uint32_t v = 0, t = 0;
+        uint64_t base = 0, soff = 0;
+        bool have = false;
+        for (int r = 0; r < CB_PER; r++) { // warp-uniform trip count
+            const uint64_t j = j0 + (uint64_t)r;
+            bool emit = false;
+            uint64_t e = 0;
+            uint32_t tn = 0;
+            if (j < R) {
+                while (off[s + 1] <= j) {
+                    s++;
+                    have = false;
+                }
+                if (!have) {
+                    v = scan[s];
+                    t = comp[v];
+                    base = lo[v];
+                    soff = off[s];
+                    have = true;
+                }
+                e = E[base + (j - soff)];
+                const uint32_t nb = (uint32_t)e;
+                tn = comp[nb];
+                if (tn == t) skipped++;
+                else emit = v < nb;
+            }
+            const uint64_t slot = warp_append(emit, &ctr[C_NE]);
+            if (emit && slot < cap) {
+                ck[slot] = (uint32_t)(e >> 32);
+                cmn[slot] = v;
+                cmx[slot] = (uint32_t)e;
+                cta[slot] = t;
+                ctb[slot] = tn;
+            }
+        }
+    }
+    warp_add(skipped, &ctr[C_SKIPPED]);
+}
+
+// Edge mode D1 / D2.
+__global__ void k_ereduce1(uint64_t ne, const uint32_t *__restrict__ ck,
+                           const uint32_t *__restrict__ cmn, const uint32_t *__restrict__ cta,
+                           const uint32_t *__restrict__ ctb, uint64_t *bestA)
+{
+    const uint64_t span = gthreads();
+    for (uint64_t b = gtid() - lane_id(); b < ne; b += span) {
+        const uint64_t i = b + lane_id();
+        uint64_t c = NONE64;
+        uint32_t ta = NONE32, tb = NONE32;
+        if (i < ne) {
+            c = (uint64_t)ck[i] << 32 | cmn[i];
+            ta = cta[i];
+            tb = ctb[i];
+        }
+        tree_min64(ta, c, bestA);
+        tree_min64(tb, c, bestA);
+    }
+}
+
+__global__ void k_ereduce2(uint64_t ne, const uint32_t *__restrict__ ck,
+                           const uint32_t *__restrict__ cmn, const uint32_t *__restrict__ cmx,
+                           const uint32_t *__restrict__ cta, const uint32_t *__restrict__ ctb,
+                           const uint64_t *__restrict__ bestA, uint32_t *bestB)
+{
+    const uint64_t span = gthreads();
+    for (uint64_t b = gtid() - lane_id(); b < ne; b += span) {
+        const uint64_t i = b + lane_id();
+        uint32_t ta = NONE32, tb = NONE32, mx = NONE32;
+        if (i < ne) {
+            const uint64_t c = (uint64_t)ck[i] << 32 | cmn[i];
+            const uint32_t a = cta[i], bb = ctb[i];
+            mx = cmx[i];
+            if (bestA[a] == c) ta = a;
+            if (bestA[bb] == c) tb = bb;
+        }
+        tree_min32(ta, ta != NONE32 ? mx : NONE32, bestB);
+        tree_min32(tb, tb != NONE32 ? mx : NONE32, bestB);
+    }
+}
+
+// Edge mode: relabel through the old -> new table and drop internal edges.
+__global__ void k_ecompact(uint64_t ne, const uint32_t *__restrict__ nid,
+                           const uint32_t *__restrict__ ck, const uint32_t *__restrict__ cmn,
+                           const uint32_t *__restrict__ cmx, const uint32_t *__restrict__ cta,
+                           const uint32_t *__restrict__ ctb, uint32_t *dk, uint32_t *dmn,
+                           uint32_t *dmx, uint32_t *dta, uint32_t *dtb, ull *ctr)
+{
+    const uint64_t span = gthreads();
+    for (uint64_t b = gtid() - lane_id(); b < ne; b += span) {
+        const uint64_t i = b + lane_id();
+        bool keep = false;
+        uint32_t na = 0, nb = 0;
+        if (i < ne) {
+            na = nid[cta[i]];
+            nb = nid[ctb[i]];
+            keep = na != nb && na != NONE32 && nb != NONE32;
+        }
+        const uint64_t slot = warp_append(keep, &ctr[C_NE]);
+        if (keep) {
+            dk[slot] = ck[i];
+            dmn[slot] = cmn[i];
+            dmx[slot] = cmx[i];
+            dta[slot] = na;
+            dtb[slot] = nb;
+        }
+    }
+}
+
+// ------------------------------------------------------------ host helpers
+
+struct Ctx {
+    sgk_ctx *c;
+    sg_error *err;
+    sgk_dbuf<uint8_t> tmp; // CUB temp, grown on demand
+    sg_status grow(size_t bytes)
+    {
+        if (tmp.p && tmp.n >= bytes) return SG_OK;
+        tmp.release();
+        return tmp.alloc(c, bytes ? bytes : 1, "the MST CUB scratch", err);
+    }
+};
+
+static unsigned grid(const sgk_ctx *c, uint64_t items) { return sgk_grid(c, items, BLK); }
+
+static uint32_t bit_len(uint64_t x)
+{
+    uint32_t b = 0;
+    while (x) {
+        b++;
+        x >>= 1;
+    }
+    return b ? b : 1;
+}
+
+static uint64_t a_items(uint64_t m, uint64_t longest)
+{
+    uint64_t a = longest > SORT_CAP ? longest : SORT_CAP;
+    return a < m ? a : m;
+}
+
+// Sorts each list of E by (key, neighbour). Scratch lives only here.
+static sg_status sort_lists(Ctx &X, const sgk_graph *g, uint64_t *E, ull *dctr)
+{
+    sgk_ctx *c = X.c;
+    sg_error *err = X.err;
+    cudaStream_t st = c->stream;
+    const uint64_t n = g->d.n, m = g->d.m;
+    const uint64_t *x = g->x;
+    const uint64_t bigcap = m / BIG_SEG + 2;
+    sgk_dbuf<uint32_t> big;
+    SGK_TRY(big.alloc(c, bigcap, "the MST long-list ids", err));
+    SGK_CU(cudaMemsetAsync(dctr, 0, CTR_BYTES, st));
+    k_scan_degrees<<<grid(c, n), BLK, 0, st>>>(x, n, big, bigcap, dctr);
+    SGK_LAUNCHED("k_scan_degrees");
+    ull h[C_NCTR];
+    SGK_CU(cudaMemcpyAsync(h, dctr, sizeof h, cudaMemcpyDeviceToHost, st));
+    SGK_CU(cudaStreamSynchronize(st));
+    const uint64_t longest = h[C_MAXDEG], nbig = h[C_NBIG] < bigcap ? h[C_NBIG] : bigcap;
+    uint64_t x0 = h[C_X0];
+    sgk_dbuf<uint64_t> alt;
+    SGK_TRY(alt.alloc(c, a_items(m, longest), "the MST sort buffer", err));
+    sgk_dbuf<int64_t> beg, end;
+    SGK_TRY(beg.alloc(c, n + 1, "the MST sort offsets", err));
+    SGK_TRY(end.alloc(c, n + 1, "the MST sort offsets", err));
+    // Long lists first, one device-wide radix sort each, in place in E.
+    // Their [start, end) ranges are kept (sorted by start) so that the batch
+    // copy-back below skips them.
+    struct range { uint64_t b, e; };
+    range *br = nullptr;
+    if (nbig > 0) {
+        uint32_t *hb = new (std::nothrow) uint32_t[nbig];
+        br = new (std::nothrow) range[nbig];
+        if (!hb || !br) {
+            delete[] hb;
+            delete[] br;
+            return sgi_fail(err, SG_E_NOMEM, "out of host memory listing long lists");
+        }
+        cudaError_t ce = cudaMemcpyAsync(hb, big.p, nbig * sizeof(uint32_t),
+                                         cudaMemcpyDeviceToHost, st);
+        if (ce == cudaSuccess) ce = cudaStreamSynchronize(st);
+        sg_status rs = SG_OK;
+        for (uint64_t j = 0; j < nbig && rs == SG_OK && ce == cudaSuccess; j++) {
+            uint64_t xb[2];
+            ce = cudaMemcpyAsync(xb, x + hb[j], sizeof xb, cudaMemcpyDeviceToHost, st);
+            if (ce == cudaSuccess) ce = cudaStreamSynchronize(st);
+            if (ce != cudaSuccess) break;
+            br[j].b = xb[0];
+            br[j].e = xb[1];
+            const uint64_t len = xb[1] - xb[0];
+            if (len > alt.n) {
+                rs = sgi_fail(err, SG_E_INVALID, "list of vertex %u longer than expected",
+                              hb[j]);
+                break;
+            }
+            cub::DoubleBuffer<uint64_t> keys(E + xb[0], alt.p);
+            size_t tb = 0;
+            ce = cub::DeviceRadixSort::SortKeys(nullptr, tb, keys, len, 0, 64, st);
+            if (ce != cudaSuccess) break;
+            rs = X.grow(tb);
+            if (rs != SG_OK) break;
+            ce = cub::DeviceRadixSort::SortKeys(X.tmp.p, tb, keys, len, 0, 64, st);
+            if (ce != cudaSuccess) break;
+            if (keys.Current() != E + xb[0])
+                ce = cudaMemcpyAsync(E + xb[0], keys.Current(), len * sizeof(uint64_t),
+                                     cudaMemcpyDeviceToDevice, st);
+        }
+        delete[] hb;
+        if (rs == SG_OK && ce == cudaSuccess) ce = cudaStreamSynchronize(st);
+        if (rs != SG_OK || ce != cudaSuccess) delete[] br;
+        if (rs != SG_OK) return rs;
+        SGK_CU(ce);
+        // insertion sort by start (few ranges)
+        for (uint64_t i = 1; i < nbig; i++) {
+            const range r = br[i];
+            uint64_t j = i;
+            for (; j > 0 && br[j - 1].b > r.b; j--) br[j] = br[j - 1];
+            br[j] = r;
+        }
+    }
+    // Batches of short lists (long ones are empty segments there).
+    uint64_t s0 = 0, jb = 0;
+    cudaError_t ce = cudaSuccess;
+    sg_status rs = SG_OK;
+    while (s0 < n && ce == cudaSuccess && rs == SG_OK) {
+        k_batch_end<<<1, 32, 0, st>>>(x, n, s0, SORT_CAP, dctr);
+        ce = cudaGetLastError();
+        if (ce == cudaSuccess) ce = cudaMemcpyAsync(h, dctr, sizeof h, cudaMemcpyDeviceToHost, st);
+        if (ce == cudaSuccess) ce = cudaStreamSynchronize(st);
+        if (ce != cudaSuccess) break;
+        const uint64_t s1 = h[C_B0], x1 = h[C_B1];
+        const uint64_t items = x1 - x0, ns = s1 - s0;
+        if (items > 0 && items <= SORT_CAP) {
+            k_batch_offsets<<<grid(c, ns), BLK, 0, st>>>(x, s0, ns, x0, beg, end);
+            ce = cudaGetLastError();
+            if (ce != cudaSuccess) break;
+            cub::DoubleBuffer<uint64_t> keys(E + x0, alt.p);
+            size_t tb = 0;
+            ce = cub::DeviceSegmentedSort::SortKeys(nullptr, tb, keys, (int64_t)items,
+                                                    (int64_t)ns, beg.p, end.p, st);
+            if (ce != cudaSuccess) break;
+            rs = X.grow(tb);
+            if (rs != SG_OK) break;
+            ce = cub::DeviceSegmentedSort::SortKeys(X.tmp.p, tb, keys, (int64_t)items,
+                                                    (int64_t)ns, beg.p, end.p, st);
+            if (ce != cudaSuccess) break;
+            if (keys.Current() != E + x0) {
+                // copy back [x0, x1) less the long lists' ranges
+                const uint64_t *src = keys.Current();
+                uint64_t p = x0;
+                while (jb < nbig && br[jb].e <= x0) jb++;
+                for (; ce == cudaSuccess && p < x1;) {
+                    uint64_t q = x1;
+                    if (jb < nbig && br[jb].b < x1) q = br[jb].b;
+                    if (q > p)
+                        ce = cudaMemcpyAsync(E + p, src + (p - x0), (q - p) * sizeof(uint64_t),
+                                             cudaMemcpyDeviceToDevice, st);
+                    if (q == x1) break;
+                    p = br[jb].e;
+                    jb++;
+                }
+            }
+        }
+        // items > SORT_CAP: one list alone, longer than BIG_SEG, sorted above.
+        s0 = s1;
+        x0 = x1;
+    }
+    delete[] br;
+    if (rs != SG_OK) return rs;
+    SGK_CU(ce);
+    SGK_CU(cudaStreamSynchronize(st));
+    X.tmp.release(); // preprocessing scratch ends here
+    return SG_OK;
+}
+
+} // namespace
+
+uint64_t sgk_mst_bytes(uint64_t n, uint64_t m)
+{
+    const uint64_t A = a_items(m, n + 1);
+    const uint64_t pre = 8 * A + 16 * (n + 1) + 8 * (m / BIG_SEG + 2);
+    const uint64_t out = 12 * (n > 1 ? n - 1 : 1);
+    const uint64_t loop = 89 * n + 24 + out + 20 * (m / CONTRACT_DIV);
+    return 8 * m + (pre > loop ? pre : loop) + 16 * (n + 1) + CUB_SLACK + 4096;
+}
+
 sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint32_t *w,
                   uint64_t *n_edges, sgk_stats *stats, sg_error *err)
 {
-    return sgi_fail(err, SG_E_UNSUPPORTED, "GPU forest not written yet");
+    if (!c || !g || !u || !v || !w || !n_edges || !stats)
+        return sgi_fail(err, SG_E_INVALID, "sgk_mst: NULL argument");
+    if (g->d.directed)
+        return sgi_fail(err, SG_E_INVALID,
+                        "minimum spanning forest needs an undirected graph (this one is directed)");
+    if (!g->d.has_weights || !g->w)
+        return sgi_fail(err, SG_E_INVALID,
+                        "minimum spanning forest needs edge weights (the graph has none)");
+    const uint64_t n = g->d.n, m = g->d.m;
+    if (n > (uint64_t)NONE32)
+        return sgi_fail(err, SG_E_INVALID, "%llu vertices: the GPU forest takes at most 2^32 - 1",
+                        (unsigned long long)n);
+    *n_edges = 0;
+    const bool f32 = g->d.f32;
+    const bool probe = !sgk_ctx_disabled(c, "first-probe");
+    const bool contract_on = !sgk_ctx_disabled(c, "contract");
+    const bool sorted = !sgk_ctx_disabled(c, "sorted-trees");
+    cudaStream_t st = c->stream;
+    uint64_t iters = 0, scanned = 0, contractions = 0, cedges = 0;
+    ull h[C_NCTR];
+    memset(h, 0, sizeof h);
+    if (n <= 1 || m == 0) {
+        stats->seconds_preprocess = 0;
+        stats->seconds_compute = 0;
+        sgk_stats_set(stats, "iterations", 0);
+        sgk_stats_set(stats, "edges_skipped", 0);
+        sgk_stats_set(stats, "segments_scanned", 0);
+        sgk_stats_set(stats, "contractions", 0);
+        sgk_stats_set(stats, "contracted_edges", 0);
+        return SG_OK;
+    }
+    const double t0 = sgi_now();
+    Ctx X;
+    X.c = c;
+    X.err = err;
+    sgk_dbuf<ull> dctr;
+    SGK_TRY(dctr.alloc(c, CTR_BYTES / 8, "the MST counters", err));
+    sgk_dbuf<uint64_t> E;
+    SGK_TRY(E.alloc(c, m, "the MST sorted lists", err));
+    k_fill<<<grid(c, m), BLK, 0, st>>>(g->a, g->w, f32, m, E);
+    SGK_LAUNCHED("k_fill");
+    SGK_TRY(sort_lists(X, g, E.p, dctr.p));
+
+    // Per-vertex and per-tree arrays.
+    sgk_dbuf<uint64_t> lo, candA, bestA;
+    sgk_dbuf<uint32_t> comp, S0, S1, candB, candT, tkA, tkB, unres, heavy, bestB, nxt, par, rn;
+    sgk_dbuf<uint8_t> flags;
+    sgk_dbuf<uint32_t> ou, ov, ow;
+    const uint64_t cap = n - 1;
+    SGK_TRY(lo.alloc(c, n, "the MST segment starts", err));
+    SGK_TRY(comp.alloc(c, n, "the MST tree ids", err));
+    SGK_TRY(S0.alloc(c, n, "the MST scan list", err));
+    SGK_TRY(S1.alloc(c, n, "the MST scan list", err));
+    SGK_TRY(candA.alloc(c, n + 1, "the MST candidates", err));
+    SGK_TRY(candB.alloc(c, n, "the MST candidates", err));
+    SGK_TRY(candT.alloc(c, n, "the MST candidates", err));
+    SGK_TRY(flags.alloc(c, n, "the MST keep flags", err));
+    SGK_TRY(tkA.alloc(c, n, "the MST tree keys", err));
+    SGK_TRY(tkB.alloc(c, n, "the MST tree keys", err));
+    SGK_TRY(unres.alloc(c, n, "the MST warp queue", err));
+    SGK_TRY(heavy.alloc(c, n, "the MST block queue", err));
+    SGK_TRY(bestA.alloc(c, n + 1, "the MST per-tree minima", err));
+    SGK_TRY(bestB.alloc(c, n, "the MST per-tree minima", err));
+    SGK_TRY(nxt.alloc(c, n, "the MST chosen trees", err));
+    SGK_TRY(par.alloc(c, n, "the MST tree parents", err));
+    SGK_TRY(rn.alloc(c, n, "the MST new tree ids", err));
+    SGK_TRY(ou.alloc(c, cap, "the MST forest", err));
+    SGK_TRY(ov.alloc(c, cap, "the MST forest", err));
+    SGK_TRY(ow.alloc(c, cap, "the MST forest", err));
+
+    // One CUB scratch for the rounds: the largest of their queries.
+    {
+        size_t t1 = 0, t2 = 0, t3 = 0, t4 = 0;
+        SGK_CU(cub::DeviceSelect::Flagged(nullptr, t1, S0.p, flags.p, S1.p, dctr.p + C_NSEL,
+                                          (int64_t)n, st));
+        SGK_CU(cub::DeviceScan::ExclusiveSum(nullptr, t2, nxt.p, rn.p, n, st));
+        SGK_CU(cub::DeviceScan::ExclusiveSum(nullptr, t3, candA.p, bestA.p, n + 1, st));
+        cub::DoubleBuffer<uint32_t> kk(tkA.p, tkB.p), vv(S0.p, S1.p);
+        SGK_CU(cub::DeviceRadixSort::SortPairs(nullptr, t4, kk, vv, n, 0, 32, st));
+        size_t mx = t1;
+        if (t2 > mx) mx = t2;
+        if (t3 > mx) mx = t3;
+        if (t4 > mx) mx = t4;
+        SGK_TRY(X.grow(mx));
+    }
+
+    SGK_CU(cudaMemsetAsync(dctr.p, 0, CTR_BYTES, st));
+    k_init<<<grid(c, n), BLK, 0, st>>>(g->x, n, comp, lo, bestA, bestB, S1, flags);
+    SGK_LAUNCHED("k_init");
+    size_t tb = X.tmp.n;
+    SGK_CU(cub::DeviceSelect::Flagged(X.tmp.p, tb, S1.p, flags.p, S0.p, dctr.p + C_NSEL,
+                                      (int64_t)n, st));
+    SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
+    SGK_CU(cudaStreamSynchronize(st));
+    uint32_t *scan = S0.p, *spare = S1.p;
+    uint64_t ns = h[C_NSEL], k = n;
+    const double t1 = sgi_now();
+    stats->seconds_preprocess = t1 - t0;
+
+    // ---------------------------------------------------------- vertex mode
+    bool edge_mode = false;
+    sgk_dbuf<uint32_t> C[2][5]; // key, min, max, tree of min, tree of max
+    int cur = 0;
+    uint64_t ne = 0;
+    while (ns > 0 && k > 1) {
+        iters++;
+        scanned += ns;
+        SGK_CU(cudaMemsetAsync(dctr.p + C_UNRES, 0, 2 * sizeof(ull), st)); // C_UNRES, C_HEAVY
+        k_probe<<<grid(c, ns), BLK, 0, st>>>(scan, ns, g->x, E, lo, comp, candA, candB, candT,
+                                             unres, probe, dctr);
+        SGK_LAUNCHED("k_probe");
+        k_warp_scan<<<grid(c, ns * 32), BLK, 0, st>>>(scan, unres, g->x, E, lo, comp, candT,
+                                                       candA, candB, heavy, dctr);
+        SGK_LAUNCHED("k_warp_scan");
+        k_block_scan<<<grid(c, ns * BLK), BLK, 0, st>>>(scan, heavy, g->x, E, lo, comp, candT,
+                                                         candA, candB, dctr);
+        SGK_LAUNCHED("k_block_scan");
+        k_reduce1<<<grid(c, ns), BLK, 0, st>>>(ns, candA, candT, bestA);
+        SGK_LAUNCHED("k_reduce1");
+        k_reduce2<<<grid(c, ns), BLK, 0, st>>>(ns, candA, candB, candT, bestA, bestB);
+        SGK_LAUNCHED("k_reduce2");
+        // merge (shared with edge mode below)
+        k_choose<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB, comp, nxt);
+        SGK_LAUNCHED("k_choose");
+        k_record<<<grid(c, k), BLK, 0, st>>>(k, nxt, bestA, bestB, par, ou, ov, ow, cap, f32,
+                                             dctr);
+        SGK_LAUNCHED("k_record");
+        for (;;) {
+            SGK_CU(cudaMemsetAsync(dctr.p + C_FLAG, 0, sizeof(ull), st));
+            k_jump<<<grid(c, k), BLK, 0, st>>>(k, par, dctr);
+            SGK_LAUNCHED("k_jump");
+            ull fl = 0;
+            SGK_CU(cudaMemcpyAsync(&fl, dctr.p + C_FLAG, sizeof fl, cudaMemcpyDeviceToHost, st));
+            SGK_CU(cudaStreamSynchronize(st));
+            if (!fl) break;
+        }
+        k_rflag<<<grid(c, k), BLK, 0, st>>>(k, par, bestA, nxt);
+        SGK_LAUNCHED("k_rflag");
+        tb = X.tmp.n;
+        SGK_CU(cub::DeviceScan::ExclusiveSum(X.tmp.p, tb, nxt.p, rn.p, k, st));
+        k_rfix<<<grid(c, k), BLK, 0, st>>>(k, par, nxt, rn, dctr);
+        SGK_LAUNCHED("k_rfix");
+        k_newid<<<grid(c, k), BLK, 0, st>>>(k, par, rn, nxt);
+        SGK_LAUNCHED("k_newid");
+        k_comp<<<grid(c, n), BLK, 0, st>>>(n, comp, nxt);
+        SGK_LAUNCHED("k_comp");
+        k_keep<<<grid(c, ns), BLK, 0, st>>>(ns, scan, candA, comp, flags);
+        SGK_LAUNCHED("k_keep");
+        tb = X.tmp.n;
+        SGK_CU(cub::DeviceSelect::Flagged(X.tmp.p, tb, scan, flags.p, spare, dctr.p + C_NSEL,
+                                          (int64_t)ns, st));
+        SGK_CU(cudaMemsetAsync(dctr.p + C_REMAIN, 0, sizeof(ull), st));
+        k_remain<<<grid(c, ns), BLK, 0, st>>>(spare, g->x, lo, dctr);
+        SGK_LAUNCHED("k_remain");
+        SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaStreamSynchronize(st));
+        {
+            uint32_t *tp = scan;
+            scan = spare;
+            spare = tp;
+        }
+        const uint64_t knew = h[C_KNEW];
+        ns = h[C_NSEL];
+        if (h[C_OUT] > cap)
+            return sgi_fail(err, SG_E_DEVICE, "GPU forest: %llu edges recorded for %llu vertices",
+                            (unsigned long long)h[C_OUT], (unsigned long long)n);
+        if (knew > 0) {
+            k_reset_best<<<grid(c, knew), BLK, 0, st>>>(knew, bestA, bestB);
+            SGK_LAUNCHED("k_reset_best");
+        }
+        k = knew;
+        if (ns == 0 || k <= 1) break;
+        const uint64_t R = h[C_REMAIN];
+        if (contract_on && R <= m / CONTRACT_DIV) {
+            // ------------------------------------------------ contraction
+            k_lens<<<grid(c, ns + 1), BLK, 0, st>>>(ns, scan, g->x, lo, candA);
+            SGK_LAUNCHED("k_lens");
+            tb = X.tmp.n;
+            SGK_CU(cub::DeviceScan::ExclusiveSum(X.tmp.p, tb, candA.p, bestA.p, ns + 1, st));
+            const uint64_t ccap = R ? R : 1;
+            for (int j = 0; j < 5; j++)
+                SGK_TRY(C[0][j].alloc(c, ccap, "the MST contracted edges", err));
+            SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
+            if (R > 0) {
+                k_cbuild<<<grid(c, (R + CB_PER - 1) / CB_PER), BLK, 0, st>>>(
+                    ns, R, bestA, scan, lo, E, comp, C[0][0], C[0][1], C[0][2], C[0][3],
+                    C[0][4], ccap, dctr);
+                SGK_LAUNCHED("k_cbuild");
+            }
+            k_reset_best<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB);
+            SGK_LAUNCHED("k_reset_best");
+            SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
+            SGK_CU(cudaStreamSynchronize(st));
+            ne = h[C_NE];
+            if (ne > ccap)
+                return sgi_fail(err, SG_E_DEVICE, "GPU forest: contracted list overflow");
+            E.release();
+            for (int j = 0; j < 5; j++)
+                SGK_TRY(C[1][j].alloc(c, ccap, "the MST contracted edges", err));
+            contractions = 1;
+            cedges = ne;
+            edge_mode = true;
+            break;
+        }
+        if (sorted) {
+            k_tree_keys<<<grid(c, ns), BLK, 0, st>>>(ns, scan, comp, tkA);
+            SGK_LAUNCHED("k_tree_keys");
+            cub::DoubleBuffer<uint32_t> kk(tkA.p, tkB.p), vv(scan, spare);
+            tb = X.tmp.n;
+            SGK_CU(cub::DeviceRadixSort::SortPairs(X.tmp.p, tb, kk, vv, ns, 0,
+                                                   (int)bit_len(k - 1), st));
+            if (vv.Current() != scan) {
+                spare = scan;
+                scan = vv.Current();
+            }
+        }
+    }
+
+    // ---------------------------------------------------------- edge mode
+    while (edge_mode && ne > 0 && k > 1) {
+        iters++;
+        sgk_dbuf<uint32_t> *A = C[cur], *B = C[1 - cur];
+        k_ereduce1<<<grid(c, ne), BLK, 0, st>>>(ne, A[0], A[1], A[3], A[4], bestA);
+        SGK_LAUNCHED("k_ereduce1");
+        k_ereduce2<<<grid(c, ne), BLK, 0, st>>>(ne, A[0], A[1], A[2], A[3], A[4], bestA, bestB);
+        SGK_LAUNCHED("k_ereduce2");
+        k_choose<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB, comp, nxt);
+        SGK_LAUNCHED("k_choose");
+        k_record<<<grid(c, k), BLK, 0, st>>>(k, nxt, bestA, bestB, par, ou, ov, ow, cap, f32,
+                                             dctr);
+        SGK_LAUNCHED("k_record");
+        for (;;) {
+            SGK_CU(cudaMemsetAsync(dctr.p + C_FLAG, 0, sizeof(ull), st));
+            k_jump<<<grid(c, k), BLK, 0, st>>>(k, par, dctr);
+            SGK_LAUNCHED("k_jump");
+            ull fl = 0;
+            SGK_CU(cudaMemcpyAsync(&fl, dctr.p + C_FLAG, sizeof fl, cudaMemcpyDeviceToHost, st));
+            SGK_CU(cudaStreamSynchronize(st));
+            if (!fl) break;
+        }
+        k_rflag<<<grid(c, k), BLK, 0, st>>>(k, par, bestA, nxt);
+        SGK_LAUNCHED("k_rflag");
+        tb = X.tmp.n;
+        SGK_CU(cub::DeviceScan::ExclusiveSum(X.tmp.p, tb, nxt.p, rn.p, k, st));
+        k_rfix<<<grid(c, k), BLK, 0, st>>>(k, par, nxt, rn, dctr);
+        SGK_LAUNCHED("k_rfix");
+        k_newid<<<grid(c, k), BLK, 0, st>>>(k, par, rn, nxt);
+        SGK_LAUNCHED("k_newid");
+        k_comp<<<grid(c, n), BLK, 0, st>>>(n, comp, nxt);
+        SGK_LAUNCHED("k_comp");
+        SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
+        k_ecompact<<<grid(c, ne), BLK, 0, st>>>(ne, nxt, A[0], A[1], A[2], A[3], A[4], B[0], B[1],
+                                                B[2], B[3], B[4], dctr);
+        SGK_LAUNCHED("k_ecompact");
+        SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaStreamSynchronize(st));
+        if (h[C_OUT] > cap)
+            return sgi_fail(err, SG_E_DEVICE, "GPU forest: %llu edges recorded for %llu vertices",
+                            (unsigned long long)h[C_OUT], (unsigned long long)n);
+        const uint64_t knew = h[C_KNEW];
+        if (knew > 0) {
+            k_reset_best<<<grid(c, knew), BLK, 0, st>>>(knew, bestA, bestB);
+            SGK_LAUNCHED("k_reset_best");
+        }
+        k = knew;
+        ne = h[C_NE];
+        cur = 1 - cur;
+    }
+    SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
+    SGK_CU(cudaStreamSynchronize(st));
+    const double t2 = sgi_now();
+    stats->seconds_compute = t2 - t1;
+    const uint64_t out = h[C_OUT];
+    if (out > cap)
+        return sgi_fail(err, SG_E_DEVICE, "GPU forest: %llu edges recorded for %llu vertices",
+                        (unsigned long long)out, (unsigned long long)n);
+    if (out > 0) {
+        SGK_CU(cudaMemcpyAsync(u, ou.p, out * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaMemcpyAsync(v, ov.p, out * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaMemcpyAsync(w, ow.p, out * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaStreamSynchronize(st));
+    }
+    *n_edges = out;
+    sgk_stats_set(stats, "iterations", iters);
+    sgk_stats_set(stats, "edges_skipped", h[C_SKIPPED]);
+    sgk_stats_set(stats, "segments_scanned", scanned);
+    sgk_stats_set(stats, "contractions", contractions);
+    sgk_stats_set(stats, "contracted_edges", cedges);
+    return SG_OK;
 }

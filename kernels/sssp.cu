@@ -1,8 +1,922 @@
-// Placeholder: SSSP on the device (being written).
+// Single-source shortest paths on the device: a near-far frontier method
+// (the default) and the reference paper's edge-parallel Bellman-Ford.
+//
+// Distance words (both methods): one uint64_t per vertex, updated with 64-bit
+// atomicMin. u32 weights: exact sums, UINT64_MAX unreached (never added to).
+// f32 weights: the bits of a double computed as dist[u] + (double)w, +INF
+// bits unreached; non-negative doubles order like their bits, so atomicMin on
+// the bits is a min on the values. Any label-correcting order reaches the
+// same fixpoint, the minimum over paths of the left-to-right sums: Dijkstra's.
+//
+// ---------------------------------------------------------------- near-far
+// (SGK_SSSP_BUCKETS, after Davidson et al. 2014, "Work-efficient parallel
+// GPU methods for SSSP"). A threshold T (bucket [T - delta, T)) splits
+// improved vertices into a near queue (new distance < T) and a far pile.
+//   round: relax every out-edge of the near queue Q_in (each vertex relaxes
+//     from its distance now); a successful atomicMin pushes the target to
+//     Q_out when below T (de-duplicated per round by a per-vertex round stamp,
+//     plain load then atomicExch), else to the far pile F (a vertex at most
+//     once in F: a bitset, plain load then atomicOr) and lowers farmin (a
+//     lower bound of F's distances; warp-reduced, checked before the atomic).
+//     Before the atomicMin a plain load of dist[v] filters failing relaxations.
+//   Load balancing by degree inside the round kernel: each warp takes 32
+//     queue entries; lists < 32 are gathered by a warp prefix scan and spread
+//     over the lanes (one edge per lane, coalesced); lists of 32..2047 are
+//     walked by the whole warp one after another; lists >= 2048 (hubs; only
+//     when the graph's max degree reaches 2048) go to a hub queue whose
+//     edges a single-block scan concatenates and the whole grid then splits
+//     evenly (a star's 16M-entry list takes every SM).
+//   split (Q_in empty): T_new = max(T + delta, the end of farmin's bucket);
+//     F's entries with dist < T are stale (their last drop went below T and
+//     was pushed near and relaxed) and dropped; [T, T_new) go to Q_in; the
+//     rest are compacted into the next F. Done when Q_in and F are empty.
+//   Host per round: one counter read back (cudaMemcpyAsync + sync), which
+//   sizes the next launch. Queues are bounded by n: Q_out by the stamp, F by
+//   the bitset, Q_in by either; the hub queue by min(n, m / 2048) + 1.
+//
+// ---------------------------------------------------------------- Bellman-Ford
+// (SGK_SSSP_BELLMAN_FORD, the reference paper: "GPU SSSPの実装"). Prep builds
+// an edge list (src, dst, w as three u32 arrays): undirected graphs keep each
+// undirected edge once (the CSR entry with u < v) and one thread relaxes both
+// directions (the paper's if / else-if); directed graphs keep every edge,
+// one direction; self-loops are dropped. Edges are grouped by vertex
+// segments for locality, as the paper does: by (segment of src, segment of
+// dst), segments of P = max(2^18, n / 32 rounded up to a power of two)
+// vertices (at most 32 segments, 1024 groups; a block-local counting sort:
+// a histogram pass, a host prefix, a scatter pass). Each iteration is one
+// kernel over the list: distance reads through the read-only (non-coherent,
+// __ldg) path, the paper's const __restrict trick, writes by atomicMin; a
+// block that improved anything writes the iteration number into the
+// modified word, which the host reads after each launch; the first
+// iteration without a change ends the run. A stale read-only value is only
+// ever too high, and the last iteration changes nothing, so its reads are
+// exact and it proves the fixpoint.
+//
+// ---------------------------------------------------------------- memory
+// (bytes through the accountant; sgk_sssp_bytes counts each allocation as
+// at least 256 bytes, so it is an exact figure or a slight upper bound)
+//   near-far: 8n (dist) + 4n (stamps) + 4 ceil(n / 32) (far bits)
+//             + 3 * 4n (Q_in, Q_out, F) + 12 (min(n, m / 2048) + 1) (hub
+//             queue and its offsets) + 64 (counters)        ~ 24n + n/8
+//   Bellman-Ford: 8n (dist) + 8 * 1024 (segment groups) + 3 * 4m' (edge
+//             list, m' <= m kept entries; ~m/2 undirected, bound m) + 4
+// sgk_sssp_bytes returns these with m' = m. No CUB device-wide call is
+// used (no temporary storage); CUB's block primitives only.
+//
+// ---------------------------------------------------------------- disable names
+// (SPILLGRAPH_GPU_DISABLE, comma-separated)
+//   "bucket-balance"  near-far: a thread per queue vertex walks its whole
+//                     list (no warp gather, warp lists or hub queue)
+//   "prefilter"       near-far: no plain load of dist[v] before the atomicMin
+//   "bf-ldg"          Bellman-Ford: plain distance loads, not __ldg
+//   "bf-segments"     Bellman-Ford: one segment (CSR order, no grouping)
+//
+// ---------------------------------------------------------------- automatic delta
+// delta == 0: delta = mean weight / mean degree (m / n, isolated vertices
+// counted), the mean from a strided sample of at most 65536 weights (finite
+// ones) read on the device; u32 rounded to a power of two, at least 1; 1.0
+// when the sampled mean is 0. This is 16x the CPU's width (1/16 of the same
+// ratio): on the GPU every round costs a launch and a ~10 us read-back, so
+// buckets must be wide; the CPU measured relaxations per stored edge of
+// ~1.8 at 8192 and ~2.3 at 32768 on R-MAT, which wide buckets pay in
+// repeated relaxations instead. R-MAT scale 24 (mean weight ~2^19, m / n =
+// 31): delta = 16384. Sweep --delta 4096..131072 to tune.
+//
+// ---------------------------------------------------------------- expected cost
+// R-MAT scale 24 on an H100 (n = 16.8M, m = 520M CSR entries): one pass over
+// the reached edges reads A+W once, 4.2 GB -> 1.4 ms at 3.1 TB/s, plus one
+// random 8-byte dist read per relaxation (520M at ~30 G/s -> ~17 ms; most
+// then fail the plain-load filter, so atomics are far fewer). With ~1.5-2
+// relaxations per edge at delta 16384: ~25-35 ms of edge work, plus
+// pushes (a stamp exchange each) and rounds: a few hundred rounds at
+// ~15 us of launches and read-back -> ~3-6 ms. Target <= 40 ms; the
+// risks are the relaxation factor (the "relaxations" counter / m says it)
+// and the far pile: each split reads every far entry's distance (random),
+// so a pile of millions over ~100+ buckets can cost tens of ms.
+// Bellman-Ford: each iteration streams 12 bytes per kept edge (260M ->
+// 3.1 GB, ~1 ms) and makes 2 random dist reads per edge (~17 ms); R-MAT
+// needs tens of iterations (weighted paths are long): ~0.3-1 s.
+//
+// ---------------------------------------------------------------- next
+// A second far level (entries beyond T + L * delta left untouched until
+// T gets there) so splits do not rescan the whole pile; a persistent or graph-launched round loop (the host sync per round is
+// the floor on long-path graphs); the near queue sorted or bucketed by
+// distance inside a bucket (fewer repeated relaxations); pull-style rounds
+// when the frontier is most of the graph; a cheaper automatic delta
+// measured from the first rounds' frontier growth.
+#include <cuda_runtime.h>
+
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
 #include "kinternal.cuh"
-uint64_t sgk_sssp_bytes(uint64_t n, uint64_t m, sgk_sssp_method method) { return 16 * n + 6 * m; }
+
+namespace cg = cooperative_groups;
+
+namespace {
+
+typedef unsigned long long u64;
+
+constexpr u64 INF_U32 = ~0ull;                  // u32 weights: unreached
+constexpr u64 INF_F32 = 0x7ff0000000000000ull;  // f32 weights: +INFINITY bits
+constexpr unsigned FULL = 0xffffffffu;
+
+constexpr unsigned SMALL = 32;      // lists below: warp gather
+constexpr unsigned BIG = 2048;      // lists from here: hub queue (grid-wide)
+constexpr unsigned RBLOCK = 256;    // round kernel block
+constexpr unsigned SCAN_BLOCK = 1024;
+
+constexpr unsigned BF_BLOCK = 256;
+constexpr unsigned BF_ITEMS = 8;
+constexpr unsigned BF_TILE = BF_BLOCK * BF_ITEMS;
+constexpr unsigned BF_MAXSEG = 32;
+constexpr unsigned BF_MAXBINS = BF_MAXSEG * BF_MAXSEG;
+
+// Device counters; the first three are cleared before each round.
+struct Counters {
+    u64 qout;      // entries pushed to the next near queue (round or split)
+    u64 big;       // hub queue entries this round
+    u64 bigtotal;  // their edges (hub_scan)
+    u64 far;       // far pile entries
+    u64 farmin;    // <= every far entry's distance (UINT64_MAX: none)
+    u64 relax;     // edges examined, all rounds
+    u64 wcnt;      // weight sample: count
+    double wsum;   //                and sum
+};
+static_assert(sizeof(Counters) == 64, "Counters layout");
+
+// ---------------------------------------------------------------- helpers
+
+__device__ __forceinline__ u64 add_weight_f32(u64 d, uint32_t wbits)
+{
+    return (u64)__double_as_longlong(__longlong_as_double((long long)d) +
+                                     (double)__uint_as_float(wbits));
+}
+
+// Appends v to q at a position from counter *cnt; one atomic per group of
+// lanes that push together.
+__device__ __forceinline__ void push_q(uint32_t *q, u64 *cnt, uint32_t v)
+{
+    cg::coalesced_group g = cg::coalesced_threads();
+    u64 base = 0;
+    if (g.thread_rank() == 0) base = atomicAdd(cnt, (u64)g.size());
+    base = g.shfl(base, 0);
+    q[base + g.thread_rank()] = v;
+}
+
+// Lowers *p to the least of the group's values; reads first (the word is
+// hot), so most calls make no atomic.
+__device__ __forceinline__ void group_min(u64 *p, u64 val)
+{
+    cg::coalesced_group g = cg::coalesced_threads();
+    const u64 m = cg::reduce(g, val, cg::less<u64>());
+    if (g.thread_rank() == 0 && m < __ldcg(p)) atomicMin(p, m);
+}
+
+struct Relax {
+    const u64 *x;
+    const uint32_t *a;
+    const uint32_t *w;
+    u64 *dist;
+    uint32_t *stamp;
+    uint32_t *bits;
+    uint32_t *qout;
+    uint32_t *far;
+    uint32_t *bigq;
+    Counters *ctr;
+    u64 T;             // near iff the new distance word < T
+    uint32_t round;    // stamp of this round (>= 1)
+    bool prefilter;
+};
+
+// Relaxes CSR entry e from distance du (finite) of its source.
+template <bool F32>
+__device__ __forceinline__ void relax_edge(const Relax &r, u64 e, u64 du)
+{
+    const uint32_t v = __ldg(r.a + e);
+    const uint32_t wb = __ldg(r.w + e);
+    const u64 nd = F32 ? add_weight_f32(du, wb) : du + (u64)wb;
+    if (r.prefilter && nd >= r.dist[v]) return;
+    const u64 old = atomicMin(r.dist + v, nd);
+    if (nd >= old) return;
+    if (nd < r.T) {
+        if (__ldcg(r.stamp + v) != r.round && atomicExch(r.stamp + v, r.round) != r.round)
+            push_q(r.qout, &r.ctr->qout, v);
+    } else {
+        group_min(&r.ctr->farmin, nd);
+        uint32_t *wp = r.bits + (v >> 5);
+        const uint32_t mask = 1u << (v & 31);
+        if (!(__ldcg(wp) & mask) && !(atomicOr(wp, mask) & mask)) push_q(r.far, &r.ctr->far, v);
+    }
+}
+
+// ---------------------------------------------------------------- near-far kernels
+
+__global__ void init_dist(u64 *dist, u64 n, u64 inf, uint32_t source, uint32_t *q)
+{
+    const u64 stride = (u64)gridDim.x * blockDim.x;
+    for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        dist[i] = i == source ? 0ull : inf;
+    if (q && blockIdx.x == 0 && threadIdx.x == 0) q[0] = source;
+}
+
+// One round over the near queue qin[0, k). Grid-stride by warps: every lane
+// of a warp runs the same iterations (the shuffles need the whole warp).
+template <bool F32>
+__global__ void __launch_bounds__(RBLOCK)
+    relax_round(Relax r, const uint32_t *__restrict__ qin, u64 k, bool balance, bool use_big)
+{
+    const unsigned lane = threadIdx.x & 31u;
+    const u64 stride = (u64)gridDim.x * blockDim.x;
+    u64 examined = 0;
+    for (u64 base = (u64)blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < k; base += stride) {
+        const u64 idx = base + lane;
+        uint32_t u = 0;
+        u64 beg = 0, deg = 0, du = 0;
+        if (idx < k) {
+            u = qin[idx];
+            beg = r.x[u];
+            deg = r.x[u + 1] - beg;
+            du = r.dist[u];
+            examined += deg;
+        }
+        if (!balance) { // "bucket-balance" off: a thread per vertex
+            for (u64 e = beg; e < beg + deg; e++) relax_edge<F32>(r, e, du);
+            continue;
+        }
+        const bool big = use_big && deg >= BIG;
+        const bool mid = !big && deg >= SMALL;
+        if (big) push_q(r.bigq, &r.ctr->big, u);
+
+        // Medium lists: the whole warp walks each in turn.
+        unsigned mids = __ballot_sync(FULL, mid);
+        while (mids) {
+            const int l = __ffs(mids) - 1;
+            mids &= mids - 1;
+            const u64 b = __shfl_sync(FULL, beg, l);
+            const u64 d = __shfl_sync(FULL, deg, l);
+            const u64 dl = __shfl_sync(FULL, du, l);
+            for (u64 e = b + lane; e < b + d; e += 32) relax_edge<F32>(r, e, dl);
+        }
+
+        // Short lists: concatenated by a warp prefix scan, one edge per lane.
+        const unsigned sd = (!big && !mid) ? (unsigned)deg : 0u;
+        unsigned incl = sd;
+#pragma unroll
+        for (unsigned o = 1; o < 32; o <<= 1) {
+            const unsigned t = __shfl_up_sync(FULL, incl, o);
+            if (lane >= o) incl += t;
+        }
+        const unsigned total = __shfl_sync(FULL, incl, 31);
+        const unsigned excl = incl - sd;
+        for (unsigned off = 0; off < total; off += 32) {
+            const unsigned i = off + lane;
+            // owner: the first lane whose inclusive sum exceeds i
+            unsigned j = 0;
+#pragma unroll
+            for (unsigned step = 16; step; step >>= 1) {
+                const unsigned t = __shfl_sync(FULL, incl, j + step - 1);
+                if (t <= i) j += step;
+            }
+            const u64 b = __shfl_sync(FULL, beg, j);
+            const unsigned ex = __shfl_sync(FULL, excl, j);
+            const u64 dj = __shfl_sync(FULL, du, j);
+            if (i < total) relax_edge<F32>(r, b + (i - ex), dj);
+        }
+    }
+    typedef cub::BlockReduce<u64, RBLOCK> BR;
+    __shared__ typename BR::TempStorage tmp;
+    const u64 sum = BR(tmp).Sum(examined);
+    if (threadIdx.x == 0 && sum) atomicAdd(&r.ctr->relax, sum);
+}
+
+// Inclusive prefix of the hub queue's degrees into bigoff; total to the
+// counters. One block.
+__global__ void __launch_bounds__(SCAN_BLOCK)
+    hub_scan(const u64 *__restrict__ x, const uint32_t *__restrict__ bigq, u64 *bigoff, Counters *ctr)
+{
+    typedef cub::BlockScan<u64, SCAN_BLOCK> BS;
+    __shared__ typename BS::TempStorage tmp;
+    const u64 cnt = ctr->big;
+    u64 carry = 0;
+    for (u64 s = 0; s < cnt; s += SCAN_BLOCK) {
+        const u64 i = s + threadIdx.x;
+        u64 d = 0;
+        if (i < cnt) {
+            const uint32_t u = bigq[i];
+            d = x[u + 1] - x[u];
+        }
+        u64 incl, agg;
+        BS(tmp).InclusiveSum(d, incl, agg);
+        if (i < cnt) bigoff[i] = carry + incl;
+        carry += agg;
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) ctr->bigtotal = carry;
+}
+
+// The hub queue's edges, concatenated, split evenly over the grid: each
+// block a contiguous range, each thread every blockDim-th edge of it. A hub
+// has >= BIG >= blockDim edges, so a thread's owner advances by at most one
+// per step.
+template <bool F32>
+__global__ void __launch_bounds__(RBLOCK) hub_relax(Relax r, const u64 *__restrict__ bigoff)
+{
+    const u64 total = r.ctr->bigtotal;
+    const u64 cnt = r.ctr->big;
+    if (total == 0) return;
+    const u64 per = ((total + gridDim.x - 1) / gridDim.x + blockDim.x - 1) / blockDim.x * blockDim.x;
+    const u64 g0 = (u64)blockIdx.x * per;
+    const u64 g1 = g0 + per < total ? g0 + per : total;
+    u64 g = g0 + threadIdx.x;
+    if (g >= g1) return;
+    u64 lo = 0, hi = cnt - 1;
+    while (lo < hi) {
+        const u64 mid = (lo + hi) / 2;
+        if (bigoff[mid] > g)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    u64 i = lo;
+    uint32_t u = r.bigq[i];
+    u64 start = i ? bigoff[i - 1] : 0;
+    u64 xb = r.x[u];
+    u64 du = r.dist[u];
+    for (; g < g1; g += blockDim.x) {
+        while (bigoff[i] <= g) {
+            start = bigoff[i];
+            i++;
+            u = r.bigq[i];
+            xb = r.x[u];
+            du = r.dist[u];
+        }
+        relax_edge<F32>(r, xb + (g - start), du);
+    }
+}
+
+// Far pile fin[0, cnt) at the threshold move T0 -> T1: entries below T0 are
+// stale, [T0, T1) go to the near queue, the rest to fout.
+__global__ void far_split(const uint32_t *__restrict__ fin, u64 cnt, const u64 *__restrict__ dist,
+                          uint32_t *bits, u64 T0, u64 T1, uint32_t *qin, uint32_t *fout,
+                          Counters *ctr)
+{
+    const u64 stride = (u64)gridDim.x * blockDim.x;
+    for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < cnt; i += stride) {
+        const uint32_t v = fin[i];
+        const u64 dv = dist[v];
+        if (dv < T1) {
+            atomicAnd(bits + (v >> 5), ~(1u << (v & 31)));
+            if (dv >= T0) push_q(qin, &ctr->qout, v);
+        } else {
+            push_q(fout, &ctr->far, v);
+            group_min(&ctr->farmin, dv);
+        }
+    }
+}
+
+// Sum and count of a strided sample of the weights (finite ones).
+__global__ void __launch_bounds__(SCAN_BLOCK)
+    weight_sample(const uint32_t *__restrict__ w, u64 samples, u64 stride, bool f32, Counters *ctr)
+{
+    double s = 0.0;
+    u64 c = 0;
+    for (u64 i = threadIdx.x; i < samples; i += blockDim.x) {
+        const uint32_t b = w[i * stride];
+        const double v = f32 ? (double)__uint_as_float(b) : (double)b;
+        if (isfinite(v)) {
+            s += v;
+            c++;
+        }
+    }
+    typedef cub::BlockReduce<double, SCAN_BLOCK> BRD;
+    typedef cub::BlockReduce<u64, SCAN_BLOCK> BRU;
+    __shared__ typename BRD::TempStorage td;
+    __shared__ typename BRU::TempStorage tu;
+    const double ss = BRD(td).Sum(s);
+    const u64 cc = BRU(tu).Sum(c);
+    if (threadIdx.x == 0) {
+        ctr->wsum = ss;
+        ctr->wcnt = cc;
+    }
+}
+
+// ---------------------------------------------------------------- Bellman-Ford kernels
+
+struct BfSrc {
+    const u64 *x;
+    const uint32_t *a;
+    const uint32_t *w;
+    u64 n, m;
+    unsigned shift;  // segment of v: v >> shift
+    unsigned nseg;   // (n - 1) >> shift + 1 <= BF_MAXSEG
+    bool directed;
+};
+
+// The largest u in [lo, hi] with x[u] <= e (the source of CSR entry e when
+// the answer lies in the range).
+__device__ __forceinline__ u64 find_src(const u64 *x, u64 lo, u64 hi, u64 e)
+{
+    while (lo < hi) {
+        const u64 mid = lo + (hi - lo + 1) / 2;
+        if (x[mid] <= e)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+// Group of CSR entry (u, v), or BF_MAXBINS when the entry is not kept.
+__device__ __forceinline__ unsigned bf_bin(const BfSrc &s, u64 u, uint32_t v)
+{
+    const bool keep = s.directed ? u != v : u < v;
+    if (!keep) return BF_MAXBINS;
+    return (unsigned)(u >> s.shift) * s.nseg + (unsigned)((u64)v >> s.shift);
+}
+
+// Tiles of BF_TILE entries; thread 0 finds the tile's first and last
+// sources, each entry's source is then a search within that range.
+__global__ void __launch_bounds__(BF_BLOCK) bf_count(BfSrc s, u64 *bins)
+{
+    __shared__ unsigned hist[BF_MAXBINS];
+    __shared__ u64 su[2];
+    const unsigned nb = s.nseg * s.nseg;
+    for (unsigned i = threadIdx.x; i < nb; i += blockDim.x) hist[i] = 0;
+    __syncthreads();
+    for (u64 t0 = (u64)blockIdx.x * BF_TILE; t0 < s.m; t0 += (u64)gridDim.x * BF_TILE) {
+        const u64 t1 = t0 + BF_TILE < s.m ? t0 + BF_TILE : s.m;
+        if (threadIdx.x == 0) {
+            su[0] = find_src(s.x, 0, s.n - 1, t0);
+            su[1] = find_src(s.x, su[0], s.n - 1, t1 - 1);
+        }
+        __syncthreads();
+        const u64 u0 = su[0], u1 = su[1];
+#pragma unroll
+        for (unsigned j = 0; j < BF_ITEMS; j++) {
+            const u64 e = t0 + j * BF_BLOCK + threadIdx.x;
+            if (e < t1) {
+                const u64 u = find_src(s.x, u0, u1, e);
+                const unsigned b = bf_bin(s, u, s.a[e]);
+                if (b < BF_MAXBINS) atomicAdd(&hist[b], 1u);
+            }
+        }
+        __syncthreads();
+    }
+    for (unsigned i = threadIdx.x; i < nb; i += blockDim.x)
+        if (hist[i]) atomicAdd(&bins[i], (u64)hist[i]);
+}
+
+// Writes the kept entries into their groups: cursor[b] is the next free
+// slot of group b (the exclusive prefix of bf_count's histogram at first).
+__global__ void __launch_bounds__(BF_BLOCK)
+    bf_scatter(BfSrc s, u64 *cursor, uint32_t *es, uint32_t *ed, uint32_t *ew)
+{
+    __shared__ unsigned cnt[BF_MAXBINS];
+    __shared__ u64 base[BF_MAXBINS];
+    __shared__ u64 su[2];
+    const unsigned nb = s.nseg * s.nseg;
+    for (u64 t0 = (u64)blockIdx.x * BF_TILE; t0 < s.m; t0 += (u64)gridDim.x * BF_TILE) {
+        const u64 t1 = t0 + BF_TILE < s.m ? t0 + BF_TILE : s.m;
+        for (unsigned i = threadIdx.x; i < nb; i += blockDim.x) cnt[i] = 0;
+        if (threadIdx.x == 0) {
+            su[0] = find_src(s.x, 0, s.n - 1, t0);
+            su[1] = find_src(s.x, su[0], s.n - 1, t1 - 1);
+        }
+        __syncthreads();
+        const u64 u0 = su[0], u1 = su[1];
+        uint32_t iu[BF_ITEMS], iv[BF_ITEMS];
+        unsigned ib[BF_ITEMS], ir[BF_ITEMS];
+#pragma unroll
+        for (unsigned j = 0; j < BF_ITEMS; j++) {
+            const u64 e = t0 + j * BF_BLOCK + threadIdx.x;
+            ib[j] = BF_MAXBINS;
+            iu[j] = iv[j] = ir[j] = 0;
+            if (e < t1) {
+                const u64 u = find_src(s.x, u0, u1, e);
+                iu[j] = (uint32_t)u;
+                iv[j] = s.a[e];
+                ib[j] = bf_bin(s, u, iv[j]);
+                if (ib[j] < BF_MAXBINS) ir[j] = atomicAdd(&cnt[ib[j]], 1u);
+            }
+        }
+        __syncthreads();
+        for (unsigned i = threadIdx.x; i < nb; i += blockDim.x)
+            if (cnt[i]) base[i] = atomicAdd(&cursor[i], (u64)cnt[i]);
+        __syncthreads();
+#pragma unroll
+        for (unsigned j = 0; j < BF_ITEMS; j++) {
+            if (ib[j] < BF_MAXBINS) {
+                const u64 e = t0 + j * BF_BLOCK + threadIdx.x;
+                const u64 p = base[ib[j]] + ir[j];
+                es[p] = iu[j];
+                ed[p] = iv[j];
+                ew[p] = s.w[e];
+            }
+        }
+        __syncthreads();
+    }
+}
+
+template <bool LDG>
+__device__ __forceinline__ u64 bf_load(const u64 *p)
+{
+    return LDG ? __ldg(p) : *p;
+}
+
+template <bool F32>
+__device__ __forceinline__ u64 bf_add(u64 d, uint32_t w)
+{
+    if (F32) return add_weight_f32(d, w);
+    return d == INF_U32 ? INF_U32 : d + (u64)w;
+}
+
+// One Bellman-Ford iteration over the edge list (the paper's kernel).
+template <bool F32, bool LDG, bool UNDIR>
+__global__ void __launch_bounds__(256)
+    bf_iter(const uint32_t *__restrict__ es, const uint32_t *__restrict__ ed,
+            const uint32_t *__restrict__ ew, u64 me, u64 *dist, unsigned *modif, unsigned iter)
+{
+    const u64 stride = (u64)gridDim.x * blockDim.x;
+    int changed = 0;
+    for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < me; i += stride) {
+        const uint32_t s = es[i], d = ed[i], w = ew[i];
+        const u64 ds = bf_load<LDG>(dist + s);
+        const u64 dd = bf_load<LDG>(dist + d);
+        const u64 nd = bf_add<F32>(ds, w);
+        if (nd < dd) {
+            if (nd < atomicMin(dist + d, nd)) changed = 1;
+        } else if (UNDIR) {
+            const u64 ns = bf_add<F32>(dd, w);
+            if (ns < ds && ns < atomicMin(dist + s, ns)) changed = 1;
+        }
+    }
+    if (__syncthreads_or(changed) && threadIdx.x == 0) *modif = iter;
+}
+
+// ---------------------------------------------------------------- host side
+
+// An allocation's bytes as the accountant counts them, rounded up to at
+// least 256 so that the bound also holds where an array is sized below m.
+u64 abytes(u64 b) { return b < 256 ? 256 : b; }
+
+u64 hub_cap(u64 n, u64 m)
+{
+    const u64 k = m / BIG;
+    return (k < n ? k : n) + 1;
+}
+
+// Pinned host counters, freed on every return.
+struct PinnedCounters {
+    Counters *p = nullptr;
+    ~PinnedCounters() { sgk_host_free(p); }
+};
+
+u64 sat_add(u64 a, u64 b) { return a + b < a ? ~0ull : a + b; }
+
+u64 dbl_bits(double d)
+{
+    u64 b;
+    memcpy(&b, &d, sizeof b);
+    return b;
+}
+double bits_dbl(u64 b)
+{
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+u64 round_counter(double d)
+{
+    if (!(d > 0.0)) return 0;
+    if (d >= 1.8e19) return ~0ull;
+    return (u64)llround(d);
+}
+
+// The next threshold after T with the far pile's lower bound farmin
+// (< UINT64_MAX, >= T): the end of farmin's bucket, at least T + delta;
+// always > farmin, so at least one far entry becomes near.
+u64 next_threshold(bool f32, u64 T, u64 farmin, u64 delta_u, double delta_f)
+{
+    if (!f32) {
+        const u64 a = sat_add(T, delta_u);
+        const u64 b = farmin / delta_u;
+        const u64 end = b + 1 > ~0ull / delta_u ? ~0ull : (b + 1) * delta_u;
+        return a > end ? a : end;
+    }
+    const double fm = bits_dbl(farmin);
+    double end = (floor(fm / delta_f) + 1.0) * delta_f;
+    if (!(end > fm)) end = nextafter(fm, INFINITY);
+    const double a = bits_dbl(T) + delta_f;
+    u64 t = dbl_bits(a > end ? a : end);
+    if (t <= farmin) t = farmin + 1; // the next double up
+    return t;
+}
+
+sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double delta_in,
+                      uint64_t *dist_out, sgk_stats *stats, sg_error *err)
+{
+    const sgk_graph_desc &d = g->d;
+    const u64 n = d.n, m = d.m;
+    const bool f32 = d.f32;
+    const bool balance = !sgk_ctx_disabled(c, "bucket-balance");
+    const bool prefilter = !sgk_ctx_disabled(c, "prefilter");
+    const bool use_big = balance && d.max_degree >= BIG;
+    cudaStream_t st = c->stream;
+
+    const double t0 = sgi_now();
+    sgk_dbuf<u64> dist, bigoff;
+    sgk_dbuf<uint32_t> stamp, bits, q0, q1, q2, bigq;
+    sgk_dbuf<Counters> ctr;
+    SGK_TRY(dist.alloc(c, n, "the SSSP distances", err));
+    SGK_TRY(stamp.alloc(c, n, "the SSSP round stamps", err));
+    SGK_TRY(bits.alloc(c, (n + 31) / 32, "the SSSP far-pile bits", err));
+    SGK_TRY(q0.alloc(c, n, "the SSSP near queue", err));
+    SGK_TRY(q1.alloc(c, n, "the SSSP next near queue", err));
+    SGK_TRY(q2.alloc(c, n, "the SSSP far pile", err));
+    SGK_TRY(bigq.alloc(c, hub_cap(n, m), "the SSSP hub queue", err));
+    SGK_TRY(bigoff.alloc(c, hub_cap(n, m), "the SSSP hub edge offsets", err));
+    SGK_TRY(ctr.alloc(c, 1, "the SSSP counters", err));
+    PinnedCounters hc;
+    {
+        void *p = nullptr;
+        SGK_TRY(sgk_host_alloc(sizeof(Counters), &p, err));
+        hc.p = static_cast<Counters *>(p);
+    }
+    SGK_CU(cudaMemsetAsync(ctr.get(), 0, sizeof(Counters), st));
+    SGK_CU(cudaMemsetAsync(&ctr.get()->farmin, 0xff, sizeof(u64), st));
+
+    // The bucket width.
+    u64 delta_u = 1;
+    double delta_f = 1.0;
+    {
+        double delta = delta_in;
+        if (delta == 0.0) {
+            double mean = 0.0;
+            if (m > 0) {
+                const u64 samples = m < 65536 ? m : 65536;
+                weight_sample<<<1, SCAN_BLOCK, 0, st>>>(g->w, samples, m / samples, f32, ctr);
+                SGK_LAUNCHED("weight_sample");
+                SGK_CU(cudaMemcpyAsync(hc.p, ctr.get(), sizeof(Counters), cudaMemcpyDeviceToHost, st));
+                SGK_CU(cudaStreamSynchronize(st));
+                if (hc.p->wcnt) mean = hc.p->wsum / (double)hc.p->wcnt;
+            }
+            const double deg = n ? (double)m / (double)n : 1.0;
+            delta = mean / (deg > 1.0 ? deg : 1.0);
+            if (!(delta > 0.0) || isinf(delta)) delta = 1.0;
+            if (!f32) delta = exp2(round(log2(delta < 1.0 ? 1.0 : delta)));
+        }
+        if (f32) {
+            delta_f = delta > 0.0 ? delta : 1.0;
+        } else {
+            delta_u = delta >= 0x1p63 ? (u64)1 << 63 : delta < 1.0 ? 1 : (u64)delta;
+            delta_f = (double)delta_u;
+        }
+    }
+    stats->seconds_preprocess = sgi_now() - t0;
+
+    const double t1 = sgi_now();
+    const u64 inf = f32 ? INF_F32 : INF_U32;
+    init_dist<<<sgk_grid(c, n, 256), 256, 0, st>>>(dist, n, inf, source, q0);
+    SGK_LAUNCHED("init_dist");
+    SGK_CU(cudaMemsetAsync(stamp.get(), 0, n * sizeof(uint32_t), st));
+    SGK_CU(cudaMemsetAsync(bits.get(), 0, (n + 31) / 32 * sizeof(uint32_t), st));
+
+    Relax r;
+    r.x = reinterpret_cast<const u64 *>(g->x);
+    r.a = g->a;
+    r.w = g->w;
+    r.dist = dist;
+    r.stamp = stamp;
+    r.bits = bits;
+    r.bigq = bigq;
+    r.ctr = ctr;
+    r.prefilter = prefilter;
+    r.T = f32 ? dbl_bits(delta_f) : delta_u;
+    if (f32 && r.T == 0) r.T = 1; // (delta_f > 0, never 0 bits)
+
+    uint32_t *qin = q0, *qout = q1, *far = q2;
+    u64 k = 1, far_cnt = 0, farmin = ~0ull, rounds = 0, phases = 1;
+    const unsigned hub_grid = (unsigned)c->sm_count * 4;
+    for (;;) {
+        if (k > 0) {
+            if (rounds >= 0xfffffffeull)
+                return sgi_fail(err, SG_E_DEVICE, "SSSP: more than 2^32 rounds");
+            rounds++;
+            r.round = (uint32_t)rounds;
+            r.qout = qout;
+            r.far = far;
+            SGK_CU(cudaMemsetAsync(ctr.get(), 0, offsetof(Counters, far), st));
+            if (f32)
+                relax_round<true><<<sgk_grid(c, k, RBLOCK), RBLOCK, 0, st>>>(r, qin, k, balance, use_big);
+            else
+                relax_round<false><<<sgk_grid(c, k, RBLOCK), RBLOCK, 0, st>>>(r, qin, k, balance, use_big);
+            SGK_LAUNCHED("relax_round");
+            if (use_big) {
+                hub_scan<<<1, SCAN_BLOCK, 0, st>>>(r.x, bigq, bigoff, ctr);
+                SGK_LAUNCHED("hub_scan");
+                if (f32)
+                    hub_relax<true><<<hub_grid, RBLOCK, 0, st>>>(r, bigoff);
+                else
+                    hub_relax<false><<<hub_grid, RBLOCK, 0, st>>>(r, bigoff);
+                SGK_LAUNCHED("hub_relax");
+            }
+            SGK_CU(cudaMemcpyAsync(hc.p, ctr.get(), sizeof(Counters), cudaMemcpyDeviceToHost, st));
+            SGK_CU(cudaStreamSynchronize(st));
+            k = hc.p->qout;
+            far_cnt = hc.p->far;
+            farmin = hc.p->farmin;
+            uint32_t *t = qin;
+            qin = qout;
+            qout = t;
+        } else {
+            if (far_cnt == 0) break;
+            const u64 T1 = next_threshold(f32, r.T, farmin, delta_u, delta_f);
+            SGK_CU(cudaMemsetAsync(ctr.get(), 0, offsetof(Counters, farmin), st));
+            SGK_CU(cudaMemsetAsync(&ctr.get()->farmin, 0xff, sizeof(u64), st));
+            far_split<<<sgk_grid(c, far_cnt, 256), 256, 0, st>>>(far, far_cnt, dist, bits, r.T, T1,
+                                                                 qin, qout, ctr);
+            SGK_LAUNCHED("far_split");
+            SGK_CU(cudaMemcpyAsync(hc.p, ctr.get(), sizeof(Counters), cudaMemcpyDeviceToHost, st));
+            SGK_CU(cudaStreamSynchronize(st));
+            k = hc.p->qout;
+            far_cnt = hc.p->far;
+            farmin = hc.p->farmin;
+            uint32_t *t = far; // the kept entries are in qout's buffer
+            far = qout;
+            qout = t;
+            r.T = T1;
+            phases++;
+        }
+    }
+    stats->seconds_compute = sgi_now() - t1;
+    const u64 relaxations = hc.p->relax;
+
+    SGK_CU(cudaMemcpyAsync(dist_out, dist.get(), n * sizeof(u64), cudaMemcpyDeviceToHost, st));
+    SGK_CU(cudaStreamSynchronize(st));
+    sgk_stats_set(stats, "iterations", rounds);
+    sgk_stats_set(stats, "buckets", phases);
+    sgk_stats_set(stats, "relaxations", relaxations);
+    sgk_stats_set(stats, "delta", f32 ? round_counter(delta_f) : delta_u);
+    stats->delta = f32 ? delta_f : (double)delta_u;
+    return SG_OK;
+}
+
+sg_status run_bellman_ford(sgk_ctx *c, const sgk_graph *g, uint32_t source, uint64_t *dist_out,
+                           sgk_stats *stats, sg_error *err)
+{
+    const sgk_graph_desc &d = g->d;
+    const u64 n = d.n, m = d.m;
+    const bool f32 = d.f32;
+    const bool ldg = !sgk_ctx_disabled(c, "bf-ldg");
+    const bool segments = !sgk_ctx_disabled(c, "bf-segments");
+    cudaStream_t st = c->stream;
+
+    // ------------------------------------------------ the edge list
+    const double t0 = sgi_now();
+    sgk_dbuf<u64> dist, bins;
+    sgk_dbuf<uint32_t> es, ed, ew, modif;
+    SGK_TRY(dist.alloc(c, n, "the Bellman-Ford distances", err));
+    SGK_TRY(bins.alloc(c, BF_MAXBINS, "the Bellman-Ford segment groups", err));
+    SGK_TRY(modif.alloc(c, 1, "the Bellman-Ford modified flag", err));
+
+    BfSrc s;
+    s.x = reinterpret_cast<const u64 *>(g->x);
+    s.a = g->a;
+    s.w = g->w;
+    s.n = n;
+    s.m = m;
+    s.directed = d.directed;
+    s.shift = 40; // one segment
+    if (segments) {
+        const u64 want = (n + BF_MAXSEG - 1) / BF_MAXSEG;
+        unsigned sh = 18;
+        while (sh < 40 && ((u64)1 << sh) < want) sh++;
+        s.shift = sh;
+    }
+    s.nseg = (unsigned)(((n - 1) >> s.shift) + 1);
+    const unsigned nb = s.nseg * s.nseg;
+
+    u64 me = 0;
+    u64 hb[BF_MAXBINS];
+    if (m > 0) {
+        const unsigned grid = sgk_grid(c, (m + BF_TILE - 1) / BF_TILE, 1);
+        SGK_CU(cudaMemsetAsync(bins.get(), 0, BF_MAXBINS * sizeof(u64), st));
+        bf_count<<<grid, BF_BLOCK, 0, st>>>(s, bins);
+        SGK_LAUNCHED("bf_count");
+        SGK_CU(cudaMemcpyAsync(hb, bins.get(), nb * sizeof(u64), cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaStreamSynchronize(st));
+        for (unsigned i = 0; i < nb; i++) {
+            const u64 cnt = hb[i];
+            hb[i] = me;
+            me += cnt;
+        }
+        if (me > m)
+            return sgi_fail(err, SG_E_DEVICE, "Bellman-Ford edge list: %llu kept of %llu entries",
+                            (unsigned long long)me, (unsigned long long)m);
+    }
+    SGK_TRY(es.alloc(c, me, "the Bellman-Ford edge list (sources)", err));
+    SGK_TRY(ed.alloc(c, me, "the Bellman-Ford edge list (targets)", err));
+    SGK_TRY(ew.alloc(c, me, "the Bellman-Ford edge list (weights)", err));
+    if (me > 0) {
+        const unsigned grid = sgk_grid(c, (m + BF_TILE - 1) / BF_TILE, 1);
+        SGK_CU(cudaMemcpyAsync(bins.get(), hb, nb * sizeof(u64), cudaMemcpyHostToDevice, st));
+        bf_scatter<<<grid, BF_BLOCK, 0, st>>>(s, bins, es, ed, ew);
+        SGK_LAUNCHED("bf_scatter");
+    }
+    SGK_CU(cudaStreamSynchronize(st));
+    stats->seconds_preprocess = sgi_now() - t0;
+
+    // ------------------------------------------------ iterations
+    const double t1 = sgi_now();
+    const u64 inf = f32 ? INF_F32 : INF_U32;
+    init_dist<<<sgk_grid(c, n, 256), 256, 0, st>>>(dist, n, inf, source, nullptr);
+    SGK_LAUNCHED("init_dist");
+    SGK_CU(cudaMemsetAsync(modif.get(), 0, sizeof(unsigned), st));
+    unsigned iter = 0;
+    const bool undir = !d.directed;
+    const unsigned grid = sgk_grid(c, me, 256);
+    while (me > 0) {
+        iter++;
+        // one macro-free dispatch over the 8 variants
+        if (f32) {
+            if (ldg) {
+                if (undir) bf_iter<true, true, true><<<grid, 256, 0, st>>>(es, ed, ew, me, dist, modif, iter);
+                else bf_iter<true, true, false><<<grid, 256, 0, st>>>(es, ed, ew, me, dist, modif, iter);
+            } else {
+                if (undir) bf_iter<true, false, true><<<grid, 256, 0, st>>>(es, ed, ew, me, dist, modif, iter);
+                else bf_iter<true, false, false><<<grid, 256, 0, st>>>(es, ed, ew, me, dist, modif, iter);
+            }
+        } else {
+            if (ldg) {
+                if (undir) bf_iter<false, true, true><<<grid, 256, 0, st>>>(es, ed, ew, me, dist, modif, iter);
+                else bf_iter<false, true, false><<<grid, 256, 0, st>>>(es, ed, ew, me, dist, modif, iter);
+            } else {
+                if (undir) bf_iter<false, false, true><<<grid, 256, 0, st>>>(es, ed, ew, me, dist, modif, iter);
+                else bf_iter<false, false, false><<<grid, 256, 0, st>>>(es, ed, ew, me, dist, modif, iter);
+            }
+        }
+        SGK_LAUNCHED("bf_iter");
+        unsigned h = 0;
+        SGK_CU(cudaMemcpyAsync(&h, modif.get(), sizeof h, cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaStreamSynchronize(st));
+        if (h != iter) break;
+        if (iter == 0xfffffffeu) return sgi_fail(err, SG_E_DEVICE, "Bellman-Ford: too many iterations");
+    }
+    SGK_CU(cudaStreamSynchronize(st));
+    stats->seconds_compute = sgi_now() - t1;
+
+    SGK_CU(cudaMemcpyAsync(dist_out, dist.get(), n * sizeof(u64), cudaMemcpyDeviceToHost, st));
+    SGK_CU(cudaStreamSynchronize(st));
+    sgk_stats_set(stats, "iterations", iter);
+    sgk_stats_set(stats, "buckets", 0);
+    sgk_stats_set(stats, "relaxations", (u64)iter * me * (undir ? 2 : 1));
+    sgk_stats_set(stats, "delta", 0);
+    stats->delta = 0.0;
+    sgk_stats_set(stats, "edge_list", me);
+    return SG_OK;
+}
+
+} // namespace
+
+uint64_t sgk_sssp_bytes(uint64_t n, uint64_t m, sgk_sssp_method method)
+{
+    if (method == SGK_SSSP_BELLMAN_FORD)
+        return abytes(8 * n) + abytes(8 * (u64)BF_MAXBINS) + abytes(4) + 3 * abytes(4 * m);
+    const u64 h = hub_cap(n, m);
+    return abytes(8 * n) + abytes(4 * n) + abytes(4 * ((n + 31) / 32)) + 3 * abytes(4 * n) +
+           abytes(4 * h) + abytes(8 * h) + abytes(sizeof(Counters));
+}
+
 sg_status sgk_sssp(sgk_ctx *c, const sgk_graph *g, uint32_t source, sgk_sssp_method method,
                    double delta, uint64_t *dist, sgk_stats *stats, sg_error *err)
 {
-    return sgi_fail(err, SG_E_UNSUPPORTED, "GPU sssp not written yet");
+    if (!c || !g || !dist || !stats) return sgi_fail(err, SG_E_INVALID, "sgk_sssp: NULL argument");
+    const sgk_graph_desc &d = g->d;
+    if (d.n == 0)
+        return sgi_fail(err, SG_E_INVALID, "the graph has no vertices: there is no source %u", source);
+    if ((u64)source >= d.n)
+        return sgi_fail(err, SG_E_INVALID,
+                        "source %u is not a vertex: the graph has %llu vertices (0..%llu)", source,
+                        (unsigned long long)d.n, (unsigned long long)(d.n - 1));
+    if (!d.has_weights || !g->w)
+        return sgi_fail(err, SG_E_INVALID,
+                        "the device graph has no weights; shortest paths need them");
+    if (!(delta >= 0.0) || isinf(delta))
+        return sgi_fail(err, SG_E_INVALID,
+                        "delta %g: the bucket width must be finite and >= 0 (0 = automatic)", delta);
+    if (method != SGK_SSSP_BUCKETS && method != SGK_SSSP_BELLMAN_FORD)
+        return sgi_fail(err, SG_E_INVALID, "unknown SSSP method %d", (int)method);
+    SGK_CU(cudaSetDevice(c->device));
+    stats->seconds_preprocess = 0.0;
+    stats->seconds_compute = 0.0;
+    if (method == SGK_SSSP_BELLMAN_FORD) return run_bellman_ford(c, g, source, dist, stats, err);
+    return run_buckets(c, g, source, delta, dist, stats, err);
 }

@@ -294,9 +294,7 @@ sg_status sgi_gpu_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *op
     }
     r->reached = reached;
     r->max_dist = f32 ? sgi_bits_dbl(maxd) : (double)maxd;
-    r->delta = 0;
-    for (unsigned i = 0; i < stats.n; i++)
-        if (strcmp(stats.name[i], "delta") == 0) r->delta = (double)stats.value[i];
+    r->delta = stats.delta; /* 0 for Bellman-Ford (no buckets) */
     account(run, &stats, sgi_now() - t0);
     sgi_run_progress(run, "compute", 1.0);
     *out = r;

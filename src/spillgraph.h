@@ -455,7 +455,7 @@ typedef struct sg_sssp_result {
                                * parent[source] = source */
     uint64_t reached;         /* vertices with a finite distance, source included */
     double max_dist;          /* largest finite distance */
-    double delta;             /* bucket width used */
+    double delta;             /* bucket width used (0: Bellman-Ford, no buckets) */
 } sg_sssp_result;
 
 /* Delta-stepping. SG_E_INVALID for a source >= n, a graph without weights,
