@@ -87,6 +87,13 @@ void sgk_ctx_free(sgk_ctx *c)
         if (c->stage_done[i]) (void)cudaEventDestroy(c->stage_done[i]);
         if (c->stage[i]) (void)cudaFreeHost(c->stage[i]);
     }
+    if (c->busy) {
+        for (auto &pr : *c->busy) {
+            (void)cudaEventDestroy(pr.first);
+            (void)cudaEventDestroy(pr.second);
+        }
+        delete c->busy;
+    }
     if (c->copy_first) (void)cudaEventDestroy(c->copy_first);
     if (c->copy_last) (void)cudaEventDestroy(c->copy_last);
     if (c->stream) (void)cudaStreamDestroy(c->stream);
@@ -117,6 +124,7 @@ static sg_status ctx_init(sgk_ctx *c, int index, uint64_t budget, sg_error *err)
     c->budget = budget;
     try {
         c->sizes = new std::unordered_map<void *, size_t>();
+        c->busy = new std::vector<std::pair<cudaEvent_t, cudaEvent_t>>();
     } catch (...) {
         return sgi_fail(err, SG_E_NOMEM, "out of host memory creating the device context");
     }
@@ -209,6 +217,24 @@ sg_status sgk_stage_copy(sgk_ctx *c, const sgk_stage *s, size_t off, void *dst, 
         SGK_CU(cudaEventRecord(c->copy_first, c->copy));
         c->copy_started = true;
     }
+    if (!c->slot_timed[s->slot]) {
+        cudaEvent_t a = nullptr, b = nullptr;
+        SGK_CU(cudaEventCreate(&a));
+        const cudaError_t e = cudaEventCreate(&b);
+        if (e != cudaSuccess) {
+            (void)cudaEventDestroy(a);
+            return sgk_cuda_fail(err, "cudaEventCreate", e, __FILE__, __LINE__);
+        }
+        try {
+            c->busy->push_back({a, b});
+        } catch (...) {
+            (void)cudaEventDestroy(a);
+            (void)cudaEventDestroy(b);
+            return sgi_fail(err, SG_E_NOMEM, "out of host memory for copy timing events");
+        }
+        SGK_CU(cudaEventRecord(a, c->copy));
+        c->slot_timed[s->slot] = true;
+    }
     SGK_CU(cudaMemcpyAsync(dst, static_cast<char *>(s->buf) + off, bytes, cudaMemcpyHostToDevice,
                            c->copy));
     c->copy_bytes += bytes;
@@ -218,22 +244,38 @@ sg_status sgk_stage_copy(sgk_ctx *c, const sgk_stage *s, size_t off, void *dst, 
 sg_status sgk_stage_end(sgk_ctx *c, const sgk_stage *s, sg_error *err)
 {
     SGK_CU(cudaEventRecord(c->stage_done[s->slot], c->copy));
+    if (c->slot_timed[s->slot]) SGK_CU(cudaEventRecord(c->busy->back().second, c->copy));
+    c->slot_timed[s->slot] = false;
     c->stage_busy[s->slot] = true;
     return SG_OK;
 }
 
-sg_status sgk_stage_finish(sgk_ctx *c, uint64_t *bytes, double *seconds, sg_error *err)
+sg_status sgk_stage_finish(sgk_ctx *c, uint64_t *bytes, double *seconds, double *span,
+                           sg_error *err)
 {
     float ms = 0.0f;
+    double busy = 0.0;
     if (c->copy_started) {
         SGK_CU(cudaEventRecord(c->copy_last, c->copy));
         SGK_CU(cudaEventSynchronize(c->copy_last));
         SGK_CU(cudaEventElapsedTime(&ms, c->copy_first, c->copy_last));
     }
     SGK_CU(cudaStreamSynchronize(c->copy));
+    for (auto &pr : *c->busy) {
+        float one = 0.0f;
+        SGK_CU(cudaEventElapsedTime(&one, pr.first, pr.second));
+        busy += one * 1e-3;
+    }
+    for (auto &pr : *c->busy) {
+        (void)cudaEventDestroy(pr.first);
+        (void)cudaEventDestroy(pr.second);
+    }
+    c->busy->clear();
     c->stage_busy[0] = c->stage_busy[1] = false;
+    c->slot_timed[0] = c->slot_timed[1] = false;
     if (bytes) *bytes = c->copy_bytes;
-    if (seconds) *seconds = ms * 1e-3;
+    if (seconds) *seconds = busy;
+    if (span) *span = ms * 1e-3;
     c->copy_bytes = 0;
     c->copy_started = false;
     return SG_OK;
@@ -243,7 +285,7 @@ sg_status sgk_upload(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_er
 {
     size_t done = 0;
     while (done < bytes) {
-        sgk_stage s;
+        sgk_stage s = {nullptr, 0, 0};
         SGK_TRY(sgk_stage_begin(c, &s, err));
         const size_t piece = bytes - done < s.cap ? bytes - done : s.cap;
         memcpy(s.buf, static_cast<const char *>(src) + done, piece);

@@ -113,10 +113,13 @@ sg_status sgk_stage_begin(sgk_ctx *c, sgk_stage *out, sg_error *err);
 sg_status sgk_stage_copy(sgk_ctx *c, const sgk_stage *s, size_t off, void *dst, size_t bytes,
                          sg_error *err);
 sg_status sgk_stage_end(sgk_ctx *c, const sgk_stage *s, sg_error *err);
-/* Waits for every queued copy. *bytes and *seconds (may be NULL) get the
- * bytes copied since the last finish and the time from the first copy's
- * start to the last one's end (cudaEvent timing). */
-sg_status sgk_stage_finish(sgk_ctx *c, uint64_t *bytes, double *seconds, sg_error *err);
+/* Waits for every queued copy. *bytes, *seconds and *span (each may be
+ * NULL) get the bytes copied since the last finish, the copy engine's busy
+ * time for them (the sum, over buffer fills, of the time from a fill's
+ * first copy starting to its last ending) and the time from the first
+ * copy's start to the last one's end, gaps included (cudaEvent timing). */
+sg_status sgk_stage_finish(sgk_ctx *c, uint64_t *bytes, double *seconds, double *span,
+                           sg_error *err);
 
 /* Copies `bytes` of ordinary host memory to device address dst through the
  * staging buffers (memcpy into one while the other is on the wire). */

@@ -16,6 +16,8 @@
 #include <stdint.h>
 
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "gpu.h"
 #include "sg_common.h"
@@ -58,9 +60,12 @@ struct sgk_ctx {
     cudaEvent_t stage_done[2];
     bool stage_busy[2];
     int stage_next;
-    cudaEvent_t copy_first, copy_last; // timing of the copies since the last finish
+    cudaEvent_t copy_first, copy_last; // span of the copies since the last finish
     bool copy_started;
     uint64_t copy_bytes;
+    // busy time: one (start, end) event pair per staging buffer fill
+    std::vector<std::pair<cudaEvent_t, cudaEvent_t>> *busy;
+    bool slot_timed[2];       // the current fill of the slot has its start event
     char disabled[256];       // SPILLGRAPH_GPU_DISABLE, with commas around: ",a,b,"
 };
 

@@ -211,7 +211,7 @@ static sg_status dgraph_ensure(sg_run *run, sgk_ctx *c, const sg_graph *g, bool 
     st = sgk_upload(c, dx, g->x, (g->n + 1) * 8, err);
     if (st == SG_OK) st = sgk_upload(c, da, g->a, g->m * 4, err);
     if (st == SG_OK && d.has_weights) st = sgk_upload(c, dw, g->w, g->m * 4, err);
-    if (st == SG_OK) st = sgk_stage_finish(c, &bytes, &secs, err);
+    if (st == SG_OK) st = sgk_stage_finish(c, &bytes, &secs, NULL, err);
     if (st != SG_OK) {
         sgk_graph_free(dg);
         return st;
@@ -227,11 +227,16 @@ static sg_status dgraph_ensure(sg_run *run, sgk_ctx *c, const sg_graph *g, bool 
 
 /* Copies the kernels' counters into the run and splits the time: the
  * kernels' preprocessing goes to "preprocess", the rest of the call to
- * "compute"; "kernel_us" keeps the kernels' own compute time. */
-static void account(sg_run *run, const sgk_stats *s, double wall)
+ * "compute". Counters break "compute" down: "kernel_us" is the kernels'
+ * own solve (synchronised device work), "device_call_us" the whole sgk_*
+ * call (with device allocations and the copy of the result to the host),
+ * "host_us" the host's part (result allocation and finishing). */
+static void account(sg_run *run, const sgk_stats *s, double wall, double call)
 {
     for (unsigned i = 0; i < s->n; i++) sg_run_set(run, s->name[i], s->value[i]);
     sg_run_set(run, "kernel_us", (uint64_t)llround(s->seconds_compute * 1e6));
+    sg_run_set(run, "device_call_us", (uint64_t)llround(call * 1e6));
+    sg_run_set(run, "host_us", (uint64_t)llround((wall - call) * 1e6));
     run->seconds[SG_PHASE_PREPROCESS] += s->seconds_preprocess;
     const double rest = wall - s->seconds_preprocess;
     run->seconds[SG_PHASE_COMPUTE] += rest > 0 ? rest : 0;
@@ -250,10 +255,12 @@ sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error 
     sgk_stats stats;
     memset(&stats, 0, sizeof stats);
     uint64_t ne = 0;
+    const double t1 = sgi_now();
     if (g->n > 0) SG_TRY(sgk_mst(c, DGRAPH(run), f->u, f->v, f->w, &ne, &stats, err));
+    const double t2 = sgi_now();
     f->n_edges = ne;
     SG_TRY(sgi_forest_finish(f, run->threads, err));
-    account(run, &stats, sgi_now() - t0);
+    account(run, &stats, sgi_now() - t0, t2 - t1);
     sgi_run_progress(run, "compute", 1.0);
     *out = f;
     return SG_OK;
@@ -280,7 +287,9 @@ sg_status sgi_gpu_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *op
         opt->method == SG_SSSP_BELLMAN_FORD ? SGK_SSSP_BELLMAN_FORD : SGK_SSSP_BUCKETS;
     sgk_stats stats;
     memset(&stats, 0, sizeof stats);
+    const double t1 = sgi_now();
     SG_TRY(sgk_sssp(c, DGRAPH(run), opt->source, m, opt->delta, dist, &stats, err));
+    const double t2 = sgi_now();
     if (r->parent) SG_TRY(sgi_sssp_parents(run, g, dist, opt->source, r->parent, err));
     const uint64_t inf = f32 ? sgi_dbl_bits(INFINITY) : UINT64_MAX, n = g->n;
     uint64_t reached = 0, maxd = 0;
@@ -295,7 +304,7 @@ sg_status sgi_gpu_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *op
     r->reached = reached;
     r->max_dist = f32 ? sgi_bits_dbl(maxd) : (double)maxd;
     r->delta = stats.delta; /* 0 for Bellman-Ford (no buckets) */
-    account(run, &stats, sgi_now() - t0);
+    account(run, &stats, sgi_now() - t0, t2 - t1);
     sgi_run_progress(run, "compute", 1.0);
     *out = r;
     return SG_OK;
@@ -318,8 +327,10 @@ sg_status sgi_gpu_bfs(sg_run *run, const sg_graph *g, const sg_bfs_options *opt,
              "out of memory allocating the BFS result (%llu vertices)", (unsigned long long)g->n);
     sgk_stats stats;
     memset(&stats, 0, sizeof stats);
+    const double t1 = sgi_now();
     SG_TRY(sgk_bfs(c, DGRAPH(run), opt->source, opt->alpha, opt->beta, r->level, r->parent,
                    &stats, err));
+    const double t2 = sgi_now();
     const uint64_t n = g->n;
     uint64_t reached = 0;
     uint32_t maxl = 0;
@@ -333,7 +344,7 @@ sg_status sgi_gpu_bfs(sg_run *run, const sg_graph *g, const sg_bfs_options *opt,
     }
     r->reached = reached;
     r->max_level = maxl;
-    account(run, &stats, sgi_now() - t0);
+    account(run, &stats, sgi_now() - t0, t2 - t1);
     sgi_run_progress(run, "compute", 1.0);
     *out = r;
     return SG_OK;
@@ -423,7 +434,7 @@ sg_status sgi_gpu_load(sg_run *run, sg_store *s, sg_graph *g, const sg_read_opti
             if (weights)
                 SG_TRY(sgk_upload(c, (uint32_t *)dw + e0, (uint32_t *)g->w + e0, ne * 4, err));
         } else if (ne > 0) {
-            sgk_stage sb;
+            sgk_stage sb = {0};
             SG_TRY(sgk_stage_begin(c, &sb, err));
             uint32_t *sa = sb.buf, *sw = (uint32_t *)sb.buf + cap;
             sg_read_request r1 = {.v_begin = v0, .v_end = v1, .a = sa, .w = weights ? sw : NULL};
@@ -441,7 +452,7 @@ sg_status sgi_gpu_load(sg_run *run, sg_store *s, sg_graph *g, const sg_read_opti
     }
     uint64_t bytes = 0;
     double secs = 0;
-    SG_TRY(sgk_stage_finish(c, &bytes, &secs, err));
+    SG_TRY(sgk_stage_finish(c, &bytes, &secs, NULL, err));
     run->dgraph = dg;
     dg = NULL;
     run->dgraph_uid = g->uid;

@@ -841,5 +841,7 @@ int main(void)
         cmocka_unit_test(test_device_budget),
         cmocka_unit_test(test_load_to_device),
     };
+    const char *only = getenv("SG_TEST_ONLY"); /* e.g. "test_bfs", for sanitizer runs */
+    if (only) cmocka_set_test_filter(only);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -49,14 +49,17 @@ for s in "${scales[@]}"; do
     for i in 1 2 3; do run sssp $sg sssp "$store" --backend gpu --source "random:$i"; done
     run sssp-bf $sg sssp "$store" --backend gpu --method bellman-ford --source random:1
     for i in 1 2 3 4 5; do run bfs $sg bfs "$store" --backend gpu --source "random:$i"; done
-    for d in 4096 16384 65536 262144; do
+    for d in 1024 2048 4096 8192 16384 32768; do
       run "sssp-delta-$d" $sg sssp "$store" --backend gpu --source random:1 --delta "$d"
     done
     for off in ${MST_OFF:-first-probe contract sorted-trees}; do
       for i in 1 2; do SPILLGRAPH_GPU_DISABLE=$off run "mst-no-$off" $sg mst "$store" --backend gpu; done
     done
-    for off in ${SSSP_OFF:-bucket-balance dedupe}; do
+    for off in ${SSSP_OFF:-bucket-balance prefilter}; do
       for i in 1 2; do SPILLGRAPH_GPU_DISABLE=$off run "sssp-no-$off" $sg sssp "$store" --backend gpu --source random:1; done
+    done
+    for off in bf-ldg bf-segments; do
+      SPILLGRAPH_GPU_DISABLE=$off run "sssp-bf-no-$off" $sg sssp "$store" --backend gpu --method bellman-ford --source random:1
     done
     for off in ${BFS_OFF:-bottom-up block-queue hub-queue}; do
       for i in 1 2 3; do SPILLGRAPH_GPU_DISABLE=$off run "bfs-no-$off" $sg bfs "$store" --backend gpu --source "random:$i"; done
@@ -66,3 +69,14 @@ for s in "${scales[@]}"; do
     run cpu-bfs $sg bfs "$store" --backend cpu --threads "$threads" --source random:1
   } | tee "$out"
 done
+
+if [ -n "${SSCA2_SCALE:-}" ]; then
+  store=$work/ssca2_$SSCA2_SCALE.sg
+  [ -d "$store" ] || /usr/bin/time -f "gen ssca2 $SSCA2_SCALE: %e s" $sg gen ssca2 --scale "$SSCA2_SCALE" -o "$store" --quiet
+  {
+    run mst $sg mst "$store" --backend gpu
+    run sssp $sg sssp "$store" --backend gpu --source random:1
+    run sssp-bf $sg sssp "$store" --backend gpu --method bellman-ford --source random:1
+    run bfs $sg bfs "$store" --backend gpu --source random:1
+  } | tee "$log/gpu-ssca2-$SSCA2_SCALE.jsonl"
+fi
