@@ -906,10 +906,8 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
     }
     const double t1 = sgi_now();
 
-    SGK_CU(cudaMemcpyAsync(level, s.level, n * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
-    if (parent)
-        SGK_CU(cudaMemcpyAsync(parent, s.parent, n * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
-    SGK_CU(cudaStreamSynchronize(st));
+    SGK_TRY(sgk_download(s.c, level, s.level, n * sizeof(uint32_t), err));
+    if (parent) SGK_TRY(sgk_download(s.c, parent, s.parent, n * sizeof(uint32_t), err));
 
     if (stats) {
         stats->seconds_compute += t1 - t0;

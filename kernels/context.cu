@@ -296,6 +296,52 @@ sg_status sgk_upload(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_er
     return SG_OK;
 }
 
+// Parallel memcpy on the host (OpenMP threads, 1 MiB pieces).
+static void host_pcopy(void *dst, const void *src, size_t bytes)
+{
+    const size_t piece = (size_t)1 << 20;
+    const long k = (long)((bytes + piece - 1) / piece);
+#pragma omp parallel for schedule(static) if (k > 1)
+    for (long i = 0; i < k; i++) {
+        const size_t off = (size_t)i * piece;
+        const size_t len = bytes - off < piece ? bytes - off : piece;
+        memcpy(static_cast<char *>(dst) + off, static_cast<const char *>(src) + off, len);
+    }
+}
+
+sg_status sgk_download(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_error *err)
+{
+    // Waits for uploads still in flight on the staging buffers first.
+    for (int i = 0; i < 2; i++)
+        if (c->stage_busy[i]) {
+            SGK_CU(cudaEventSynchronize(c->stage_done[i]));
+            c->stage_busy[i] = false;
+        }
+    const size_t cap = SGK_STAGE_BYTES;
+    const size_t pieces = (bytes + cap - 1) / cap;
+    // Queue piece 0; then for each piece: queue the next one into the other
+    // buffer, wait for this one, copy it out while the next is on the wire.
+    for (size_t i = 0; i < pieces; i++) {
+        if (i == 0) {
+            const size_t len = bytes < cap ? bytes : cap;
+            SGK_CU(cudaMemcpyAsync(c->stage[0], src, len, cudaMemcpyDeviceToHost, c->stream));
+            SGK_CU(cudaEventRecord(c->stage_done[0], c->stream));
+        }
+        if (i + 1 < pieces) {
+            const int b = (int)((i + 1) & 1);
+            const size_t off = (i + 1) * cap, len = bytes - off < cap ? bytes - off : cap;
+            SGK_CU(cudaMemcpyAsync(c->stage[b], static_cast<const char *>(src) + off, len,
+                                   cudaMemcpyDeviceToHost, c->stream));
+            SGK_CU(cudaEventRecord(c->stage_done[b], c->stream));
+        }
+        const int b = (int)(i & 1);
+        SGK_CU(cudaEventSynchronize(c->stage_done[b]));
+        const size_t off = i * cap, len = bytes - off < cap ? bytes - off : cap;
+        host_pcopy(static_cast<char *>(dst) + off, c->stage[b], len);
+    }
+    return SG_OK;
+}
+
 // ------------------------------------------------------------ device graphs
 
 sg_status sgk_graph_create(sgk_ctx *c, const sgk_graph_desc *d, sgk_graph **out, sg_error *err)

@@ -125,6 +125,13 @@ sg_status sgk_stage_finish(sgk_ctx *c, uint64_t *bytes, double *seconds, double 
  * staging buffers (memcpy into one while the other is on the wire). */
 sg_status sgk_upload(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_error *err);
 
+/* Copies `bytes` from device address src to ordinary (pageable) host
+ * memory dst through the staging buffers: the copy engine fills one
+ * (cudaMemcpyAsync on the compute stream, so it follows the kernels queued
+ * there) while host threads (OpenMP) copy the other out. Much faster than
+ * a cudaMemcpy into pageable memory. Returns when dst holds the data. */
+sg_status sgk_download(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_error *err);
+
 /* ------------------------------------------------------------ device graphs
  *
  * A CSR graph in device memory, the layout of sg_graph: X (n + 1 uint64_t),
@@ -172,12 +179,14 @@ void sgk_stats_set(sgk_stats *s, const char *name, uint64_t value);
 
 /* Minimum spanning forest by Borůvka (kernels/mst.cu has the method). The
  * graph must be undirected with weights. Edges are written to u[i] < v[i],
- * w[i] (weight bits, as in the graph) for i < *n_edges, in any order;
- * capacity n - 1 (n >= 1). The forest equals Kruskal's under the tie rule
+ * w[i] (weight bits, as in the graph) for i < *n_edges, in the canonical
+ * order (weight key, u, v) when the counter "forest_sorted" is 1 (sorted
+ * on the device; 0 for more than 2^31 - 1 edges: any order); capacity
+ * n - 1 (n >= 1). The forest equals Kruskal's under the tie rule
  * (weight, min(u,v), max(u,v)) with f32 weights compared as floats.
  * Counters: "iterations", "edges_skipped", "segments_scanned",
  * "contractions", "contracted_edges". Disable names: "first-probe",
- * "contract", "sorted-trees" (see mst.cu). */
+ * "contract", "unsorted-trees" (see mst.cu). */
 sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint32_t *w,
                   uint64_t *n_edges, sgk_stats *stats, sg_error *err);
 /* Device bytes sgk_mst needs at its peak, graph arrays not included. */

@@ -759,8 +759,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     stats->seconds_compute = sgi_now() - t1;
     const u64 relaxations = hc.p->relax;
 
-    SGK_CU(cudaMemcpyAsync(dist_out, dist.get(), n * sizeof(u64), cudaMemcpyDeviceToHost, st));
-    SGK_CU(cudaStreamSynchronize(st));
+    SGK_TRY(sgk_download(c, dist_out, dist.get(), n * sizeof(u64), err));
     sgk_stats_set(stats, "iterations", rounds);
     sgk_stats_set(stats, "buckets", phases);
     sgk_stats_set(stats, "relaxations", relaxations);
@@ -873,8 +872,7 @@ sg_status run_bellman_ford(sgk_ctx *c, const sgk_graph *g, uint32_t source, uint
     SGK_CU(cudaStreamSynchronize(st));
     stats->seconds_compute = sgi_now() - t1;
 
-    SGK_CU(cudaMemcpyAsync(dist_out, dist.get(), n * sizeof(u64), cudaMemcpyDeviceToHost, st));
-    SGK_CU(cudaStreamSynchronize(st));
+    SGK_TRY(sgk_download(c, dist_out, dist.get(), n * sizeof(u64), err));
     sgk_stats_set(stats, "iterations", iter);
     sgk_stats_set(stats, "buckets", 0);
     sgk_stats_set(stats, "relaxations", (u64)iter * me * (undir ? 2 : 1));

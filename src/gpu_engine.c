@@ -259,7 +259,13 @@ sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error 
     if (g->n > 0) SG_TRY(sgk_mst(c, DGRAPH(run), f->u, f->v, f->w, &ne, &stats, err));
     const double t2 = sgi_now();
     f->n_edges = ne;
-    SG_TRY(sgi_forest_finish(f, run->threads, err));
+    bool sorted = false;
+    for (unsigned i = 0; i < stats.n; i++)
+        if (strcmp(stats.name[i], "forest_sorted") == 0) sorted = stats.value[i] == 1;
+    if (sorted)
+        sgi_forest_totals(f);
+    else
+        SG_TRY(sgi_forest_finish(f, run->threads, err));
     account(run, &stats, sgi_now() - t0, t2 - t1);
     sgi_run_progress(run, "compute", 1.0);
     *out = f;

@@ -168,6 +168,9 @@ sg_bfs_result *sgi_bfs_alloc(uint64_t n, uint32_t source, bool parents);
  * order). f->n_edges must be set. SG_E_NOMEM naming the buffer (32 bytes per
  * forest edge of scratch); the forest is then unchanged but for n_trees. */
 sg_status sgi_forest_finish(sg_forest *f, int threads, sg_error *err);
+/* The part of sgi_forest_finish after the sort, for a forest already in
+ * canonical order: n_trees, total_u32 and total. */
+void sgi_forest_totals(sg_forest *f);
 
 /* ------------------------------------------------------------ CSR builder
  *

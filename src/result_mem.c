@@ -57,6 +57,17 @@ sg_status sgi_forest_finish(sg_forest *f, int threads, sg_error *err)
             f->w[i] = e[i].w;
         }
     }
+    sgi_forest_totals(f);
+fail:
+    sgi_free(e);
+    sgi_free(tmp);
+    return st;
+}
+
+void sgi_forest_totals(sg_forest *f)
+{
+    const uint64_t k = f->n_edges;
+    f->n_trees = f->n_vertices - k;
     uint64_t t64 = 0;
     double td = 0.0;
     for (uint64_t i = 0; i < k; i++) {
@@ -70,10 +81,6 @@ sg_status sgi_forest_finish(sg_forest *f, int threads, sg_error *err)
     }
     f->total_u32 = f->weight_type == SG_WEIGHT_F32 ? 0 : t64;
     f->total = f->weight_type == SG_WEIGHT_F32 ? td : (double)t64;
-fail:
-    sgi_free(e);
-    sgi_free(tmp);
-    return st;
 }
 
 sg_sssp_result *sgi_sssp_alloc(uint64_t n, uint32_t source, sg_weight_type wt, bool parents)

@@ -52,7 +52,7 @@ for s in "${scales[@]}"; do
     for d in 1024 2048 4096 8192 16384 32768; do
       run "sssp-delta-$d" $sg sssp "$store" --backend gpu --source random:1 --delta "$d"
     done
-    for off in ${MST_OFF:-first-probe contract sorted-trees}; do
+    for off in ${MST_OFF:-first-probe contract unsorted-trees}; do
       for i in 1 2; do SPILLGRAPH_GPU_DISABLE=$off run "mst-no-$off" $sg mst "$store" --backend gpu; done
     done
     for off in ${SSSP_OFF:-bucket-balance prefilter}; do
