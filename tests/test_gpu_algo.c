@@ -515,7 +515,7 @@ static void test_disable_switches(void **state)
     /* the device context reads the variable when it is made (first GPU use) */
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0), *gpu = mkrun(SG_BACKEND_GPU, 0);
     const uint64_t n = small_only ? SMALL_N : MEDIUM_N;
-    char what[320];
+    char what[512];
     for (int k = 0; k < TG_NKINDS; k++)
         for (int variant = 0; variant < 4; variant++) {
             const bool directed = variant & 1, f32 = variant & 2;
