@@ -785,6 +785,43 @@ struct Ctx {
 
 static unsigned grid(const sgk_ctx *c, uint64_t items) { return sgk_grid(c, items, BLK); }
 
+// The merge of one round, the same in vertex and edge mode: each tree's
+// chosen tree (nxt), 2-cycles broken towards the smaller id and the forest
+// edges recorded, pointer jumping to the roots (a device flag read back per
+// launch), live roots renumbered by an exclusive scan, and comp updated for
+// every vertex. tmp: CUB scratch of tmp_bytes (sized for a scan of n).
+static sg_status merge_round(sgk_ctx *c, uint64_t n, uint64_t k, uint64_t cap, bool f32,
+                             void *tmp, size_t tmp_bytes, ull *dctr, uint64_t *bestA,
+                             uint32_t *bestB, uint32_t *comp, uint32_t *nxt, uint32_t *par,
+                             uint32_t *rn, uint32_t *ou, uint32_t *ov, uint32_t *ow, sg_error *err)
+{
+    cudaStream_t st = c->stream;
+    size_t tb = tmp_bytes;
+    k_choose<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB, comp, nxt);
+    SGK_LAUNCHED("k_choose");
+    k_record<<<grid(c, k), BLK, 0, st>>>(k, nxt, bestA, bestB, par, ou, ov, ow, cap, f32, dctr);
+    SGK_LAUNCHED("k_record");
+    for (;;) {
+        SGK_CU(cudaMemsetAsync(dctr + C_FLAG, 0, sizeof(ull), st));
+        k_jump<<<grid(c, k), BLK, 0, st>>>(k, par, dctr);
+        SGK_LAUNCHED("k_jump");
+        ull fl = 0;
+        SGK_CU(cudaMemcpyAsync(&fl, dctr + C_FLAG, sizeof fl, cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaStreamSynchronize(st));
+        if (!fl) break;
+    }
+    k_rflag<<<grid(c, k), BLK, 0, st>>>(k, par, bestA, nxt);
+    SGK_LAUNCHED("k_rflag");
+    SGK_CU(cub::DeviceScan::ExclusiveSum(tmp, tb, nxt, rn, k, st));
+    k_rfix<<<grid(c, k), BLK, 0, st>>>(k, par, nxt, rn, dctr);
+    SGK_LAUNCHED("k_rfix");
+    k_newid<<<grid(c, k), BLK, 0, st>>>(k, par, rn, nxt);
+    SGK_LAUNCHED("k_newid");
+    k_comp<<<grid(c, n), BLK, 0, st>>>(n, comp, nxt);
+    SGK_LAUNCHED("k_comp");
+    return SG_OK;
+}
+
 // ------------------------------------------------------------ canonical order of the forest
 
 __global__ void k_iota(uint64_t k, uint32_t *idx)
@@ -1146,30 +1183,8 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
         k_reduce2<<<grid(c, ns), BLK, 0, st>>>(ns, candA, candB, candT, bestA, bestB);
         SGK_LAUNCHED("k_reduce2");
         // merge (shared with edge mode below)
-        k_choose<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB, comp, nxt);
-        SGK_LAUNCHED("k_choose");
-        k_record<<<grid(c, k), BLK, 0, st>>>(k, nxt, bestA, bestB, par, ou, ov, ow, cap, f32,
-                                             dctr);
-        SGK_LAUNCHED("k_record");
-        for (;;) {
-            SGK_CU(cudaMemsetAsync(dctr.p + C_FLAG, 0, sizeof(ull), st));
-            k_jump<<<grid(c, k), BLK, 0, st>>>(k, par, dctr);
-            SGK_LAUNCHED("k_jump");
-            ull fl = 0;
-            SGK_CU(cudaMemcpyAsync(&fl, dctr.p + C_FLAG, sizeof fl, cudaMemcpyDeviceToHost, st));
-            SGK_CU(cudaStreamSynchronize(st));
-            if (!fl) break;
-        }
-        k_rflag<<<grid(c, k), BLK, 0, st>>>(k, par, bestA, nxt);
-        SGK_LAUNCHED("k_rflag");
-        tb = X.tmp.n;
-        SGK_CU(cub::DeviceScan::ExclusiveSum(X.tmp.p, tb, nxt.p, rn.p, k, st));
-        k_rfix<<<grid(c, k), BLK, 0, st>>>(k, par, nxt, rn, dctr);
-        SGK_LAUNCHED("k_rfix");
-        k_newid<<<grid(c, k), BLK, 0, st>>>(k, par, rn, nxt);
-        SGK_LAUNCHED("k_newid");
-        k_comp<<<grid(c, n), BLK, 0, st>>>(n, comp, nxt);
-        SGK_LAUNCHED("k_comp");
+        SGK_TRY(merge_round(c, n, k, cap, f32, X.tmp.p, X.tmp.n, dctr.p, bestA.p, bestB.p, comp.p,
+                            nxt.p, par.p, rn.p, ou.p, ov.p, ow.p, err));
         k_keep<<<grid(c, ns), BLK, 0, st>>>(ns, scan, candA, comp, flags);
         SGK_LAUNCHED("k_keep");
         tb = X.tmp.n;
@@ -1250,30 +1265,8 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
         SGK_LAUNCHED("k_ereduce1");
         k_ereduce2<<<grid(c, ne), BLK, 0, st>>>(ne, A[0], A[1], A[2], A[3], A[4], bestA, bestB);
         SGK_LAUNCHED("k_ereduce2");
-        k_choose<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB, comp, nxt);
-        SGK_LAUNCHED("k_choose");
-        k_record<<<grid(c, k), BLK, 0, st>>>(k, nxt, bestA, bestB, par, ou, ov, ow, cap, f32,
-                                             dctr);
-        SGK_LAUNCHED("k_record");
-        for (;;) {
-            SGK_CU(cudaMemsetAsync(dctr.p + C_FLAG, 0, sizeof(ull), st));
-            k_jump<<<grid(c, k), BLK, 0, st>>>(k, par, dctr);
-            SGK_LAUNCHED("k_jump");
-            ull fl = 0;
-            SGK_CU(cudaMemcpyAsync(&fl, dctr.p + C_FLAG, sizeof fl, cudaMemcpyDeviceToHost, st));
-            SGK_CU(cudaStreamSynchronize(st));
-            if (!fl) break;
-        }
-        k_rflag<<<grid(c, k), BLK, 0, st>>>(k, par, bestA, nxt);
-        SGK_LAUNCHED("k_rflag");
-        tb = X.tmp.n;
-        SGK_CU(cub::DeviceScan::ExclusiveSum(X.tmp.p, tb, nxt.p, rn.p, k, st));
-        k_rfix<<<grid(c, k), BLK, 0, st>>>(k, par, nxt, rn, dctr);
-        SGK_LAUNCHED("k_rfix");
-        k_newid<<<grid(c, k), BLK, 0, st>>>(k, par, rn, nxt);
-        SGK_LAUNCHED("k_newid");
-        k_comp<<<grid(c, n), BLK, 0, st>>>(n, comp, nxt);
-        SGK_LAUNCHED("k_comp");
+        SGK_TRY(merge_round(c, n, k, cap, f32, X.tmp.p, X.tmp.n, dctr.p, bestA.p, bestB.p, comp.p,
+                            nxt.p, par.p, rn.p, ou.p, ov.p, ow.p, err));
         SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
         k_ecompact<<<grid(c, ne), BLK, 0, st>>>(ne, nxt, A[0], A[1], A[2], A[3], A[4], B[0], B[1],
                                                 B[2], B[3], B[4], dctr);
