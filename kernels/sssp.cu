@@ -10,15 +10,20 @@
 //
 // ---------------------------------------------------------------- near-far
 // (SGK_SSSP_BUCKETS, after Davidson et al. 2014, "Work-efficient parallel
-// GPU methods for SSSP"). A threshold T (bucket [T - delta, T)) splits
-// improved vertices into a near queue (new distance < T) and a far pile.
+// GPU methods for SSSP"), with a two-level far pile. A threshold T (bucket
+// [T - delta, T)) and a window end U >= T split improved vertices into a
+// near queue (new distance < T), a mid pile M ([T, U)) and a far pile F
+// (>= U).
 //   round: relax every out-edge of the near queue Q_in (each vertex relaxes
 //     from its distance now); a successful atomicMin pushes the target to
 //     Q_out when below T (de-duplicated per round by a per-vertex round stamp,
-//     plain load then atomicExch), else to the far pile F (a vertex at most
-//     once in F: a bitset, plain load then atomicOr) and lowers farmin (a
-//     lower bound of F's distances; warp-reduced, checked before the atomic).
-//     Before the atomicMin a plain load of dist[v] filters failing relaxations.
+//     plain load then atomicExch), else to M when below U, else to F. M and
+//     F each hold a vertex at most once (a bitset each, plain load then
+//     atomicOr) and keep a lower bound of their pushed distances (midmin,
+//     farmin; warp-reduced, checked before the atomic; kept complemented so
+//     that a zero memset clears them). A vertex may sit in M and F at once
+//     (its F entry is then stale). Before the atomicMin a plain load of
+//     dist[v] filters failing relaxations.
 //   Load balancing by degree inside the round kernel: each warp takes 32
 //     queue entries; lists < 32 are gathered by a warp prefix scan and spread
 //     over the lanes (one edge per lane, coalesced); lists of 32..2047 are
@@ -26,13 +31,30 @@
 //     when the graph's max degree reaches 2048) go to a hub queue whose
 //     edges a single-block scan concatenates and the whole grid then splits
 //     evenly (a star's 16M-entry list takes every SM).
-//   split (Q_in empty): T_new = max(T + delta, the end of farmin's bucket);
-//     F's entries with dist < T are stale (their last drop went below T and
-//     was pushed near and relaxed) and dropped; [T, T_new) go to Q_in; the
-//     rest are compacted into the next F. Done when Q_in and F are empty.
-//   Host per round: one counter read back (cudaMemcpyAsync + sync), which
-//   sizes the next launch. Queues are bounded by n: Q_out by the stamp, F by
-//   the bitset, Q_in by either; the hub queue by min(n, m / 2048) + 1.
+//   mid split (Q_in empty, M not): T_new = min(U, max(T + delta, the end of
+//     midmin's bucket)); M's entries with dist < T are stale (their last
+//     drop went below T and was pushed near and relaxed) and dropped;
+//     [T, T_new) go to Q_in; the rest stay in M (compacted). F is not read.
+//   far split (Q_in and M empty): T_new = max(T + delta, the end of
+//     farmin's bucket) > farmin >= U (empty buckets are skipped, never
+//     walked), U_new = T_new + (w - 1) delta; F's entries with dist < U are
+//     stale (every drop below U went to M or Q_in, both now empty), [U,
+//     T_new) go to Q_in, [T_new, U_new) move to M, the rest stay in F.
+//     Done when Q_in, M and F are empty.
+//   So a far entry is read once per window of w buckets, not once per
+//   bucket; a bucket costs a pass over M only. The window w (buckets) starts
+//   at 32 and adapts at each far split: halved (>= 2) when the mid splits of
+//   the last window read more than twice the far pile, doubled (quadrupled
+//   after an empty window; <= 2^20) when they read less than half of it:
+//   it balances the per-bucket M rescans against the per-window F pass.
+//   "far-window" disabled: w = 1 (U = T, M always empty): the single far
+//   pile, split at every bucket.
+//   Host per round or split: one memset of the counters it clears, one
+//   counter read back (cudaMemcpyAsync + sync), which sizes the next launch.
+//   Queues are bounded by n: Q_out by the stamp, M and F by their bitsets,
+//   Q_in by the stamp or (from a split) by a bitset; the hub queue by
+//   min(n, m / 2048) + 1. Counter "far_splits" counts far splits
+//   ("buckets" counts both kinds of split, plus one).
 //
 // ---------------------------------------------------------------- Bellman-Ford
 // (SGK_SSSP_BELLMAN_FORD, the reference paper: "GPU SSSPの実装"). Prep builds
@@ -55,9 +77,10 @@
 // ---------------------------------------------------------------- memory
 // (bytes through the accountant; sgk_sssp_bytes counts each allocation as
 // at least 256 bytes, so it is an exact figure or a slight upper bound)
-//   near-far: 8n (dist) + 4n (stamps) + 4 ceil(n / 32) (far bits)
-//             + 3 * 4n (Q_in, Q_out, F) + 12 (min(n, m / 2048) + 1) (hub
-//             queue and its offsets) + 64 (counters)        ~ 24n + n/8
+//   near-far: 8n (dist) + 4n (stamps) + 2 * 4 ceil(n / 32) (far and mid
+//             bits) + 4 * 4n (Q_in, Q_out, M, F) + 12 (min(n, m / 2048) + 1)
+//             (hub queue and its offsets) + 128 (counters)  ~ 28n + n/4
+//             ("far-window" disabled: M and its bits are 4 bytes each)
 //   Bellman-Ford: 8n (dist) + 8 * 1024 (segment groups) + 3 * 4m' (edge
 //             list, m' <= m kept entries; ~m/2 undirected, bound m) + 4
 // sgk_sssp_bytes returns these with m' = m. No CUB device-wide call is
@@ -68,42 +91,53 @@
 //   "bucket-balance"  near-far: a thread per queue vertex walks its whole
 //                     list (no warp gather, warp lists or hub queue)
 //   "prefilter"       near-far: no plain load of dist[v] before the atomicMin
+//   "far-window"      near-far: no mid pile (window of 1 bucket): the whole
+//                     far pile is split at every bucket, as before
 //   "bf-ldg"          Bellman-Ford: plain distance loads, not __ldg
 //   "bf-segments"     Bellman-Ford: one segment (CSR order, no grouping)
 //
 // ---------------------------------------------------------------- automatic delta
-// delta == 0: delta = mean weight / mean degree (m / n, isolated vertices
-// counted), the mean from a strided sample of at most 65536 weights (finite
-// ones) read on the device; u32 rounded to a power of two, at least 1; 1.0
-// when the sampled mean is 0. This is 16x the CPU's width (1/16 of the same
-// ratio): on the GPU every round costs a launch and a ~10 us read-back, so
-// buckets must be wide; the CPU measured relaxations per stored edge of
-// ~1.8 at 8192 and ~2.3 at 32768 on R-MAT, which wide buckets pay in
-// repeated relaxations instead. R-MAT scale 24 (mean weight ~2^19, m / n =
-// 31): delta = 16384. Sweep --delta 4096..131072 to tune.
+// delta == 0: delta = mean weight / (4 * mean degree) (m / n, isolated
+// vertices counted), the mean from a strided sample of at most 65536
+// weights (finite ones) read on the device; u32 rounded to a power of two,
+// at least 1; 1.0 when the sampled ratio is 0. This is 4x the CPU's width
+// (1/16 of the same ratio). With the far window a bucket no longer pays a
+// pass over the far pile (~150 us at R-MAT scale 24), only launches, a
+// read-back and a pass over M (~15 us), and a round ~20-25 us (memset,
+// round, hub scan, hub relax, read-back), so narrower buckets pay. The
+// H100 sweep at scale 24 (mean weight ~2^19, m / n = 31) had 769M / 1108M /
+// 1126M relaxations at delta 4096 / 8192 / 16384, with 676 / 389 / 227
+// rounds and 513 / 265 / 136 buckets. At ~26 G relaxations/s (the old run's
+// work share): 4096 ~ 30 + 15 + 8 ms, 8192 ~ 43 + 9 + 4, 16384 ~ 44 + 5 + 2:
+// within the estimates' error of each other. 4096 is chosen (17000 / 4 ->
+// 2^12) because it does 30% fewer relaxations, the part no launch trick
+// removes, and gains most as the per-round cost falls (graph-launched or
+// persistent rounds). Unmeasured: if 16384 wins on the H100, use / 1.
+// Sweep --delta 2048..16384 with and without "far-window" to re-tune.
 //
 // ---------------------------------------------------------------- expected cost
-// R-MAT scale 24 on an H100 (n = 16.8M, m = 520M CSR entries): one pass over
-// the reached edges reads A+W once, 4.2 GB -> 1.4 ms at 3.1 TB/s, plus one
-// random 8-byte dist read per relaxation (520M at ~30 G/s -> ~17 ms; most
-// then fail the plain-load filter, so atomics are far fewer). With ~1.5-2
-// relaxations per edge at delta 16384: ~25-35 ms of edge work, plus
-// pushes (a stamp exchange each) and rounds: a few hundred rounds at
-// ~15 us of launches and read-back -> ~3-6 ms. Target <= 40 ms; the
-// risks are the relaxation factor (the "relaxations" counter / m says it)
-// and the far pile: each split reads every far entry's distance (random),
-// so a pile of millions over ~100+ buckets can cost tens of ms.
+// R-MAT scale 24 on an H100 (n = 16.8M, m = 520M CSR entries): one random
+// 8-byte dist read per relaxation (~30 G/s) dominates the edge work: ~26 ms
+// for the ~770M relaxations at delta 4096. The single far pile cost ~150 us
+// per bucket (a random dist read per entry of a pile of millions); with the
+// window a far entry is read about once per w buckets and a bucket reads M
+// (about w / 2 buckets' worth of pending vertices): with the adaptive w
+// near sqrt(2 |F| / per-bucket), ~10x fewer pile reads at this graph, so a
+// bucket should cost ~15-30 us (memset, launch, read-back, M pass) and a
+// round ~20-25 us (memset, round, hub scan and hub relax launches,
+// read-back). Estimate ~45-50 ms at delta 4096; the measured rounds,
+// "buckets", "far_splits" and "relaxations" say where it goes.
 // Bellman-Ford: each iteration streams 12 bytes per kept edge (260M ->
 // 3.1 GB, ~1 ms) and makes 2 random dist reads per edge (~17 ms); R-MAT
 // needs tens of iterations (weighted paths are long): ~0.3-1 s.
 //
 // ---------------------------------------------------------------- next
-// A second far level (entries beyond T + L * delta left untouched until
-// T gets there) so splits do not rescan the whole pile; a persistent or graph-launched round loop (the host sync per round is
-// the floor on long-path graphs); the near queue sorted or bucketed by
-// distance inside a bucket (fewer repeated relaxations); pull-style rounds
-// when the frontier is most of the graph; a cheaper automatic delta
-// measured from the first rounds' frontier growth.
+// A persistent or graph-launched round loop (the host sync per round is the
+// floor on long-path graphs, and the hub kernels launch every round even
+// when no hub was pushed); the near queue sorted or bucketed by distance
+// inside a bucket (fewer repeated relaxations); pull-style rounds when the
+// frontier is most of the graph; a window sized from a histogram of F's
+// distances instead of the multiplicative rule.
 #include <cuda_runtime.h>
 
 #include <cooperative_groups.h>
@@ -138,18 +172,27 @@ constexpr unsigned BF_TILE = BF_BLOCK * BF_ITEMS;
 constexpr unsigned BF_MAXSEG = 32;
 constexpr unsigned BF_MAXBINS = BF_MAXSEG * BF_MAXSEG;
 
-// Device counters; the first three are cleared before each round.
+constexpr u64 WINDOW0 = 32;       // initial far window, in buckets
+constexpr u64 WINDOW_MAX = 1u << 20; // adaptive window bounds
+constexpr u64 WINDOW_MIN = 2;
+
+// Device counters. A round clears [qout, mid); a mid split [qout, far); a
+// far split [qout, relax). All clear to 0: the minima are kept complemented
+// (farneg = ~farmin, raised by atomicMax; 0 means none), so one memset does.
 struct Counters {
     u64 qout;      // entries pushed to the next near queue (round or split)
     u64 big;       // hub queue entries this round
     u64 bigtotal;  // their edges (hub_scan)
+    u64 mid;       // mid pile entries
+    u64 midneg;    // ~(a lower bound of the mid entries' distances)
     u64 far;       // far pile entries
-    u64 farmin;    // <= every far entry's distance (UINT64_MAX: none)
+    u64 farneg;    // ~(a lower bound of the far entries' distances)
     u64 relax;     // edges examined, all rounds
     u64 wcnt;      // weight sample: count
     double wsum;   //                and sum
+    u64 pad[6];
 };
-static_assert(sizeof(Counters) == 64, "Counters layout");
+static_assert(sizeof(Counters) == 128, "Counters layout");
 
 // ---------------------------------------------------------------- helpers
 
@@ -170,13 +213,22 @@ __device__ __forceinline__ void push_q(uint32_t *q, u64 *cnt, uint32_t v)
     q[base + g.thread_rank()] = v;
 }
 
-// Lowers *p to the least of the group's values; reads first (the word is
-// hot), so most calls make no atomic.
-__device__ __forceinline__ void group_min(u64 *p, u64 val)
+// Lowers the minimum kept complemented in *pneg (*pneg = ~min) to the least
+// of the group's values; reads first (the word is hot), so most calls make
+// no atomic.
+__device__ __forceinline__ void group_min(u64 *pneg, u64 val)
 {
     cg::coalesced_group g = cg::coalesced_threads();
-    const u64 m = cg::reduce(g, val, cg::less<u64>());
-    if (g.thread_rank() == 0 && m < __ldcg(p)) atomicMin(p, m);
+    const u64 m = ~cg::reduce(g, val, cg::less<u64>());
+    if (g.thread_rank() == 0 && m > __ldcg(pneg)) atomicMax(pneg, m);
+}
+
+// Sets v's bit in bits; true when this call set it (v was not in the pile).
+__device__ __forceinline__ bool bit_claim(uint32_t *bits, uint32_t v)
+{
+    uint32_t *wp = bits + (v >> 5);
+    const uint32_t mask = 1u << (v & 31);
+    return !(__ldcg(wp) & mask) && !(atomicOr(wp, mask) & mask);
 }
 
 struct Relax {
@@ -185,12 +237,15 @@ struct Relax {
     const uint32_t *w;
     u64 *dist;
     uint32_t *stamp;
-    uint32_t *bits;
+    uint32_t *bits;    // far pile membership
+    uint32_t *mbits;   // mid pile membership
     uint32_t *qout;
     uint32_t *far;
+    uint32_t *mid;
     uint32_t *bigq;
     Counters *ctr;
     u64 T;             // near iff the new distance word < T
+    u64 U;             // else mid iff < U (U >= T), else far
     uint32_t round;    // stamp of this round (>= 1)
     bool prefilter;
 };
@@ -208,11 +263,12 @@ __device__ __forceinline__ void relax_edge(const Relax &r, u64 e, u64 du)
     if (nd < r.T) {
         if (__ldcg(r.stamp + v) != r.round && atomicExch(r.stamp + v, r.round) != r.round)
             push_q(r.qout, &r.ctr->qout, v);
+    } else if (nd < r.U) {
+        group_min(&r.ctr->midneg, nd);
+        if (bit_claim(r.mbits, v)) push_q(r.mid, &r.ctr->mid, v);
     } else {
-        group_min(&r.ctr->farmin, nd);
-        uint32_t *wp = r.bits + (v >> 5);
-        const uint32_t mask = 1u << (v & 31);
-        if (!(__ldcg(wp) & mask) && !(atomicOr(wp, mask) & mask)) push_q(r.far, &r.ctr->far, v);
+        group_min(&r.ctr->farneg, nd);
+        if (bit_claim(r.bits, v)) push_q(r.far, &r.ctr->far, v);
     }
 }
 
@@ -361,22 +417,34 @@ __global__ void __launch_bounds__(RBLOCK) hub_relax(Relax r, const u64 *__restri
     }
 }
 
-// Far pile fin[0, cnt) at the threshold move T0 -> T1: entries below T0 are
-// stale, [T0, T1) go to the near queue, the rest to fout.
-__global__ void far_split(const uint32_t *__restrict__ fin, u64 cnt, const u64 *__restrict__ dist,
-                          uint32_t *bits, u64 T0, u64 T1, uint32_t *qin, uint32_t *fout,
-                          Counters *ctr)
+// Splits a pile pin[0, cnt) (membership bits pbits) at a threshold move:
+// entries below lo are stale (dropped), [lo, T1) go to the near queue qin,
+// the rest are kept in pout. MID: pin is the mid pile (lo = the old T), kept
+// entries stay mid (counter mid). Far: pin is the far pile (lo = the old U),
+// [T1, U1) move to the (empty) mid pile mout (bits mbits), >= U1 are kept far.
+template <bool MID>
+__global__ void pile_split(const uint32_t *__restrict__ pin, u64 cnt, const u64 *__restrict__ dist,
+                           uint32_t *pbits, uint32_t *mbits, u64 lo, u64 T1, u64 U1,
+                           uint32_t *qin, uint32_t *mout, uint32_t *pout, Counters *ctr)
 {
     const u64 stride = (u64)gridDim.x * blockDim.x;
     for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < cnt; i += stride) {
-        const uint32_t v = fin[i];
+        const uint32_t v = pin[i];
         const u64 dv = dist[v];
         if (dv < T1) {
-            atomicAnd(bits + (v >> 5), ~(1u << (v & 31)));
-            if (dv >= T0) push_q(qin, &ctr->qout, v);
+            atomicAnd(pbits + (v >> 5), ~(1u << (v & 31)));
+            if (dv >= lo) push_q(qin, &ctr->qout, v);
+        } else if (MID) {
+            push_q(pout, &ctr->mid, v);
+            group_min(&ctr->midneg, dv);
+        } else if (dv < U1) {
+            atomicAnd(pbits + (v >> 5), ~(1u << (v & 31)));
+            atomicOr(mbits + (v >> 5), 1u << (v & 31));
+            push_q(mout, &ctr->mid, v);
+            group_min(&ctr->midneg, dv);
         } else {
-            push_q(fout, &ctr->far, v);
-            group_min(&ctr->farmin, dv);
+            push_q(pout, &ctr->far, v);
+            group_min(&ctr->farneg, dv);
         }
     }
 }
@@ -600,9 +668,9 @@ u64 round_counter(double d)
     return (u64)llround(d);
 }
 
-// The next threshold after T with the far pile's lower bound farmin
-// (< UINT64_MAX, >= T): the end of farmin's bucket, at least T + delta;
-// always > farmin, so at least one far entry becomes near.
+// The next threshold after T with a pile's lower bound farmin (the far
+// or the mid pile's; < UINT64_MAX, >= T): the end of farmin's bucket, at
+// least T + delta; always > farmin, so at least one entry becomes near.
 u64 next_threshold(bool f32, u64 T, u64 farmin, u64 delta_u, double delta_f)
 {
     if (!f32) {
@@ -620,6 +688,19 @@ u64 next_threshold(bool f32, u64 T, u64 farmin, u64 delta_u, double delta_f)
     return t;
 }
 
+// The end of a far window of w buckets whose first bucket ends at T1:
+// T1 + (w - 1) delta, saturating (u32) or as a double (f32; +INF bits at
+// worst, which puts every finite distance in the window).
+u64 window_end(bool f32, u64 T1, u64 w, u64 delta_u, double delta_f)
+{
+    if (!f32) {
+        const u64 add = w - 1 > ~0ull / delta_u ? ~0ull : (w - 1) * delta_u;
+        return sat_add(T1, add);
+    }
+    const u64 u = dbl_bits(bits_dbl(T1) + (double)(w - 1) * delta_f);
+    return u > T1 ? u : T1;
+}
+
 sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double delta_in,
                       uint64_t *dist_out, sgk_stats *stats, sg_error *err)
 {
@@ -629,11 +710,12 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     const bool balance = !sgk_ctx_disabled(c, "bucket-balance");
     const bool prefilter = !sgk_ctx_disabled(c, "prefilter");
     const bool use_big = balance && d.max_degree >= BIG;
+    const bool windowed = !sgk_ctx_disabled(c, "far-window");
     cudaStream_t st = c->stream;
 
     const double t0 = sgi_now();
     sgk_dbuf<u64> dist, bigoff;
-    sgk_dbuf<uint32_t> stamp, bits, q0, q1, q2, bigq;
+    sgk_dbuf<uint32_t> stamp, bits, mbits, q0, q1, q2, q3, bigq;
     sgk_dbuf<Counters> ctr;
     SGK_TRY(dist.alloc(c, n, "the SSSP distances", err));
     SGK_TRY(stamp.alloc(c, n, "the SSSP round stamps", err));
@@ -641,6 +723,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     SGK_TRY(q0.alloc(c, n, "the SSSP near queue", err));
     SGK_TRY(q1.alloc(c, n, "the SSSP next near queue", err));
     SGK_TRY(q2.alloc(c, n, "the SSSP far pile", err));
+    SGK_TRY(q3.alloc(c, windowed ? n : 1, "the SSSP mid pile", err));
+    SGK_TRY(mbits.alloc(c, windowed ? (n + 31) / 32 : 1, "the SSSP mid-pile bits", err));
     SGK_TRY(bigq.alloc(c, hub_cap(n, m), "the SSSP hub queue", err));
     SGK_TRY(bigoff.alloc(c, hub_cap(n, m), "the SSSP hub edge offsets", err));
     SGK_TRY(ctr.alloc(c, 1, "the SSSP counters", err));
@@ -651,7 +735,6 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         hc.p = static_cast<Counters *>(p);
     }
     SGK_CU(cudaMemsetAsync(ctr.get(), 0, sizeof(Counters), st));
-    SGK_CU(cudaMemsetAsync(&ctr.get()->farmin, 0xff, sizeof(u64), st));
 
     // The bucket width.
     u64 delta_u = 1;
@@ -669,7 +752,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                 if (hc.p->wcnt) mean = hc.p->wsum / (double)hc.p->wcnt;
             }
             const double deg = n ? (double)m / (double)n : 1.0;
-            delta = mean / (deg > 1.0 ? deg : 1.0);
+            delta = mean / (4.0 * (deg > 1.0 ? deg : 1.0));
             if (!(delta > 0.0) || isinf(delta)) delta = 1.0;
             if (!f32) delta = exp2(round(log2(delta < 1.0 ? 1.0 : delta)));
         }
@@ -688,6 +771,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     SGK_LAUNCHED("init_dist");
     SGK_CU(cudaMemsetAsync(stamp.get(), 0, n * sizeof(uint32_t), st));
     SGK_CU(cudaMemsetAsync(bits.get(), 0, (n + 31) / 32 * sizeof(uint32_t), st));
+    if (windowed) SGK_CU(cudaMemsetAsync(mbits.get(), 0, (n + 31) / 32 * sizeof(uint32_t), st));
 
     Relax r;
     r.x = reinterpret_cast<const u64 *>(g->x);
@@ -696,14 +780,20 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     r.dist = dist;
     r.stamp = stamp;
     r.bits = bits;
+    r.mbits = mbits;
     r.bigq = bigq;
     r.ctr = ctr;
     r.prefilter = prefilter;
     r.T = f32 ? dbl_bits(delta_f) : delta_u;
     if (f32 && r.T == 0) r.T = 1; // (delta_f > 0, never 0 bits)
 
-    uint32_t *qin = q0, *qout = q1, *far = q2;
-    u64 k = 1, far_cnt = 0, farmin = ~0ull, rounds = 0, phases = 1;
+    // Far window: w buckets (1 = no mid pile: the single far pile).
+    u64 w = windowed ? WINDOW0 : 1;
+    r.U = window_end(f32, r.T, w, delta_u, delta_f);
+
+    uint32_t *qin = q0, *qout = q1, *far = q2, *mid = q3;
+    u64 k = 1, far_cnt = 0, farmin = ~0ull, mid_cnt = 0, midmin = ~0ull;
+    u64 rounds = 0, phases = 1, far_splits = 0, mid_work = 0;
     const unsigned hub_grid = (unsigned)c->sm_count * 4;
     for (;;) {
         if (k > 0) {
@@ -713,7 +803,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             r.round = (uint32_t)rounds;
             r.qout = qout;
             r.far = far;
-            SGK_CU(cudaMemsetAsync(ctr.get(), 0, offsetof(Counters, far), st));
+            r.mid = mid;
+            SGK_CU(cudaMemsetAsync(ctr.get(), 0, offsetof(Counters, mid), st));
             if (f32)
                 relax_round<true><<<sgk_grid(c, k, RBLOCK), RBLOCK, 0, st>>>(r, qin, k, balance, use_big);
             else
@@ -728,33 +819,59 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                     hub_relax<false><<<hub_grid, RBLOCK, 0, st>>>(r, bigoff);
                 SGK_LAUNCHED("hub_relax");
             }
-            SGK_CU(cudaMemcpyAsync(hc.p, ctr.get(), sizeof(Counters), cudaMemcpyDeviceToHost, st));
-            SGK_CU(cudaStreamSynchronize(st));
-            k = hc.p->qout;
-            far_cnt = hc.p->far;
-            farmin = hc.p->farmin;
             uint32_t *t = qin;
             qin = qout;
             qout = t;
+        } else if (mid_cnt > 0) {
+            // Next bucket from the mid pile only: the far pile holds nothing
+            // below U, so T never passes U here.
+            u64 T1 = next_threshold(f32, r.T, midmin, delta_u, delta_f);
+            if (T1 > r.U) T1 = r.U;
+            SGK_CU(cudaMemsetAsync(ctr.get(), 0, offsetof(Counters, far), st));
+            pile_split<true><<<sgk_grid(c, mid_cnt, 256), 256, 0, st>>>(
+                mid, mid_cnt, dist, mbits, mbits, r.T, T1, r.U, qin, nullptr, qout, ctr);
+            SGK_LAUNCHED("pile_split");
+            uint32_t *t = mid; // the kept entries are in qout's buffer
+            mid = qout;
+            qout = t;
+            mid_work += mid_cnt;
+            r.T = T1;
+            phases++;
         } else {
             if (far_cnt == 0) break;
+            // Window size: balance the mid pile's rescans over the last
+            // window (mid_work) against one pass over the far pile; an
+            // empty window (sparse distances) widens faster.
+            if (windowed && far_splits > 0) {
+                if (mid_work > 2 * far_cnt && w > WINDOW_MIN)
+                    w /= 2;
+                else if (2 * mid_work < far_cnt && w < WINDOW_MAX)
+                    w = w * (mid_work == 0 ? 4 : 2) < WINDOW_MAX ? w * (mid_work == 0 ? 4 : 2)
+                                                               : WINDOW_MAX;
+            }
+            mid_work = 0;
             const u64 T1 = next_threshold(f32, r.T, farmin, delta_u, delta_f);
-            SGK_CU(cudaMemsetAsync(ctr.get(), 0, offsetof(Counters, farmin), st));
-            SGK_CU(cudaMemsetAsync(&ctr.get()->farmin, 0xff, sizeof(u64), st));
-            far_split<<<sgk_grid(c, far_cnt, 256), 256, 0, st>>>(far, far_cnt, dist, bits, r.T, T1,
-                                                                 qin, qout, ctr);
-            SGK_LAUNCHED("far_split");
-            SGK_CU(cudaMemcpyAsync(hc.p, ctr.get(), sizeof(Counters), cudaMemcpyDeviceToHost, st));
-            SGK_CU(cudaStreamSynchronize(st));
-            k = hc.p->qout;
-            far_cnt = hc.p->far;
-            farmin = hc.p->farmin;
+            const u64 U1 = window_end(f32, T1, w, delta_u, delta_f);
+            SGK_CU(cudaMemsetAsync(ctr.get(), 0, offsetof(Counters, relax), st));
+            pile_split<false><<<sgk_grid(c, far_cnt, 256), 256, 0, st>>>(
+                far, far_cnt, dist, bits, mbits, r.U, T1, U1, qin, mid, qout, ctr);
+            SGK_LAUNCHED("pile_split");
             uint32_t *t = far; // the kept entries are in qout's buffer
             far = qout;
             qout = t;
             r.T = T1;
+            r.U = U1;
             phases++;
+            far_splits++;
         }
+        // One read-back per round or split: it sizes the next launch.
+        SGK_CU(cudaMemcpyAsync(hc.p, ctr.get(), sizeof(Counters), cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaStreamSynchronize(st));
+        k = hc.p->qout;
+        far_cnt = hc.p->far;
+        farmin = ~hc.p->farneg;
+        mid_cnt = hc.p->mid;
+        midmin = ~hc.p->midneg;
     }
     stats->seconds_compute = sgi_now() - t1;
     const u64 relaxations = hc.p->relax;
@@ -762,6 +879,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     SGK_TRY(sgk_download(c, dist_out, dist.get(), n * sizeof(u64), err));
     sgk_stats_set(stats, "iterations", rounds);
     sgk_stats_set(stats, "buckets", phases);
+    sgk_stats_set(stats, "far_splits", far_splits);
     sgk_stats_set(stats, "relaxations", relaxations);
     sgk_stats_set(stats, "delta", f32 ? round_counter(delta_f) : delta_u);
     stats->delta = f32 ? delta_f : (double)delta_u;
@@ -889,7 +1007,7 @@ uint64_t sgk_sssp_bytes(uint64_t n, uint64_t m, sgk_sssp_method method)
     if (method == SGK_SSSP_BELLMAN_FORD)
         return abytes(8 * n) + abytes(8 * (u64)BF_MAXBINS) + abytes(4) + 3 * abytes(4 * m);
     const u64 h = hub_cap(n, m);
-    return abytes(8 * n) + abytes(4 * n) + abytes(4 * ((n + 31) / 32)) + 3 * abytes(4 * n) +
+    return abytes(8 * n) + abytes(4 * n) + 2 * abytes(4 * ((n + 31) / 32)) + 4 * abytes(4 * n) +
            abytes(4 * h) + abytes(8 * h) + abytes(sizeof(Counters));
 }
 

@@ -55,7 +55,7 @@ for s in "${scales[@]}"; do
     for off in ${MST_OFF:-first-probe contract unsorted-trees}; do
       for i in 1 2; do SPILLGRAPH_GPU_DISABLE=$off run "mst-no-$off" $sg mst "$store" --backend gpu; done
     done
-    for off in ${SSSP_OFF:-bucket-balance prefilter}; do
+    for off in ${SSSP_OFF:-bucket-balance prefilter far-window}; do
       for i in 1 2; do SPILLGRAPH_GPU_DISABLE=$off run "sssp-no-$off" $sg sssp "$store" --backend gpu --source random:1; done
     done
     for off in bf-ldg bf-segments; do
