@@ -204,9 +204,12 @@ typedef enum sgk_sssp_method {
  * exactly the CPU path's arithmetic. delta: bucket width for the frontier
  * method (u32 graphs use floor(delta), at least 1; 0 = chosen by sssp.cu,
  * reported as counter "delta"); ignored by Bellman-Ford. Counters:
- * "iterations" (kernel rounds), "buckets", "far_splits", "relaxations"
- * (edges examined), "delta". Disable names: "bucket-balance",
- * "prefilter", "far-window", "bf-ldg", "bf-segments" (see sssp.cu).
+ * "iterations" (kernel rounds), "buckets", "far_splits", "settle_passes",
+ * "relaxations" (edges whose target distance was read: relaxations tried),
+ * "edges_scanned" (edges whose weight was read), "light_edges" (the light
+ * index's size, 0 when none was built), "delta". Disable names:
+ * "bucket-balance", "prefilter", "far-window", "defer-heavy",
+ * "light-index", "bf-ldg", "bf-segments" (see sssp.cu).
  * Directed graphs relax out-edges only. */
 sg_status sgk_sssp(sgk_ctx *c, const sgk_graph *g, uint32_t source, sgk_sssp_method method,
                    double delta, uint64_t *dist, sgk_stats *stats, sg_error *err);

@@ -24,7 +24,32 @@
 //     that a zero memset clears them). A vertex may sit in M and F at once
 //     (its F entry is then stale). Before the atomicMin a plain load of
 //     dist[v] filters failing relaxations.
-//   Load balancing by degree inside the round kernel: each warp takes 32
+//   Deferred heavy edges (light/heavy split of delta-stepping, decided per
+//     edge): a round relaxes only the edges whose new distance du + w would
+//     be near (< T); it reads the weight first, so a deferred edge costs a
+//     coalesced 4-byte read and no neighbour or distance read. Each vertex a
+//     round takes joins the bucket's settled list once (a per-vertex bucket
+//     stamp). When the near queue runs dry the bucket is final, and a settle
+//     pass relaxes the deferred edges (du + w >= T: mid or far) of every
+//     settled vertex once, from its final distance. A vertex improved k
+//     times inside its bucket thus rescans only weights k times; its far
+//     edges are relaxed once, as in Dijkstra. "defer-heavy" disabled: every
+//     round relaxes every edge of its queue (the settle pass never runs).
+//   Light index: every vertex a round takes has du >= T - delta (a bucket
+//     starts at most delta below its threshold), so a near edge has w <
+//     delta. When the budget has room, preprocessing copies the light edges
+//     (weight < delta) of every list into a CSR of their own (edge-parallel
+//     count, CUB exclusive scan in place, fill); rounds walk it, and
+//     rescans read only light weights (on R-MAT 24 at delta 65536 the
+//     rounds read 2.5G weights without it). The settle pass walks the full
+//     lists and takes every heavy edge plus the light ones with du + w >=
+//     T, so correctness does not rest on the bound (were rounding to put a
+//     heavy edge's target below T, it is pushed near and the bucket goes on
+//     with a fresh bucket stamp). Not built when more than half the edges
+//     are light or the budget lacks room (8(n + 1) + 8 m_light bytes; not in
+//     sgk_sssp_bytes, which counts what the method needs); "light-index"
+//     disables it.
+//   Load balancing by degree inside the round and settle kernels: each warp takes 32
 //     queue entries; lists < 32 are gathered by a warp prefix scan and spread
 //     over the lanes (one edge per lane, coalesced); lists of 32..2047 are
 //     walked by the whole warp one after another; lists >= 2048 (hubs; only
@@ -40,7 +65,7 @@
 //     walked), U_new = T_new + (w - 1) delta; F's entries with dist < U are
 //     stale (every drop below U went to M or Q_in, both now empty), [U,
 //     T_new) go to Q_in, [T_new, U_new) move to M, the rest stay in F.
-//     Done when Q_in, M and F are empty.
+//     Done when Q_in, the settled list, M and F are empty.
 //   So a far entry is read once per window of w buckets, not once per
 //   bucket; a bucket costs a pass over M only. The window w (buckets) starts
 //   at 32 and adapts at each far split: halved (>= 2) when the mid splits of
@@ -77,9 +102,9 @@
 // ---------------------------------------------------------------- memory
 // (bytes through the accountant; sgk_sssp_bytes counts each allocation as
 // at least 256 bytes, so it is an exact figure or a slight upper bound)
-//   near-far: 8n (dist) + 4n (stamps) + 2 * 4 ceil(n / 32) (far and mid
+//   near-far: 8n (dist) + 4n (stamps) + 8n (bucket stamps, settled list) + 2 * 4 ceil(n / 32) (far and mid
 //             bits) + 4 * 4n (Q_in, Q_out, M, F) + 12 (min(n, m / 2048) + 1)
-//             (hub queue and its offsets) + 128 (counters)  ~ 28n + n/4
+//             (hub queue and its offsets) + 128 (counters)  ~ 36n + n/4
 //             ("far-window" disabled: M and its bits are 4 bytes each)
 //   Bellman-Ford: 8n (dist) + 8 * 1024 (segment groups) + 3 * 4m' (edge
 //             list, m' <= m kept entries; ~m/2 undirected, bound m) + 4
@@ -93,27 +118,25 @@
 //   "prefilter"       near-far: no plain load of dist[v] before the atomicMin
 //   "far-window"      near-far: no mid pile (window of 1 bucket): the whole
 //                     far pile is split at every bucket, as before
+//   "defer-heavy"     near-far: rounds relax every edge (no settle pass)
+//   "light-index"     near-far: rounds walk the full lists (no light CSR)
 //   "bf-ldg"          Bellman-Ford: plain distance loads, not __ldg
 //   "bf-segments"     Bellman-Ford: one segment (CSR order, no grouping)
 //
 // ---------------------------------------------------------------- automatic delta
-// delta == 0: delta = mean weight / (4 * mean degree) (m / n, isolated
-// vertices counted), the mean from a strided sample of at most 65536
-// weights (finite ones) read on the device; u32 rounded to a power of two,
-// at least 1; 1.0 when the sampled ratio is 0. This is 4x the CPU's width
-// (1/16 of the same ratio). With the far window a bucket no longer pays a
-// pass over the far pile (~150 us at R-MAT scale 24), only launches, a
-// read-back and a pass over M (~15 us), and a round ~20-25 us (memset,
-// round, hub scan, hub relax, read-back), so narrower buckets pay. The
-// H100 sweep at scale 24 (mean weight ~2^19, m / n = 31) had 769M / 1108M /
-// 1126M relaxations at delta 4096 / 8192 / 16384, with 676 / 389 / 227
-// rounds and 513 / 265 / 136 buckets. At ~26 G relaxations/s (the old run's
-// work share): 4096 ~ 30 + 15 + 8 ms, 8192 ~ 43 + 9 + 4, 16384 ~ 44 + 5 + 2:
-// within the estimates' error of each other. 4096 is chosen (17000 / 4 ->
-// 2^12) because it does 30% fewer relaxations, the part no launch trick
-// removes, and gains most as the per-round cost falls (graph-launched or
-// persistent rounds). Unmeasured: if 16384 wins on the H100, use / 1.
-// Sweep --delta 2048..16384 with and without "far-window" to re-tune.
+// delta == 0: delta = 4 * mean weight / mean degree (m / n, isolated
+// vertices counted; mean weight / mean degree with "defer-heavy" off), the
+// mean from a strided sample of at most 65536 weights (finite ones) read on
+// the device; u32 rounded to a power of two, at least 1; 1.0 when the
+// sampled ratio is 0. Measured on the H100 (docs/benchmarks.md), R-MAT
+// scale 24 (mean weight ~2^19, m / n = 31: 4 mean / degree = 2^16) kernel
+// ms by delta with deferral and the light index: 8192 83, 16384 72, 32768
+// 61, 65536 57, 131072 56, 262144 67; scale 22 the same shape (65536 22
+// ms). Wide buckets pay once rounds are cheap: a bucket costs launches, a
+// read-back, a mid-pile pass and a settle pass, while the extra in-bucket
+// rounds of a wide bucket rescan only light lists; past ~2^17 the settle
+// pass's relaxations grow (more targets improved twice). Without deferral
+// the sweep had its optimum at 16384 (mean / degree).
 //
 // ---------------------------------------------------------------- expected cost
 // R-MAT scale 24 on an H100 (n = 16.8M, m = 520M CSR entries): one random
@@ -144,6 +167,7 @@
 #include <cooperative_groups/reduce.h>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include <math.h>
 #include <stddef.h>
@@ -176,21 +200,23 @@ constexpr u64 WINDOW0 = 32;       // initial far window, in buckets
 constexpr u64 WINDOW_MAX = 1u << 20; // adaptive window bounds
 constexpr u64 WINDOW_MIN = 2;
 
-// Device counters. A round clears [qout, mid); a mid split [qout, far); a
-// far split [qout, relax). All clear to 0: the minima are kept complemented
+// Device counters. A round clears [qout, settled); a settle pass [qout,
+// mid); a mid split [qout, far); a far split [qout, relax). All clear to 0: the minima are kept complemented
 // (farneg = ~farmin, raised by atomicMax; 0 means none), so one memset does.
 struct Counters {
     u64 qout;      // entries pushed to the next near queue (round or split)
     u64 big;       // hub queue entries this round
     u64 bigtotal;  // their edges (hub_scan)
+    u64 settled;   // the bucket's settled list (kept over its rounds)
     u64 mid;       // mid pile entries
     u64 midneg;    // ~(a lower bound of the mid entries' distances)
     u64 far;       // far pile entries
     u64 farneg;    // ~(a lower bound of the far entries' distances)
-    u64 relax;     // edges examined, all rounds
+    u64 relax;     // edges examined (their weight read), all rounds
+    u64 tries;     // relaxations tried (the target's distance read)
     u64 wcnt;      // weight sample: count
     double wsum;   //                and sum
-    u64 pad[6];
+    u64 pad[4];
 };
 static_assert(sizeof(Counters) == 128, "Counters layout");
 
@@ -231,6 +257,13 @@ __device__ __forceinline__ bool bit_claim(uint32_t *bits, uint32_t v)
     return !(__ldcg(wp) & mask) && !(atomicOr(wp, mask) & mask);
 }
 
+// What a relaxation pass does with an edge of weight w from u (distance du):
+// ALL relaxes it; NEAR only when du + w < T (the target would be near), the
+// rest deferred; SETTLE, once from u's final distance, every edge a NEAR
+// pass could not have taken: heavy ones (not light_bound-light, absent from
+// the light index NEAR rounds walk) and light ones with du + w >= T.
+enum RelaxMode : uint32_t { MODE_ALL, MODE_NEAR, MODE_SETTLE };
+
 struct Relax {
     const u64 *x;
     const uint32_t *a;
@@ -243,20 +276,31 @@ struct Relax {
     uint32_t *far;
     uint32_t *mid;
     uint32_t *bigq;
+    uint32_t *settled; // NEAR: the bucket's vertices, each once (sstamp)
+    uint32_t *sstamp;  // bucket stamp of the settled list
     Counters *ctr;
     u64 T;             // near iff the new distance word < T
     u64 U;             // else mid iff < U (U >= T), else far
+    u64 light_bound;   // an edge is light iff its weight bits < this
     uint32_t round;    // stamp of this round (>= 1)
+    uint32_t bucket;   // stamp of this bucket (>= 1)
+    RelaxMode mode;
     bool prefilter;
 };
 
-// Relaxes CSR entry e from distance du (finite) of its source.
+// Relaxes CSR entry e from distance du (finite) of its source, when the
+// pass's mode takes it (the weight is read first: a deferred edge costs no
+// neighbour or distance read). tries counts the distance reads.
 template <bool F32>
-__device__ __forceinline__ void relax_edge(const Relax &r, u64 e, u64 du)
+__device__ __forceinline__ void relax_edge(const Relax &r, u64 e, u64 du, u64 &tries)
 {
-    const uint32_t v = __ldg(r.a + e);
     const uint32_t wb = __ldg(r.w + e);
     const u64 nd = F32 ? add_weight_f32(du, wb) : du + (u64)wb;
+    if (r.mode == MODE_NEAR ? nd >= r.T
+                            : r.mode == MODE_SETTLE && nd < r.T && (u64)wb < r.light_bound)
+        return;
+    const uint32_t v = __ldg(r.a + e);
+    tries++;
     if (r.prefilter && nd >= r.dist[v]) return;
     const u64 old = atomicMin(r.dist + v, nd);
     if (nd >= old) return;
@@ -290,7 +334,7 @@ __global__ void __launch_bounds__(RBLOCK)
 {
     const unsigned lane = threadIdx.x & 31u;
     const u64 stride = (u64)gridDim.x * blockDim.x;
-    u64 examined = 0;
+    u64 examined = 0, tries = 0;
     for (u64 base = (u64)blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < k; base += stride) {
         const u64 idx = base + lane;
         uint32_t u = 0;
@@ -301,9 +345,12 @@ __global__ void __launch_bounds__(RBLOCK)
             deg = r.x[u + 1] - beg;
             du = r.dist[u];
             examined += deg;
+            if (r.mode == MODE_NEAR && __ldcg(r.sstamp + u) != r.bucket &&
+                atomicExch(r.sstamp + u, r.bucket) != r.bucket)
+                push_q(r.settled, &r.ctr->settled, u);
         }
         if (!balance) { // "bucket-balance" off: a thread per vertex
-            for (u64 e = beg; e < beg + deg; e++) relax_edge<F32>(r, e, du);
+            for (u64 e = beg; e < beg + deg; e++) relax_edge<F32>(r, e, du, tries);
             continue;
         }
         const bool big = use_big && deg >= BIG;
@@ -318,7 +365,7 @@ __global__ void __launch_bounds__(RBLOCK)
             const u64 b = __shfl_sync(FULL, beg, l);
             const u64 d = __shfl_sync(FULL, deg, l);
             const u64 dl = __shfl_sync(FULL, du, l);
-            for (u64 e = b + lane; e < b + d; e += 32) relax_edge<F32>(r, e, dl);
+            for (u64 e = b + lane; e < b + d; e += 32) relax_edge<F32>(r, e, dl, tries);
         }
 
         // Short lists: concatenated by a warp prefix scan, one edge per lane.
@@ -343,13 +390,16 @@ __global__ void __launch_bounds__(RBLOCK)
             const u64 b = __shfl_sync(FULL, beg, j);
             const unsigned ex = __shfl_sync(FULL, excl, j);
             const u64 dj = __shfl_sync(FULL, du, j);
-            if (i < total) relax_edge<F32>(r, b + (i - ex), dj);
+            if (i < total) relax_edge<F32>(r, b + (i - ex), dj, tries);
         }
     }
     typedef cub::BlockReduce<u64, RBLOCK> BR;
     __shared__ typename BR::TempStorage tmp;
     const u64 sum = BR(tmp).Sum(examined);
+    __syncthreads();
+    const u64 tsum = BR(tmp).Sum(tries);
     if (threadIdx.x == 0 && sum) atomicAdd(&r.ctr->relax, sum);
+    if (threadIdx.x == 0 && tsum) atomicAdd(&r.ctr->tries, tsum);
 }
 
 // Inclusive prefix of the hub queue's degrees into bigoff; total to the
@@ -392,6 +442,7 @@ __global__ void __launch_bounds__(RBLOCK) hub_relax(Relax r, const u64 *__restri
     const u64 g1 = g0 + per < total ? g0 + per : total;
     u64 g = g0 + threadIdx.x;
     if (g >= g1) return;
+    u64 tries = 0;
     u64 lo = 0, hi = cnt - 1;
     while (lo < hi) {
         const u64 mid = (lo + hi) / 2;
@@ -413,8 +464,11 @@ __global__ void __launch_bounds__(RBLOCK) hub_relax(Relax r, const u64 *__restri
             xb = r.x[u];
             du = r.dist[u];
         }
-        relax_edge<F32>(r, xb + (g - start), du);
+        relax_edge<F32>(r, xb + (g - start), du, tries);
     }
+    const cg::coalesced_group grp = cg::coalesced_threads();
+    const u64 t = cg::reduce(grp, tries, cg::plus<u64>());
+    if (grp.thread_rank() == 0 && t) atomicAdd(&r.ctr->tries, t);
 }
 
 // Splits a pile pin[0, cnt) (membership bits pbits) at a threshold move:
@@ -592,6 +646,51 @@ __global__ void __launch_bounds__(BF_BLOCK)
     }
 }
 
+// ---------------------------------------------------------------- light index
+// The light edges (weight bits < bound) of every list as a CSR of their own,
+// edge-parallel so that a hub's list is spread over the grid: tiles of
+// BF_TILE entries, each entry's source found as in bf_count; lanes of a warp
+// with the same source share one atomic (match_any). FILL false: cnt[u] +=
+// u's light count; true: cnt is a cursor per list (the exclusive prefix at
+// first) and each light entry takes a slot (order within a list is free:
+// a round relaxes all of a list's light edges).
+template <bool FILL>
+__global__ void __launch_bounds__(BF_BLOCK)
+    light_pass(const u64 *__restrict__ x, const uint32_t *__restrict__ a,
+               const uint32_t *__restrict__ w, u64 n, u64 m, u64 bound, u64 *cnt, uint32_t *la,
+               uint32_t *lw)
+{
+    __shared__ u64 su[2];
+    const unsigned lane = threadIdx.x & 31u;
+    for (u64 t0 = (u64)blockIdx.x * BF_TILE; t0 < m; t0 += (u64)gridDim.x * BF_TILE) {
+        const u64 t1 = t0 + BF_TILE < m ? t0 + BF_TILE : m;
+        if (threadIdx.x == 0) {
+            su[0] = find_src(x, 0, n - 1, t0);
+            su[1] = find_src(x, su[0], n - 1, t1 - 1);
+        }
+        __syncthreads();
+        const u64 u0 = su[0], u1 = su[1];
+#pragma unroll 2
+        for (unsigned j = 0; j < BF_ITEMS; j++) {
+            const u64 e = t0 + j * BF_BLOCK + threadIdx.x;
+            const uint32_t wb = e < t1 ? w[e] : 0u;
+            const bool light = e < t1 && (u64)wb < bound;
+            const u64 u = light ? find_src(x, u0, u1, e) : ~0ull;
+            const unsigned peers = __match_any_sync(FULL, u);
+            const int leader = __ffs(peers) - 1;
+            u64 base = 0;
+            if (light && lane == (unsigned)leader) base = atomicAdd(cnt + u, (u64)__popc(peers));
+            base = __shfl_sync(FULL, base, leader);
+            if (FILL && light) {
+                const u64 p = base + __popc(peers & ((1u << lane) - 1u));
+                la[p] = a[e];
+                lw[p] = wb;
+            }
+        }
+        __syncthreads();
+    }
+}
+
 template <bool LDG>
 __device__ __forceinline__ u64 bf_load(const u64 *p)
 {
@@ -711,11 +810,12 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     const bool prefilter = !sgk_ctx_disabled(c, "prefilter");
     const bool use_big = balance && d.max_degree >= BIG;
     const bool windowed = !sgk_ctx_disabled(c, "far-window");
+    const bool defer = !sgk_ctx_disabled(c, "defer-heavy");
     cudaStream_t st = c->stream;
 
     const double t0 = sgi_now();
     sgk_dbuf<u64> dist, bigoff;
-    sgk_dbuf<uint32_t> stamp, bits, mbits, q0, q1, q2, q3, bigq;
+    sgk_dbuf<uint32_t> stamp, bits, mbits, q0, q1, q2, q3, bigq, sstamp, settled;
     sgk_dbuf<Counters> ctr;
     SGK_TRY(dist.alloc(c, n, "the SSSP distances", err));
     SGK_TRY(stamp.alloc(c, n, "the SSSP round stamps", err));
@@ -725,6 +825,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     SGK_TRY(q2.alloc(c, n, "the SSSP far pile", err));
     SGK_TRY(q3.alloc(c, windowed ? n : 1, "the SSSP mid pile", err));
     SGK_TRY(mbits.alloc(c, windowed ? (n + 31) / 32 : 1, "the SSSP mid-pile bits", err));
+    SGK_TRY(sstamp.alloc(c, defer ? n : 1, "the SSSP bucket stamps", err));
+    SGK_TRY(settled.alloc(c, defer ? n : 1, "the SSSP settled list", err));
     SGK_TRY(bigq.alloc(c, hub_cap(n, m), "the SSSP hub queue", err));
     SGK_TRY(bigoff.alloc(c, hub_cap(n, m), "the SSSP hub edge offsets", err));
     SGK_TRY(ctr.alloc(c, 1, "the SSSP counters", err));
@@ -752,7 +854,9 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                 if (hc.p->wcnt) mean = hc.p->wsum / (double)hc.p->wcnt;
             }
             const double deg = n ? (double)m / (double)n : 1.0;
-            delta = mean / (4.0 * (deg > 1.0 ? deg : 1.0));
+            // (see "automatic delta" above: 4 mean / degree with the settle
+            // passes, mean / degree without)
+            delta = mean * (defer ? 4.0 : 1.0) / (deg > 1.0 ? deg : 1.0);
             if (!(delta > 0.0) || isinf(delta)) delta = 1.0;
             if (!f32) delta = exp2(round(log2(delta < 1.0 ? 1.0 : delta)));
         }
@@ -763,6 +867,63 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             delta_f = (double)delta_u;
         }
     }
+    // The light index: the edges a NEAR round may take (weight < delta) in
+    // a CSR of their own, built when the budget has room for it (it is not
+    // in sgk_sssp_bytes: without it rounds walk the whole lists).
+    u64 light_bound = ~0ull, light_m = m;
+    sgk_dbuf<u64> lx;
+    sgk_dbuf<uint32_t> la, lw;
+    if (defer && !sgk_ctx_disabled(c, "light-index") && m > 0) {
+        if (f32) {
+            float fb = (float)delta_f;
+            if ((double)fb < delta_f) fb = nextafterf(fb, INFINITY);
+            uint32_t bb;
+            memcpy(&bb, &fb, sizeof bb);
+            light_bound = bb;
+        } else {
+            light_bound = delta_u;
+        }
+        size_t tb = 0;
+        SGK_CU(cub::DeviceScan::ExclusiveSum(nullptr, tb, (u64 *)nullptr, (u64 *)nullptr,
+                                             (size_t)(n + 1), st));
+        const u64 need = abytes(8 * (n + 1)) + abytes(tb);
+        if (c->in_use + need <= c->budget) {
+            sgk_dbuf<unsigned char> tmp;
+            SGK_TRY(lx.alloc(c, n + 1, "the SSSP light index offsets", err));
+            SGK_TRY(tmp.alloc(c, tb ? tb : 1, "the SSSP light index scan storage", err));
+            SGK_CU(cudaMemsetAsync(lx.get(), 0, (n + 1) * sizeof(u64), st));
+            const unsigned lgrid = sgk_grid(c, m, BF_TILE);
+            light_pass<false><<<lgrid, BF_BLOCK, 0, st>>>(reinterpret_cast<const u64 *>(g->x), g->a,
+                                                           g->w, n, m, light_bound, lx, nullptr,
+                                                           nullptr);
+            SGK_LAUNCHED("light_pass");
+            SGK_CU(cub::DeviceScan::ExclusiveSum(tmp.get(), tb, lx.get(), lx.get(), (size_t)(n + 1),
+                                                 st));
+            SGK_CU(cudaMemcpyAsync(&hc.p->wcnt, lx.get() + n, sizeof(u64), cudaMemcpyDeviceToHost, st));
+            SGK_CU(cudaStreamSynchronize(st));
+            tmp.release();
+            light_m = hc.p->wcnt;
+            const u64 need2 = 2 * abytes(4 * light_m) + abytes(8 * (n + 1));
+            if (light_m <= m / 2 && c->in_use + need2 <= c->budget) {
+                SGK_TRY(la.alloc(c, light_m ? light_m : 1, "the SSSP light index neighbours", err));
+                SGK_TRY(lw.alloc(c, light_m ? light_m : 1, "the SSSP light index weights", err));
+                sgk_dbuf<u64> cur;
+                SGK_TRY(cur.alloc(c, n + 1, "the SSSP light index cursors", err));
+                SGK_CU(cudaMemcpyAsync(cur.get(), lx.get(), (n + 1) * sizeof(u64),
+                                       cudaMemcpyDeviceToDevice, st));
+                light_pass<true><<<lgrid, BF_BLOCK, 0, st>>>(reinterpret_cast<const u64 *>(g->x),
+                                                              g->a, g->w, n, m, light_bound, cur, la,
+                                                              lw);
+                SGK_LAUNCHED("light_pass");
+                SGK_CU(cudaStreamSynchronize(st)); // before cur is freed
+            } else {
+                lx.release(); // most edges light, or no room: rounds walk the lists
+                light_bound = ~0ull;
+                light_m = m;
+            }
+        }
+        if (!lx.get()) light_bound = ~0ull;
+    }
     stats->seconds_preprocess = sgi_now() - t0;
 
     const double t1 = sgi_now();
@@ -772,6 +933,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     SGK_CU(cudaMemsetAsync(stamp.get(), 0, n * sizeof(uint32_t), st));
     SGK_CU(cudaMemsetAsync(bits.get(), 0, (n + 31) / 32 * sizeof(uint32_t), st));
     if (windowed) SGK_CU(cudaMemsetAsync(mbits.get(), 0, (n + 31) / 32 * sizeof(uint32_t), st));
+    if (defer) SGK_CU(cudaMemsetAsync(sstamp.get(), 0, n * sizeof(uint32_t), st));
 
     Relax r;
     r.x = reinterpret_cast<const u64 *>(g->x);
@@ -782,6 +944,12 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     r.bits = bits;
     r.mbits = mbits;
     r.bigq = bigq;
+    r.settled = settled;
+    r.sstamp = sstamp;
+    r.light_bound = light_bound;
+    const u64 *full_x = r.x, *near_x = lx.get() ? lx.get() : full_x;
+    const uint32_t *near_a = lx.get() ? la.get() : r.a, *near_w = lx.get() ? lw.get() : r.w;
+    const uint32_t *full_a = r.a, *full_w = r.w;
     r.ctr = ctr;
     r.prefilter = prefilter;
     r.T = f32 ? dbl_bits(delta_f) : delta_u;
@@ -793,32 +961,61 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
 
     uint32_t *qin = q0, *qout = q1, *far = q2, *mid = q3;
     u64 k = 1, far_cnt = 0, farmin = ~0ull, mid_cnt = 0, midmin = ~0ull;
-    u64 rounds = 0, phases = 1, far_splits = 0, mid_work = 0;
+    u64 settled_cnt = 0, rounds = 0, phases = 1, far_splits = 0, mid_work = 0, settle_passes = 0;
     const unsigned hub_grid = (unsigned)c->sm_count * 4;
+    // One relaxation pass over list[0, cnt): the round kernel, then the hub
+    // queue's edges.
+    auto relax_pass = [&](const uint32_t *list, u64 cnt, size_t clear) -> sg_status {
+        SGK_CU(cudaMemsetAsync(ctr.get(), 0, clear, st));
+        if (f32)
+            relax_round<true><<<sgk_grid(c, cnt, RBLOCK), RBLOCK, 0, st>>>(r, list, cnt, balance, use_big);
+        else
+            relax_round<false><<<sgk_grid(c, cnt, RBLOCK), RBLOCK, 0, st>>>(r, list, cnt, balance, use_big);
+        SGK_LAUNCHED("relax_round");
+        if (use_big) {
+            hub_scan<<<1, SCAN_BLOCK, 0, st>>>(r.x, bigq, bigoff, ctr); // the pass's lists
+            SGK_LAUNCHED("hub_scan");
+            if (f32)
+                hub_relax<true><<<hub_grid, RBLOCK, 0, st>>>(r, bigoff);
+            else
+                hub_relax<false><<<hub_grid, RBLOCK, 0, st>>>(r, bigoff);
+            SGK_LAUNCHED("hub_relax");
+        }
+        return SG_OK;
+    };
     for (;;) {
+        r.qout = qout;
+        r.far = far;
+        r.mid = mid;
+        // Bucket stamp: a fresh one after every split and every settle pass
+        // (a vertex a settle pass pulls below T again joins the list anew).
+        r.bucket = (uint32_t)(phases + settle_passes);
         if (k > 0) {
-            if (rounds >= 0xfffffffeull)
+            if (rounds >= 0xfffffffeull || phases + settle_passes >= 0xfffffffeull)
                 return sgi_fail(err, SG_E_DEVICE, "SSSP: more than 2^32 rounds");
             rounds++;
             r.round = (uint32_t)rounds;
-            r.qout = qout;
-            r.far = far;
-            r.mid = mid;
-            SGK_CU(cudaMemsetAsync(ctr.get(), 0, offsetof(Counters, mid), st));
-            if (f32)
-                relax_round<true><<<sgk_grid(c, k, RBLOCK), RBLOCK, 0, st>>>(r, qin, k, balance, use_big);
-            else
-                relax_round<false><<<sgk_grid(c, k, RBLOCK), RBLOCK, 0, st>>>(r, qin, k, balance, use_big);
-            SGK_LAUNCHED("relax_round");
-            if (use_big) {
-                hub_scan<<<1, SCAN_BLOCK, 0, st>>>(r.x, bigq, bigoff, ctr);
-                SGK_LAUNCHED("hub_scan");
-                if (f32)
-                    hub_relax<true><<<hub_grid, RBLOCK, 0, st>>>(r, bigoff);
-                else
-                    hub_relax<false><<<hub_grid, RBLOCK, 0, st>>>(r, bigoff);
-                SGK_LAUNCHED("hub_relax");
-            }
+            r.mode = defer ? MODE_NEAR : MODE_ALL;
+            r.x = defer ? near_x : full_x;
+            r.a = defer ? near_a : full_a;
+            r.w = defer ? near_w : full_w;
+            SGK_TRY(relax_pass(qin, k, offsetof(Counters, settled)));
+            uint32_t *t = qin;
+            qin = qout;
+            qout = t;
+        } else if (settled_cnt > 0) {
+            // The bucket is settled (no near vertex left): its vertices'
+            // deferred edges, once each, from their final distances. A heavy
+            // edge lands at or above T (du >= T - delta, w >= delta), mid or
+            // far; should rounding put one below T, its target goes to the
+            // near queue (the last round pushed nothing, so no vertex holds
+            // this round's stamp) and the bucket goes on.
+            r.mode = MODE_SETTLE;
+            r.x = full_x;
+            r.a = full_a;
+            r.w = full_w;
+            SGK_TRY(relax_pass(settled, settled_cnt, offsetof(Counters, mid)));
+            settle_passes++;
             uint32_t *t = qin;
             qin = qout;
             qout = t;
@@ -868,19 +1065,23 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         SGK_CU(cudaMemcpyAsync(hc.p, ctr.get(), sizeof(Counters), cudaMemcpyDeviceToHost, st));
         SGK_CU(cudaStreamSynchronize(st));
         k = hc.p->qout;
+        settled_cnt = hc.p->settled;
         far_cnt = hc.p->far;
         farmin = ~hc.p->farneg;
         mid_cnt = hc.p->mid;
         midmin = ~hc.p->midneg;
     }
     stats->seconds_compute = sgi_now() - t1;
-    const u64 relaxations = hc.p->relax;
+    const u64 relaxations = hc.p->tries, scanned = hc.p->relax;
 
     SGK_TRY(sgk_download(c, dist_out, dist.get(), n * sizeof(u64), err));
     sgk_stats_set(stats, "iterations", rounds);
     sgk_stats_set(stats, "buckets", phases);
     sgk_stats_set(stats, "far_splits", far_splits);
     sgk_stats_set(stats, "relaxations", relaxations);
+    sgk_stats_set(stats, "edges_scanned", scanned);
+    sgk_stats_set(stats, "settle_passes", settle_passes);
+    sgk_stats_set(stats, "light_edges", lx.get() ? light_m : 0);
     sgk_stats_set(stats, "delta", f32 ? round_counter(delta_f) : delta_u);
     stats->delta = f32 ? delta_f : (double)delta_u;
     return SG_OK;
@@ -1007,7 +1208,7 @@ uint64_t sgk_sssp_bytes(uint64_t n, uint64_t m, sgk_sssp_method method)
     if (method == SGK_SSSP_BELLMAN_FORD)
         return abytes(8 * n) + abytes(8 * (u64)BF_MAXBINS) + abytes(4) + 3 * abytes(4 * m);
     const u64 h = hub_cap(n, m);
-    return abytes(8 * n) + abytes(4 * n) + 2 * abytes(4 * ((n + 31) / 32)) + 4 * abytes(4 * n) +
+    return abytes(8 * n) + 3 * abytes(4 * n) + 2 * abytes(4 * ((n + 31) / 32)) + 4 * abytes(4 * n) +
            abytes(4 * h) + abytes(8 * h) + abytes(sizeof(Counters));
 }
 

@@ -300,6 +300,41 @@ static void test_sssp(void **state)
     sg_run_free(gpu);
 }
 
+/* The bucket method's light index and settle passes (sssp.cu): with width
+ * 16 (weights 1..64) the index holds some but not all edges and the
+ * buckets are settled by settle passes; with a width above every weight no index is
+ * built (every edge light), the path a budget without room for it takes.
+ * Both against the oracle, u32 and f32. */
+static void test_sssp_light_index(void **state)
+{
+    (void)state;
+    sg_run *gpu = mkrun(SG_BACKEND_GPU, 0);
+    char what[200];
+    for (int f32 = 0; f32 < 2; f32++) {
+        sg_graph *g = tg_make(TG_RMAT, small_only ? 256 : 4096, 4, false, f32);
+        describe(what, sizeof what, TG_RMAT, small_only ? 256 : 4096, 4, false, f32, g);
+        sg_graph_info gi;
+        sg_graph_get_info(g, &gi);
+        const double widths[2] = {16.0, 1e12};
+        for (int i = 0; i < 2; i++) {
+            sssp_check(gpu, SG_BACKEND_GPU, g, 1, SG_SSSP_DELTA, widths[i], true, what);
+            uint64_t light = 0, settles = 0;
+            if (!counter(gpu, "light_edges", &light) || !counter(gpu, "settle_passes", &settles))
+                fail_msg("%s: the light index counters are not set", what);
+            if (i == 0 && (light == 0 || light > gi.n_edges / 2 || settles == 0))
+                fail_msg("%s: width 16: %llu light edges of %llu, %llu settle passes", what,
+                         (unsigned long long)light, (unsigned long long)gi.n_edges,
+                         (unsigned long long)settles);
+            if (i == 1 && light != 0)
+                fail_msg("%s: width 1e12: a light index of %llu edges", what,
+                         (unsigned long long)light);
+        }
+        sg_graph_free(g);
+    }
+    expect_report(gpu, true, "after the light index checks");
+    sg_run_free(gpu);
+}
+
 /* ------------------------------------------------------------ BFS */
 
 static void test_bfs(void **state)
@@ -508,7 +543,8 @@ static void test_disable_switches(void **state)
 {
     (void)state;
     static const char all[] = "first-probe,contract,unsorted-trees,bottom-up,block-queue,hub-queue,"
-                              "bucket-balance,prefilter,far-window,bf-ldg,bf-segments";
+                              "bucket-balance,prefilter,far-window,defer-heavy,light-index,bf-ldg,"
+                              "bf-segments";
     const char *before = getenv("SPILLGRAPH_GPU_DISABLE");
     char *saved = before ? strdup(before) : NULL;
     assert_int_equal(setenv("SPILLGRAPH_GPU_DISABLE", all, 1), 0);
@@ -835,6 +871,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mst),
         cmocka_unit_test(test_sssp),
+        cmocka_unit_test(test_sssp_light_index),
         cmocka_unit_test(test_bfs),
         cmocka_unit_test(test_edge_cases),
         cmocka_unit_test(test_disable_switches),
