@@ -138,29 +138,26 @@
 // pass's relaxations grow (more targets improved twice). Without deferral
 // the sweep had its optimum at 16384 (mean / degree).
 //
-// ---------------------------------------------------------------- expected cost
-// R-MAT scale 24 on an H100 (n = 16.8M, m = 520M CSR entries): one random
-// 8-byte dist read per relaxation (~30 G/s) dominates the edge work: ~26 ms
-// for the ~770M relaxations at delta 4096. The single far pile cost ~150 us
-// per bucket (a random dist read per entry of a pile of millions); with the
-// window a far entry is read about once per w buckets and a bucket reads M
-// (about w / 2 buckets' worth of pending vertices): with the adaptive w
-// near sqrt(2 |F| / per-bucket), ~10x fewer pile reads at this graph, so a
-// bucket should cost ~15-30 us (memset, launch, read-back, M pass) and a
-// round ~20-25 us (memset, round, hub scan and hub relax launches,
-// read-back). Estimate ~45-50 ms at delta 4096; the measured rounds,
-// "buckets", "far_splits" and "relaxations" say where it goes.
-// Bellman-Ford: each iteration streams 12 bytes per kept edge (260M ->
-// 3.1 GB, ~1 ms) and makes 2 random dist reads per edge (~17 ms); R-MAT
-// needs tens of iterations (weighted paths are long): ~0.3-1 s.
+// ---------------------------------------------------------------- measured cost
+// R-MAT scale 24 on the H100 (n = 16.8M, m = 520.8M CSR entries; the
+// figures and commands are in docs/benchmarks.md): kernel 41-47 ms at the
+// automatic delta 65536, 590M relaxations (1.13 per edge), 0.66G weights
+// read, 38 buckets, ~85 rounds. Per-kernel timing (ncu) put ~12 ms in the
+// first bucket's rounds (queues of millions of vertices: per-vertex random
+// reads of offsets, distance and bucket stamp), ~21 ms in its settle pass
+// (~25 G relaxations/s, the random-dist rate), 5 ms in mid-pile splits and
+// the rest in ~120 small rounds and splits (launches and a read-back each,
+// 20-50 us). The first version (one far pile, every edge relaxed in every
+// round) took 78 ms at its best width. Bellman-Ford: 16 iterations of
+// ~3.75 ms; the grouped edge list keeps dist reads in L2 (60 ms).
 //
 // ---------------------------------------------------------------- next
-// A persistent or graph-launched round loop (the host sync per round is the
-// floor on long-path graphs, and the hub kernels launch every round even
-// when no hub was pushed); the near queue sorted or bucketed by distance
-// inside a bucket (fewer repeated relaxations); pull-style rounds when the
-// frontier is most of the graph; a window sized from a histogram of F's
-// distances instead of the multiplicative rule.
+// A persistent or graph-launched loop for the small rounds (the host
+// read-back per round is the floor on long-path graphs such as SSCA2:
+// 16k rounds, 0.8 s; and the hub kernels launch every round even when no
+// hub was pushed); a pull-style first bucket (on R-MAT it holds most
+// vertices); a window sized from a histogram of F's distances instead of
+// the multiplicative rule.
 #include <cuda_runtime.h>
 
 #include <cooperative_groups.h>
