@@ -209,7 +209,7 @@ typedef enum sgk_sssp_method {
  * "edges_scanned" (edges whose weight was read), "light_edges" (the light
  * index's size, 0 when none was built), "delta". Disable names:
  * "bucket-balance", "prefilter", "far-window", "defer-heavy",
- * "light-index", "bf-ldg", "bf-segments" (see sssp.cu).
+ * "light-index", "done-bits", "bf-ldg", "bf-segments" (see sssp.cu).
  * Directed graphs relax out-edges only. */
 sg_status sgk_sssp(sgk_ctx *c, const sgk_graph *g, uint32_t source, sgk_sssp_method method,
                    double delta, uint64_t *dist, sgk_stats *stats, sg_error *err);

@@ -49,6 +49,12 @@
 //     are light or the budget lacks room (8(n + 1) + 8 m_light bytes; not in
 //     sgk_sssp_bytes, which counts what the method needs); "light-index"
 //     disables it.
+//   Final-vertex bits: before a settle pass its list's vertices are marked
+//     final in a bitmap (n / 8 bytes: 2 MB at 16M vertices, held in L2);
+//     every relaxation (rounds and settle passes) tests its target's bit
+//     before reading its distance: a final target cannot improve, and on
+//     R-MAT most heavy edges of a bucket lead into the same or an earlier
+//     bucket. "done-bits" disables the test.
 //   Load balancing by degree inside the round and settle kernels: each warp takes 32
 //     queue entries; lists < 32 are gathered by a warp prefix scan and spread
 //     over the lanes (one edge per lane, coalesced); lists of 32..2047 are
@@ -102,9 +108,10 @@
 // ---------------------------------------------------------------- memory
 // (bytes through the accountant; sgk_sssp_bytes counts each allocation as
 // at least 256 bytes, so it is an exact figure or a slight upper bound)
-//   near-far: 8n (dist) + 4n (stamps) + 8n (bucket stamps, settled list) + 2 * 4 ceil(n / 32) (far and mid
+//   near-far: 8n (dist) + 4n (stamps) + 8n (bucket stamps, settled list) +
+//             4 ceil(n / 32) (final bits) + 2 * 4 ceil(n / 32) (far and mid
 //             bits) + 4 * 4n (Q_in, Q_out, M, F) + 12 (min(n, m / 2048) + 1)
-//             (hub queue and its offsets) + 128 (counters)  ~ 36n + n/4
+//             (hub queue and its offsets) + 128 (counters)  ~ 36n + 3n/8
 //             ("far-window" disabled: M and its bits are 4 bytes each)
 //   Bellman-Ford: 8n (dist) + 8 * 1024 (segment groups) + 3 * 4m' (edge
 //             list, m' <= m kept entries; ~m/2 undirected, bound m) + 4
@@ -120,6 +127,7 @@
 //                     far pile is split at every bucket, as before
 //   "defer-heavy"     near-far: rounds relax every edge (no settle pass)
 //   "light-index"     near-far: rounds walk the full lists (no light CSR)
+//   "done-bits"       near-far: no final-vertex test before distance reads
 //   "bf-ldg"          Bellman-Ford: plain distance loads, not __ldg
 //   "bf-segments"     Bellman-Ford: one segment (CSR order, no grouping)
 //
@@ -274,6 +282,7 @@ struct Relax {
     uint32_t *mid;
     uint32_t *bigq;
     uint32_t *settled; // NEAR: the bucket's vertices, each once (sstamp)
+    const uint32_t *done; // final vertices (settled buckets), a bit each; or null
     uint32_t *sstamp;  // bucket stamp of the settled list
     Counters *ctr;
     u64 T;             // near iff the new distance word < T
@@ -285,22 +294,10 @@ struct Relax {
     bool prefilter;
 };
 
-// Relaxes CSR entry e from distance du (finite) of its source, when the
-// pass's mode takes it (the weight is read first: a deferred edge costs no
-// neighbour or distance read). tries counts the distance reads.
-template <bool F32>
-__device__ __forceinline__ void relax_edge(const Relax &r, u64 e, u64 du, u64 &tries)
+// After a successful atomicMin to nd: v joins the near queue, the mid pile
+// or the far pile.
+__device__ __forceinline__ void place(const Relax &r, uint32_t v, u64 nd)
 {
-    const uint32_t wb = __ldg(r.w + e);
-    const u64 nd = F32 ? add_weight_f32(du, wb) : du + (u64)wb;
-    if (r.mode == MODE_NEAR ? nd >= r.T
-                            : r.mode == MODE_SETTLE && nd < r.T && (u64)wb < r.light_bound)
-        return;
-    const uint32_t v = __ldg(r.a + e);
-    tries++;
-    if (r.prefilter && nd >= r.dist[v]) return;
-    const u64 old = atomicMin(r.dist + v, nd);
-    if (nd >= old) return;
     if (nd < r.T) {
         if (__ldcg(r.stamp + v) != r.round && atomicExch(r.stamp + v, r.round) != r.round)
             push_q(r.qout, &r.ctr->qout, v);
@@ -312,6 +309,70 @@ __device__ __forceinline__ void relax_edge(const Relax &r, u64 e, u64 du, u64 &t
         if (bit_claim(r.bits, v)) push_q(r.far, &r.ctr->far, v);
     }
 }
+
+// Relaxes up to K CSR entries e[k] (ok[k]) from distances du[k] (finite) of
+// their sources, those the pass's mode takes. Each stage's loads are issued
+// for all K entries before any is used (neighbour and weight, then the
+// final bits, then the distances), so a thread keeps K independent memory
+// chains in flight instead of one: the loops over lists are latency-bound.
+// A final target (its bit set) cannot improve: a 2 MB-per-16M bitmap read
+// from L2 instead of a random distance read from HBM. tries counts the
+// distance reads.
+template <bool F32, int K>
+__device__ __forceinline__ void relax_k(const Relax &r, const u64 (&e)[K], const bool (&ok)[K],
+                                        const u64 (&du)[K], u64 &tries)
+{
+    uint32_t v[K], wb[K];
+    bool go[K];
+    u64 nd[K];
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        v[k] = 0;
+        wb[k] = 0;
+        if (ok[k]) {
+            wb[k] = __ldg(r.w + e[k]);
+            v[k] = __ldg(r.a + e[k]);
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        nd[k] = F32 ? add_weight_f32(du[k], wb[k]) : du[k] + (u64)wb[k];
+        go[k] = ok[k] && !(r.mode == MODE_NEAR ? nd[k] >= r.T
+                                                : r.mode == MODE_SETTLE && nd[k] < r.T &&
+                                                      (u64)wb[k] < r.light_bound);
+    }
+    if (r.done) {
+        uint32_t bw[K];
+#pragma unroll
+        for (int k = 0; k < K; k++) bw[k] = go[k] ? __ldg(r.done + (v[k] >> 5)) : 0u;
+#pragma unroll
+        for (int k = 0; k < K; k++)
+            if ((bw[k] >> (v[k] & 31)) & 1u) go[k] = false;
+    }
+    u64 dv[K];
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        dv[k] = ~0ull;
+        if (go[k]) {
+            tries++;
+            if (r.prefilter) dv[k] = r.dist[v[k]];
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < K; k++)
+        if (go[k] && nd[k] < dv[k] && nd[k] < atomicMin(r.dist + v[k], nd[k])) place(r, v[k], nd[k]);
+}
+
+// One entry (the thread-per-vertex path).
+template <bool F32>
+__device__ __forceinline__ void relax_edge(const Relax &r, u64 e, u64 du, u64 &tries)
+{
+    const u64 ee[1] = {e}, dd[1] = {du};
+    const bool ok[1] = {true};
+    relax_k<F32, 1>(r, ee, ok, dd, tries);
+}
+
+constexpr int RK = 4; // entries per thread per step in the list loops
 
 // ---------------------------------------------------------------- near-far kernels
 
@@ -362,7 +423,17 @@ __global__ void __launch_bounds__(RBLOCK)
             const u64 b = __shfl_sync(FULL, beg, l);
             const u64 d = __shfl_sync(FULL, deg, l);
             const u64 dl = __shfl_sync(FULL, du, l);
-            for (u64 e = b + lane; e < b + d; e += 32) relax_edge<F32>(r, e, dl, tries);
+            for (u64 e0 = b + lane; e0 < b + d; e0 += 32 * RK) {
+                u64 ee[RK], dd[RK];
+                bool ok[RK];
+#pragma unroll
+                for (int q = 0; q < RK; q++) {
+                    ee[q] = e0 + 32u * q;
+                    ok[q] = ee[q] < b + d;
+                    dd[q] = dl;
+                }
+                relax_k<F32, RK>(r, ee, ok, dd, tries);
+            }
         }
 
         // Short lists: concatenated by a warp prefix scan, one edge per lane.
@@ -375,19 +446,26 @@ __global__ void __launch_bounds__(RBLOCK)
         }
         const unsigned total = __shfl_sync(FULL, incl, 31);
         const unsigned excl = incl - sd;
-        for (unsigned off = 0; off < total; off += 32) {
-            const unsigned i = off + lane;
-            // owner: the first lane whose inclusive sum exceeds i
-            unsigned j = 0;
+        for (unsigned off = 0; off < total; off += 32 * RK) {
+            u64 ee[RK], dd[RK];
+            bool ok[RK];
 #pragma unroll
-            for (unsigned step = 16; step; step >>= 1) {
-                const unsigned t = __shfl_sync(FULL, incl, j + step - 1);
-                if (t <= i) j += step;
+            for (int q = 0; q < RK; q++) {
+                const unsigned i = off + 32u * q + lane;
+                // owner: the first lane whose inclusive sum exceeds i
+                unsigned j = 0;
+#pragma unroll
+                for (unsigned step = 16; step; step >>= 1) {
+                    const unsigned t = __shfl_sync(FULL, incl, j + step - 1);
+                    if (t <= i) j += step;
+                }
+                const u64 b = __shfl_sync(FULL, beg, j);
+                const unsigned ex = __shfl_sync(FULL, excl, j);
+                dd[q] = __shfl_sync(FULL, du, j);
+                ok[q] = i < total;
+                ee[q] = b + (i - ex);
             }
-            const u64 b = __shfl_sync(FULL, beg, j);
-            const unsigned ex = __shfl_sync(FULL, excl, j);
-            const u64 dj = __shfl_sync(FULL, du, j);
-            if (i < total) relax_edge<F32>(r, b + (i - ex), dj, tries);
+            relax_k<F32, RK>(r, ee, ok, dd, tries);
         }
     }
     typedef cub::BlockReduce<u64, RBLOCK> BR;
@@ -397,6 +475,16 @@ __global__ void __launch_bounds__(RBLOCK)
     const u64 tsum = BR(tmp).Sum(tries);
     if (threadIdx.x == 0 && sum) atomicAdd(&r.ctr->relax, sum);
     if (threadIdx.x == 0 && tsum) atomicAdd(&r.ctr->tries, tsum);
+}
+
+// Marks the vertices of list[0, cnt) final (their bucket has settled).
+__global__ void mark_done(const uint32_t *__restrict__ list, u64 cnt, uint32_t *done)
+{
+    const u64 stride = (u64)gridDim.x * blockDim.x;
+    for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < cnt; i += stride) {
+        const uint32_t u = list[i];
+        atomicOr(done + (u >> 5), 1u << (u & 31));
+    }
 }
 
 // Inclusive prefix of the hub queue's degrees into bigoff; total to the
@@ -453,15 +541,28 @@ __global__ void __launch_bounds__(RBLOCK) hub_relax(Relax r, const u64 *__restri
     u64 start = i ? bigoff[i - 1] : 0;
     u64 xb = r.x[u];
     u64 du = r.dist[u];
-    for (; g < g1; g += blockDim.x) {
-        while (bigoff[i] <= g) {
-            start = bigoff[i];
-            i++;
-            u = r.bigq[i];
-            xb = r.x[u];
-            du = r.dist[u];
+    for (; g < g1; g += RK * blockDim.x) {
+        u64 ee[RK], dd[RK];
+        bool ok[RK];
+#pragma unroll
+        for (int q = 0; q < RK; q++) {
+            const u64 gq = g + (u64)q * blockDim.x;
+            ok[q] = gq < g1;
+            ee[q] = 0;
+            dd[q] = 0;
+            if (ok[q]) {
+                while (bigoff[i] <= gq) {
+                    start = bigoff[i];
+                    i++;
+                    u = r.bigq[i];
+                    xb = r.x[u];
+                    du = r.dist[u];
+                }
+                ee[q] = xb + (gq - start);
+                dd[q] = du;
+            }
         }
-        relax_edge<F32>(r, xb + (g - start), du, tries);
+        relax_k<F32, RK>(r, ee, ok, dd, tries);
     }
     const cg::coalesced_group grp = cg::coalesced_threads();
     const u64 t = cg::reduce(grp, tries, cg::plus<u64>());
@@ -812,7 +913,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
 
     const double t0 = sgi_now();
     sgk_dbuf<u64> dist, bigoff;
-    sgk_dbuf<uint32_t> stamp, bits, mbits, q0, q1, q2, q3, bigq, sstamp, settled;
+    sgk_dbuf<uint32_t> stamp, bits, mbits, q0, q1, q2, q3, bigq, sstamp, settled, done;
     sgk_dbuf<Counters> ctr;
     SGK_TRY(dist.alloc(c, n, "the SSSP distances", err));
     SGK_TRY(stamp.alloc(c, n, "the SSSP round stamps", err));
@@ -824,6 +925,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     SGK_TRY(mbits.alloc(c, windowed ? (n + 31) / 32 : 1, "the SSSP mid-pile bits", err));
     SGK_TRY(sstamp.alloc(c, defer ? n : 1, "the SSSP bucket stamps", err));
     SGK_TRY(settled.alloc(c, defer ? n : 1, "the SSSP settled list", err));
+    SGK_TRY(done.alloc(c, defer ? (n + 31) / 32 : 1, "the SSSP final-vertex bits", err));
     SGK_TRY(bigq.alloc(c, hub_cap(n, m), "the SSSP hub queue", err));
     SGK_TRY(bigoff.alloc(c, hub_cap(n, m), "the SSSP hub edge offsets", err));
     SGK_TRY(ctr.alloc(c, 1, "the SSSP counters", err));
@@ -931,6 +1033,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     SGK_CU(cudaMemsetAsync(bits.get(), 0, (n + 31) / 32 * sizeof(uint32_t), st));
     if (windowed) SGK_CU(cudaMemsetAsync(mbits.get(), 0, (n + 31) / 32 * sizeof(uint32_t), st));
     if (defer) SGK_CU(cudaMemsetAsync(sstamp.get(), 0, n * sizeof(uint32_t), st));
+    if (defer) SGK_CU(cudaMemsetAsync(done.get(), 0, (n + 31) / 32 * sizeof(uint32_t), st));
 
     Relax r;
     r.x = reinterpret_cast<const u64 *>(g->x);
@@ -944,6 +1047,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     r.settled = settled;
     r.sstamp = sstamp;
     r.light_bound = light_bound;
+    r.done = defer && !sgk_ctx_disabled(c, "done-bits") ? done.get() : nullptr;
     const u64 *full_x = r.x, *near_x = lx.get() ? lx.get() : full_x;
     const uint32_t *near_a = lx.get() ? la.get() : r.a, *near_w = lx.get() ? lw.get() : r.w;
     const uint32_t *full_a = r.a, *full_w = r.w;
@@ -1008,6 +1112,10 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             // near queue (the last round pushed nothing, so no vertex holds
             // this round's stamp) and the bucket goes on.
             r.mode = MODE_SETTLE;
+            if (r.done) {
+                mark_done<<<sgk_grid(c, settled_cnt, 256), 256, 0, st>>>(settled, settled_cnt, done);
+                SGK_LAUNCHED("mark_done");
+            }
             r.x = full_x;
             r.a = full_a;
             r.w = full_w;
@@ -1205,7 +1313,7 @@ uint64_t sgk_sssp_bytes(uint64_t n, uint64_t m, sgk_sssp_method method)
     if (method == SGK_SSSP_BELLMAN_FORD)
         return abytes(8 * n) + abytes(8 * (u64)BF_MAXBINS) + abytes(4) + 3 * abytes(4 * m);
     const u64 h = hub_cap(n, m);
-    return abytes(8 * n) + 3 * abytes(4 * n) + 2 * abytes(4 * ((n + 31) / 32)) + 4 * abytes(4 * n) +
+    return abytes(8 * n) + 3 * abytes(4 * n) + 3 * abytes(4 * ((n + 31) / 32)) + 4 * abytes(4 * n) +
            abytes(4 * h) + abytes(8 * h) + abytes(sizeof(Counters));
 }
 

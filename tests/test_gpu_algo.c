@@ -543,8 +543,8 @@ static void test_disable_switches(void **state)
 {
     (void)state;
     static const char all[] = "first-probe,contract,unsorted-trees,bottom-up,block-queue,hub-queue,"
-                              "bucket-balance,prefilter,far-window,defer-heavy,light-index,bf-ldg,"
-                              "bf-segments";
+                              "bucket-balance,prefilter,far-window,defer-heavy,light-index,done-bits,"
+                              "bf-ldg,bf-segments";
     const char *before = getenv("SPILLGRAPH_GPU_DISABLE");
     char *saved = before ? strdup(before) : NULL;
     assert_int_equal(setenv("SPILLGRAPH_GPU_DISABLE", all, 1), 0);

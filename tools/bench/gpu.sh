@@ -49,13 +49,13 @@ for s in "${scales[@]}"; do
     for i in 1 2 3; do run sssp $sg sssp "$store" --backend gpu --source "random:$i"; done
     run sssp-bf $sg sssp "$store" --backend gpu --method bellman-ford --source random:1
     for i in 1 2 3 4 5; do run bfs $sg bfs "$store" --backend gpu --source "random:$i"; done
-    for d in 8192 16384 32768 65536 131072 262144; do
+    for d in 16384 32768 65536 131072 262144; do
       run "sssp-delta-$d" $sg sssp "$store" --backend gpu --source random:1 --delta "$d"
     done
     for off in ${MST_OFF:-first-probe contract unsorted-trees}; do
       for i in 1 2; do SPILLGRAPH_GPU_DISABLE=$off run "mst-no-$off" $sg mst "$store" --backend gpu; done
     done
-    for off in ${SSSP_OFF:-bucket-balance prefilter far-window defer-heavy light-index}; do
+    for off in ${SSSP_OFF:-bucket-balance prefilter far-window defer-heavy light-index done-bits}; do
       for i in 1 2; do SPILLGRAPH_GPU_DISABLE=$off run "sssp-no-$off" $sg sssp "$store" --backend gpu --source random:1; done
     done
     for off in bf-ldg bf-segments; do
