@@ -148,16 +148,16 @@
 //
 // ---------------------------------------------------------------- measured cost
 // R-MAT scale 24 on the H100 (n = 16.8M, m = 520.8M CSR entries; the
-// figures and commands are in docs/benchmarks.md): kernel 41-47 ms at the
-// automatic delta 65536, 590M relaxations (1.13 per edge), 0.66G weights
-// read, 38 buckets, ~85 rounds. Per-kernel timing (ncu) put ~12 ms in the
-// first bucket's rounds (queues of millions of vertices: per-vertex random
-// reads of offsets, distance and bucket stamp), ~21 ms in its settle pass
-// (~25 G relaxations/s, the random-dist rate), 5 ms in mid-pile splits and
-// the rest in ~120 small rounds and splits (launches and a read-back each,
-// 20-50 us). The first version (one far pile, every edge relaxed in every
-// round) took 78 ms at its best width. Bellman-Ford: 16 iterations of
-// ~3.75 ms; the grouped edge list keeps dist reads in L2 (60 ms).
+// figures and commands are in docs/benchmarks.md): kernel 39-41 ms (one
+// run of three 52) at the automatic delta 65536: 124M distance reads
+// (0.24 per edge), 0.66G weights read, 38 buckets, 86 rounds. Per-kernel
+// timing (ncu): ~12 ms in the first bucket's rounds (queues of millions of
+// vertices), ~17 ms in its settle pass (list and hub kernels), 5 ms in
+// mid-pile splits, the rest in ~120 small rounds and splits (launches and
+// a read-back each, 20-50 us). The first version (one far pile, every edge
+// relaxed in every round) took 78 ms at its best width. Bellman-Ford:
+// 16-19 iterations of ~3.7 ms; the grouped edge list keeps dist reads in
+// L2 (60-70 ms).
 //
 // ---------------------------------------------------------------- next
 // A persistent or graph-launched loop for the small rounds (the host
