@@ -568,6 +568,85 @@ SG_API sg_status sg_gpu_info_get(int index, sg_gpu_info *out, sg_error *err);
  * host-to-device copy rate. SG_E_UNSUPPORTED without CUDA. */
 SG_API sg_status sg_gpu_selftest(int index, uint64_t bytes, double *gbps, sg_error *err);
 
+/* ------------------------------------------------------------ placement planner
+ *
+ * Which part of X, A and W a GPU run keeps in device memory and where the
+ * rest lives (issue 6; the model is in src/plan.c and docs/plan.md). Pure
+ * C: works without a GPU. */
+
+typedef enum sg_plan_algo { SG_PLAN_MST = 0, SG_PLAN_SSSP, SG_PLAN_BFS } sg_plan_algo;
+SG_API const char *sg_plan_algo_name(sg_plan_algo a);
+SG_API bool sg_plan_algo_parse(const char *name, sg_plan_algo *out);
+
+/* Machine rates, GB/s. */
+typedef struct sg_rates {
+    double hbm_gbps;          /* device memory, sequential read */
+    double pcie_gbps;         /* pinned copy host -> device (the upload) */
+    double zc_rand_gbps;      /* GPU random 128-byte reads of pinned host memory */
+    double managed_rand_gbps; /* GPU random 128-byte reads of managed memory
+                               * with preferred-location-host + accessed-by hints */
+    double cpu_scan_gbps;     /* host memory read by all CPU threads */
+    char origin[256];         /* where they came from: "defaults (...)" or a file */
+} sg_rates;
+
+/* The GPU host's measured limits. */
+SG_API void sg_rates_default(sg_rates *r);
+/* Reads `key value` lines (# comments; keys as the field names); keys not
+ * given keep their defaults. SG_E_FORMAT names the file and line of an
+ * unknown key or a value that is not a positive number; SG_E_NOTFOUND /
+ * SG_E_IO when it cannot be read. On failure *r is untouched. */
+SG_API sg_status sg_rates_load(const char *path, sg_rates *r, sg_error *err);
+/* The per-machine rates file: $SPILLGRAPH_RATES, else
+ * $XDG_CACHE_HOME/spillgraph/rates-HOST, else ~/.cache/spillgraph/rates-HOST. */
+SG_API sg_status sg_rates_cache_path(char *buf, size_t cap, sg_error *err);
+
+typedef enum sg_spill_kind {
+    SG_SPILL_NONE = 0,  /* nothing spilled */
+    SG_SPILL_MANAGED,   /* managed memory with hints (under the managed cap) */
+    SG_SPILL_PINNED     /* pinned host memory */
+} sg_spill_kind;
+SG_API const char *sg_spill_kind_name(sg_spill_kind k);
+
+typedef struct sg_plan_input {
+    sg_plan_algo algo;
+    uint64_t n, m;             /* vertices, directed edges stored */
+    unsigned weight_bytes;     /* 4 (mst and sssp need them); bfs ignores W */
+    /* n_pts breakpoints, the candidate split points: vertices [0, pt_v[i])
+     * hold edges [0, pt_e[i]); from (0, 0) to (n, m), pt_v strictly and pt_e
+     * weakly increasing. */
+    const uint64_t *pt_v, *pt_e;
+    unsigned n_pts;
+    uint64_t device_budget;    /* bytes the plan may place on the device */
+    uint64_t managed_cap;      /* managed bytes allowed (the device's free
+                                * memory beyond the budget, less a margin) */
+    uint64_t host_bytes;       /* host memory for the spilled part (0: unchecked) */
+    sg_rates rates;
+} sg_plan_input;
+
+typedef struct sg_plan {
+    sg_plan_algo algo;
+    uint64_t split[3];         /* X, A, W: vertices below stay on the device */
+    uint64_t device_bytes[3], host_bytes[3];
+    sg_spill_kind spill_kind[3];
+    uint64_t work_bytes;       /* device working arrays */
+    uint64_t managed_bytes;    /* spilled bytes in managed memory */
+    /* The host-resident range [host_begin, n): the GPU reads [host_begin,
+     * gpu_host_end) over PCIe, the CPU threads take [gpu_host_end, n). */
+    uint64_t host_begin, gpu_host_end;
+    double cpu_share;          /* of the spilled bytes read per pass */
+    uint64_t pcie_bytes_per_pass;
+    double t_upload;           /* seconds to copy the device part (pcie_gbps) */
+    double t_device, t_gpu_host, t_cpu; /* seconds per pass */
+    double predicted_pass_s;   /* max(t_device + t_gpu_host, t_cpu) */
+    double passes;             /* passes over the edges (model) */
+    double predicted_s;        /* passes * predicted_pass_s */
+} sg_plan;
+
+/* Errors: SG_E_INVALID (inputs, naming the bad breakpoint or rate),
+ * SG_E_NOMEM (the budget is below the working arrays, or the spilled part
+ * exceeds host_bytes). */
+SG_API sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err);
+
 #ifdef __cplusplus
 }
 #endif

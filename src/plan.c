@@ -1,0 +1,277 @@
+/* The placement planner (issue 6): which part of X, A and W stays in device
+ * memory, where the rest lives, and how the host-resident part is shared
+ * between the GPU (reading it over PCIe) and the CPU threads. Pure C, no
+ * CUDA: it runs, and is tested, on machines without a GPU.
+ *
+ * Model (one pass over the edges; docs/plan.md says where each number comes
+ * from):
+ *   - Each array k is read `frac[k]` times per pass per byte (X: once per
+ *     vertex; A: once per edge; W: once per edge for SSSP, rarely for the
+ *     forest, whose lists are weight-sorted so that find-min reads the
+ *     neighbour until it leaves the tree and the weight of the one edge it
+ *     takes; not at all for BFS).
+ *   - Device-resident bytes stream at `hbm_gbps`.
+ *   - Spilled bytes are read by the GPU in merged 128-byte requests (a warp
+ *     per list) at `managed_rand_gbps` (managed memory with hints) or
+ *     `zc_rand_gbps` (pinned host memory: ~8x slower for such reads, so the
+ *     CPU threads end up with most of it), and by the CPU threads at
+ *     `cpu_scan_gbps`.
+ *   - The GPU owns vertices below an owner split c, the CPU threads the rest;
+ *     the device part and the GPU's share of the host part run one after the
+ *     other on the GPU, the CPU's share at the same time on the host: a pass
+ *     takes max(t_device + t_gpu_host(c), t_cpu(c)).
+ * Choice (greedy): device bytes go to the arrays in order of reads per byte (X, then
+ * A, then W for the forest; X, then A and W together at one split for SSSP,
+ * which reads them together; X then A for BFS), each split the largest
+ * breakpoint whose bytes fit; the spilled parts take managed memory in the
+ * same order while they fit under the managed cap, pinned host memory after
+ * that; c is the breakpoint that minimises the pass time. Greedy placement
+ * keeps as much as fits on the device even where, in the model, an idle CPU
+ * share could have taken some of it: the pass then costs at most the HBM
+ * time of those bytes more (tested), the kernels stay simpler with full
+ * residency, and HBM is the best-known rate of the model. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const algo_names[] = {"mst", "sssp", "bfs"};
+
+const char *sg_plan_algo_name(sg_plan_algo a)
+{
+    return (unsigned)a < 3 ? algo_names[a] : "unknown";
+}
+
+bool sg_plan_algo_parse(const char *name, sg_plan_algo *out)
+{
+    for (unsigned i = 0; name && i < 3; i++)
+        if (strcmp(name, algo_names[i]) == 0) {
+            *out = (sg_plan_algo)i;
+            return true;
+        }
+    return false;
+}
+
+const char *sg_spill_kind_name(sg_spill_kind k)
+{
+    switch (k) {
+    case SG_SPILL_NONE: return "none";
+    case SG_SPILL_MANAGED: return "managed";
+    case SG_SPILL_PINNED: return "pinned";
+    }
+    return "unknown";
+}
+
+/* Device working arrays per vertex, bytes (the kernels' per-vertex state:
+ * kernels/mst.cu, sssp.cu and bfs.cu list theirs; rounded up). */
+static const uint64_t work_per_vertex[3] = {48, 40, 16};
+/* Reads per byte per pass of X, A, W. */
+static const double read_frac[3][3] = {
+    {1.0, 1.0, 0.1}, /* mst: weight-sorted lists, W read at the chosen edge */
+    {1.0, 1.0, 1.0}, /* sssp: A and W read together */
+    {1.0, 1.0, 0.0}, /* bfs: no weights */
+};
+
+/* Passes over the edges the algorithm makes (model): Borůvka iterations
+ * ~ log2(n) / 4 (6 at R-MAT scale 24, measured 6); SSSP 1.2 (each edge
+ * relaxed about once, light lists rescanned); BFS 1. */
+static double model_passes(sg_plan_algo a, uint64_t n)
+{
+    if (a == SG_PLAN_MST) {
+        const double it = ceil(log2((double)(n > 2 ? n : 2)) / 4.0);
+        return it < 1.0 ? 1.0 : it;
+    }
+    return a == SG_PLAN_SSSP ? 1.2 : 1.0;
+}
+
+/* Edges of vertices [0, v) for breakpoint index i. */
+static uint64_t bytes_below(const sg_plan_input *in, int k, unsigned i)
+{
+    if (k == 0) /* X entries of the vertices below and the end offset of the last */
+        return in->pt_v[i] ? 8 * (in->pt_v[i] + 1) : 0;
+    return (uint64_t)(k == 1 ? 4 : in->weight_bytes) * in->pt_e[i];
+}
+
+static uint64_t array_bytes(const sg_plan_input *in, int k)
+{
+    return k == 0 ? 8 * (in->n + 1) : (uint64_t)(k == 1 ? 4 : in->weight_bytes) * in->m;
+}
+
+/* The largest breakpoint index whose bytes below (summed over the arrays in
+ * `mask`) fit in `room`. */
+static unsigned fit_index(const sg_plan_input *in, unsigned mask, uint64_t room)
+{
+    unsigned best = 0;
+    for (unsigned i = 0; i < in->n_pts; i++) {
+        uint64_t b = 0;
+        for (int k = 0; k < 3; k++)
+            if (mask & (1u << k)) b += bytes_below(in, k, i);
+        if (b <= room) best = i;
+    }
+    return best;
+}
+
+static sg_status check_input(const sg_plan_input *in, sg_error *err)
+{
+    if ((unsigned)in->algo > SG_PLAN_BFS)
+        return sgi_fail(err, SG_E_INVALID, "plan: unknown algorithm %d", (int)in->algo);
+    if (in->n == 0) return sgi_fail(err, SG_E_INVALID, "plan: the graph has no vertices");
+    if (in->algo != SG_PLAN_BFS && in->weight_bytes != 4)
+        return sgi_fail(err, SG_E_INVALID, "plan: %s needs weights (4 bytes each), got %u bytes",
+                        sg_plan_algo_name(in->algo), in->weight_bytes);
+    if (!in->pt_v || !in->pt_e || in->n_pts < 2)
+        return sgi_fail(err, SG_E_INVALID, "plan: at least 2 breakpoints are needed (0 and n)");
+    if (in->pt_v[0] != 0 || in->pt_e[0] != 0 || in->pt_v[in->n_pts - 1] != in->n ||
+        in->pt_e[in->n_pts - 1] != in->m)
+        return sgi_fail(err, SG_E_INVALID,
+                        "plan: breakpoints must run from (0, 0) to (n, m) = (%llu, %llu)",
+                        (unsigned long long)in->n, (unsigned long long)in->m);
+    for (unsigned i = 1; i < in->n_pts; i++)
+        if (in->pt_v[i] <= in->pt_v[i - 1] || in->pt_e[i] < in->pt_e[i - 1])
+            return sgi_fail(err, SG_E_INVALID,
+                            "plan: breakpoint %u (vertex %llu, edge %llu) does not follow "
+                            "(vertex %llu, edge %llu)",
+                            i, (unsigned long long)in->pt_v[i], (unsigned long long)in->pt_e[i],
+                            (unsigned long long)in->pt_v[i - 1],
+                            (unsigned long long)in->pt_e[i - 1]);
+    const sg_rates *r = &in->rates;
+    const double rate[] = {r->hbm_gbps, r->pcie_gbps, r->managed_rand_gbps, r->zc_rand_gbps,
+                           r->cpu_scan_gbps};
+    for (unsigned i = 0; i < sizeof rate / sizeof rate[0]; i++)
+        if (!(rate[i] > 0.0) || isinf(rate[i]))
+            return sgi_fail(err, SG_E_INVALID, "plan: rates must be finite and positive (%s)",
+                            r->origin[0] ? r->origin : "rates given");
+    return SG_OK;
+}
+
+/* Pass time for owner split index ci (vertices below pt_v[ci] are the GPU's). */
+static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned split_i[3],
+                      unsigned ci, double *t_gpu_host, double *t_cpu, uint64_t *gpu_bytes,
+                      uint64_t *cpu_bytes)
+{
+    const double *f = read_frac[in->algo];
+    double tg = 0.0, tc = 0.0;
+    uint64_t gb = 0, cb = 0;
+    for (int k = 0; k < 3; k++) {
+        if (f[k] == 0.0 || p->host_bytes[k] == 0) continue;
+        const unsigned s = split_i[k];
+        const uint64_t lo = bytes_below(in, k, s), total = array_bytes(in, k);
+        const uint64_t at_c = ci > s ? bytes_below(in, k, ci) : lo;
+        const uint64_t g = at_c - lo; /* the GPU's spilled bytes */
+        const uint64_t c = total - at_c;
+        const double gr = p->spill_kind[k] == SG_SPILL_MANAGED ? in->rates.managed_rand_gbps
+                                                                : in->rates.zc_rand_gbps;
+        tg += f[k] * (double)g / (gr * 1e9);
+        tc += f[k] * (double)c / (in->rates.cpu_scan_gbps * 1e9);
+        gb += (uint64_t)(f[k] * (double)g);
+        cb += (uint64_t)(f[k] * (double)c);
+    }
+    *t_gpu_host = tg;
+    *t_cpu = tc;
+    *gpu_bytes = gb;
+    *cpu_bytes = cb;
+}
+
+sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
+{
+    if (!in || !out) return sgi_fail(err, SG_E_INVALID, "sg_plan_make: NULL argument");
+    const sg_status cs = check_input(in, err);
+    if (cs != SG_OK) return cs;
+    sg_plan p;
+    memset(&p, 0, sizeof p);
+    p.algo = in->algo;
+    p.work_bytes = work_per_vertex[in->algo] * in->n;
+    if (in->device_budget < p.work_bytes)
+        return sgi_fail(err, SG_E_NOMEM,
+                        "device budget %.3f GiB is below the %s working arrays' %.3f GiB "
+                        "(%llu vertices x %llu bytes): raise --device-mem",
+                        (double)in->device_budget / 1073741824.0, sg_plan_algo_name(in->algo),
+                        (double)p.work_bytes / 1073741824.0, (unsigned long long)in->n,
+                        (unsigned long long)work_per_vertex[in->algo]);
+    const double *f = read_frac[in->algo];
+    const bool uses_w = f[2] > 0.0;
+    /* Groups in priority order: bit masks of the arrays split together. */
+    unsigned groups[3], ng = 0;
+    groups[ng++] = 1u << 0;
+    if (in->algo == SG_PLAN_SSSP) {
+        groups[ng++] = (1u << 1) | (1u << 2);
+    } else {
+        groups[ng++] = 1u << 1;
+        if (uses_w) groups[ng++] = 1u << 2;
+    }
+    unsigned split_i[3] = {0, 0, 0};
+    uint64_t room = in->device_budget - p.work_bytes;
+    for (unsigned gi = 0; gi < ng; gi++) {
+        const unsigned idx = fit_index(in, groups[gi], room);
+        for (int k = 0; k < 3; k++)
+            if (groups[gi] & (1u << k)) {
+                split_i[k] = idx;
+                room -= bytes_below(in, k, idx);
+            }
+        /* the arrays after a partly placed one get what is left */
+    }
+    if (!uses_w) split_i[2] = in->n_pts - 1; /* not loaded: nothing spills */
+    for (int k = 0; k < 3; k++) {
+        p.split[k] = in->pt_v[split_i[k]];
+        const uint64_t total = (k == 2 && !uses_w) ? 0 : array_bytes(in, k);
+        const uint64_t dev = (k == 2 && !uses_w) ? 0 : bytes_below(in, k, split_i[k]);
+        p.device_bytes[k] = dev;
+        p.host_bytes[k] = total - dev;
+    }
+    /* Memory kinds of the spilled parts, in priority order. */
+    uint64_t cap = in->managed_cap, spilled = 0;
+    for (unsigned gi = 0; gi < ng; gi++)
+        for (int k = 0; k < 3; k++) {
+            if (!(groups[gi] & (1u << k)) || p.host_bytes[k] == 0) continue;
+            spilled += p.host_bytes[k];
+            if (p.host_bytes[k] <= cap) {
+                p.spill_kind[k] = SG_SPILL_MANAGED;
+                cap -= p.host_bytes[k];
+            } else {
+                p.spill_kind[k] = SG_SPILL_PINNED;
+            }
+        }
+    if (in->host_bytes && spilled > in->host_bytes)
+        return sgi_fail(err, SG_E_NOMEM,
+                        "the spilled %.3f GiB do not fit the %.3f GiB of host memory given",
+                        (double)spilled / 1073741824.0, (double)in->host_bytes / 1073741824.0);
+    /* Device time per pass. */
+    double td = 0.0;
+    for (int k = 0; k < 3; k++) {
+        td += f[k] * (double)p.device_bytes[k] / (in->rates.hbm_gbps * 1e9);
+        p.t_upload += (double)p.device_bytes[k] / (in->rates.pcie_gbps * 1e9);
+    }
+    /* Owner split: the breakpoint from the lowest split up minimising the pass. */
+    unsigned lo_i = split_i[0];
+    for (int k = 1; k < 3; k++)
+        if (f[k] > 0.0 && split_i[k] < lo_i) lo_i = split_i[k];
+    double best = INFINITY;
+    unsigned best_c = in->n_pts - 1;
+    for (unsigned ci = lo_i; ci < in->n_pts; ci++) {
+        double tg, tc;
+        uint64_t gb, cb;
+        pass_time(in, &p, split_i, ci, &tg, &tc, &gb, &cb);
+        const double t = fmax(td + tg, tc);
+        if (t < best) {
+            best = t;
+            best_c = ci;
+        }
+    }
+    double tg, tc;
+    uint64_t gb, cb;
+    pass_time(in, &p, split_i, best_c, &tg, &tc, &gb, &cb);
+    p.host_begin = in->pt_v[lo_i];
+    p.gpu_host_end = in->pt_v[best_c];
+    p.cpu_share = gb + cb ? (double)cb / (double)(gb + cb) : 0.0;
+    p.t_device = td;
+    p.t_gpu_host = tg;
+    p.t_cpu = tc;
+    p.pcie_bytes_per_pass = gb;
+    p.predicted_pass_s = fmax(td + tg, tc);
+    p.passes = model_passes(in->algo, in->n);
+    p.predicted_s = p.passes * p.predicted_pass_s;
+    p.managed_bytes = in->managed_cap - cap;
+    *out = p;
+    return SG_OK;
+}

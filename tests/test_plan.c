@@ -1,0 +1,363 @@
+/* src/plan.c and src/rates.c: the placement planner on synthetic degree
+ * tables (no GPU): every budget from "all on the host" to "all on the
+ * device", the spill order per algorithm, the device budget never exceeded,
+ * managed memory never above its cap, the owner split balancing GPU and CPU,
+ * errors; the rates file reader. */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/internal.h"
+
+#define NP 257
+
+/* A skewed graph of n vertices: vertex v has degree ~ D / (1 + v / 16)
+ * (long lists first), breakpoints every n / (NP - 1) vertices. */
+typedef struct table {
+    uint64_t n, m;
+    uint64_t v[NP], e[NP];
+} table;
+
+static void make_table(table *t, uint64_t n, uint64_t d)
+{
+    t->n = n;
+    uint64_t e = 0, next = 1;
+    t->v[0] = 0;
+    t->e[0] = 0;
+    for (uint64_t u = 0; u < n; u++) {
+        e += d / (1 + u / 16) + 1;
+        if (u + 1 == next * n / (NP - 1)) {
+            t->v[next] = u + 1;
+            t->e[next] = e;
+            next++;
+        }
+    }
+    t->m = e;
+    assert_int_equal(next, NP);
+}
+
+static sg_plan_input input(const table *t, sg_plan_algo a, uint64_t budget, uint64_t cap)
+{
+    sg_plan_input in;
+    memset(&in, 0, sizeof in);
+    in.algo = a;
+    in.n = t->n;
+    in.m = t->m;
+    in.weight_bytes = 4;
+    in.pt_v = t->v;
+    in.pt_e = t->e;
+    in.n_pts = NP;
+    in.device_budget = budget;
+    in.managed_cap = cap;
+    sg_rates_default(&in.rates);
+    return in;
+}
+
+static uint64_t graph_bytes(const table *t, sg_plan_algo a)
+{
+    return 8 * (t->n + 1) + 4 * t->m + (a == SG_PLAN_BFS ? 0 : 4 * t->m);
+}
+
+/* Invariants every plan keeps. */
+static void check_plan(const sg_plan_input *in, const sg_plan *p, const char *what)
+{
+    uint64_t dev = p->work_bytes, host = 0, managed = 0;
+    for (int k = 0; k < 3; k++) {
+        dev += p->device_bytes[k];
+        host += p->host_bytes[k];
+        if (p->split[k] > in->n) fail_msg("%s: split %d = %llu > n", what, k,
+                                          (unsigned long long)p->split[k]);
+        if ((p->host_bytes[k] == 0) != (p->spill_kind[k] == SG_SPILL_NONE))
+            fail_msg("%s: array %d: %llu host bytes but kind %s", what, k,
+                     (unsigned long long)p->host_bytes[k], sg_spill_kind_name(p->spill_kind[k]));
+        if (p->spill_kind[k] == SG_SPILL_MANAGED) managed += p->host_bytes[k];
+    }
+    if (dev > in->device_budget)
+        fail_msg("%s: %llu device bytes over the budget %llu", what, (unsigned long long)dev,
+                 (unsigned long long)in->device_budget);
+    if (managed > in->managed_cap || managed != p->managed_bytes)
+        fail_msg("%s: managed %llu (reported %llu), cap %llu", what, (unsigned long long)managed,
+                 (unsigned long long)p->managed_bytes, (unsigned long long)in->managed_cap);
+    const uint64_t total = graph_bytes(&(table){.n = in->n, .m = in->m}, in->algo);
+    if (dev - p->work_bytes + host != total)
+        fail_msg("%s: device %llu + host %llu != graph %llu", what,
+                 (unsigned long long)(dev - p->work_bytes), (unsigned long long)host,
+                 (unsigned long long)total);
+    if (!(p->cpu_share >= 0.0 && p->cpu_share <= 1.0)) fail_msg("%s: cpu share %g", what, p->cpu_share);
+    if (p->gpu_host_end < p->host_begin || p->gpu_host_end > in->n)
+        fail_msg("%s: host range [%llu, %llu, %llu)", what, (unsigned long long)p->host_begin,
+                 (unsigned long long)p->gpu_host_end, (unsigned long long)in->n);
+    const double pass = fmax(p->t_device + p->t_gpu_host, p->t_cpu);
+    if (fabs(pass - p->predicted_pass_s) > 1e-12 || !(p->predicted_s >= pass))
+        fail_msg("%s: pass %g, predicted %g, total %g", what, pass, p->predicted_pass_s,
+                 p->predicted_s);
+    if (host == 0 && (p->t_cpu != 0.0 || p->pcie_bytes_per_pass != 0 || p->cpu_share != 0.0))
+        fail_msg("%s: nothing spilled, yet cpu %g s, %llu PCIe bytes", what, p->t_cpu,
+                 (unsigned long long)p->pcie_bytes_per_pass);
+}
+
+/* Every budget from the working arrays alone to the whole graph: splits
+ * only grow, predicted time only falls, the invariants hold, both ends. */
+static void test_budget_sweep(void **state)
+{
+    (void)state;
+    table t;
+    make_table(&t, 4096, 400);
+    for (int a = 0; a < 3; a++) {
+        sg_plan_input in0 = input(&t, (sg_plan_algo)a, UINT64_MAX, UINT64_MAX);
+        sg_plan p;
+        sg_error err = {0};
+        assert_int_equal(sg_plan_make(&in0, &p, &err), SG_OK);
+        const uint64_t work = p.work_bytes, total = graph_bytes(&t, (sg_plan_algo)a);
+        /* all on the device */
+        for (int k = 0; k < 3; k++) {
+            assert_int_equal(p.host_bytes[k], 0);
+            if (a != SG_PLAN_BFS || k < 2) assert_int_equal(p.split[k], t.n);
+        }
+        assert_true(p.cpu_share == 0.0);
+        check_plan(&in0, &p, "unbounded");
+        uint64_t prev_split[3] = {0, 0, 0};
+        double prev_t = INFINITY;
+        uint64_t prev_dev = 0;
+        char what[128];
+        for (uint64_t b = work; b <= work + total; b += (total + 63) / 64) {
+            sg_plan_input in = input(&t, (sg_plan_algo)a, b, total / 3);
+            snprintf(what, sizeof what, "%s, budget %llu", sg_plan_algo_name((sg_plan_algo)a),
+                     (unsigned long long)b);
+            if (sg_plan_make(&in, &p, &err) != SG_OK) fail_msg("%s: %s", what, err.msg);
+            check_plan(&in, &p, what);
+            for (int k = 0; k < 3; k++) {
+                if (p.split[k] < prev_split[k]) fail_msg("%s: split %d fell", what, k);
+                prev_split[k] = p.split[k];
+            }
+            /* More budget never costs more than streaming the bytes it
+             * adds from HBM (the device part can outgrow an idle CPU). */
+            uint64_t dev = 0;
+            for (int k = 0; k < 3; k++) dev += p.device_bytes[k];
+            const double slack = p.passes * (double)(dev - prev_dev) / (in.rates.hbm_gbps * 1e9);
+            if (p.predicted_s > prev_t + slack + 1e-15)
+                fail_msg("%s: time rose %g -> %g (slack %g)", what, prev_t, p.predicted_s, slack);
+            prev_t = p.predicted_s;
+            prev_dev = dev;
+            if (b == work) /* nothing but the working arrays: all spilled */
+                for (int k = 0; k < 2; k++) assert_int_equal(p.split[k], 0);
+        }
+    }
+}
+
+/* The spill order: the forest spills W before A (A stays while W goes),
+ * SSSP splits A and W at one vertex, BFS has no W at all. */
+static void test_spill_order(void **state)
+{
+    (void)state;
+    table t;
+    make_table(&t, 4096, 400);
+    sg_error err = {0};
+    sg_plan p;
+    for (int a = 0; a < 3; a++) {
+        const uint64_t total = graph_bytes(&t, (sg_plan_algo)a);
+        for (int q = 1; q < 8; q++) {
+            sg_plan_input in = input(&t, (sg_plan_algo)a, 48 * t.n + total * q / 8, 0);
+            assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+            check_plan(&in, &p, "order");
+            assert_int_equal(p.split[0], t.n); /* X is small and read most */
+            if (a == SG_PLAN_MST) {
+                assert_true(p.split[2] <= p.split[1]);
+                if (p.split[1] < t.n) assert_int_equal(p.split[2], 0);
+            } else if (a == SG_PLAN_SSSP) {
+                assert_int_equal(p.split[1], p.split[2]);
+            } else {
+                assert_int_equal(p.host_bytes[2], 0);
+                assert_int_equal(p.device_bytes[2], 0);
+                assert_int_equal(p.spill_kind[2], SG_SPILL_NONE);
+            }
+            /* managed cap 0: everything spilled is pinned */
+            for (int k = 0; k < 3; k++)
+                if (p.host_bytes[k]) assert_int_equal(p.spill_kind[k], SG_SPILL_PINNED);
+        }
+    }
+    /* half the budget for sssp: splits match the table exactly */
+    sg_plan_input in = input(&t, SG_PLAN_SSSP, UINT64_MAX, UINT64_MAX);
+    const uint64_t room = 8 * (t.n + 1) + 8 * t.e[128];
+    in.device_budget = 40 * t.n + room;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    assert_int_equal(p.split[1], t.v[128]);
+    assert_int_equal(p.device_bytes[1], 4 * t.e[128]);
+    assert_int_equal(p.host_bytes[2], 4 * (t.m - t.e[128]));
+    assert_int_equal(p.spill_kind[1], SG_SPILL_MANAGED);
+    in.device_budget -= 1; /* one byte less: the split moves down a breakpoint */
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    assert_int_equal(p.split[1], t.v[127]);
+}
+
+/* Managed memory takes the spilled arrays in priority order while they fit
+ * under the cap; pinned after that. */
+static void test_managed_cap(void **state)
+{
+    (void)state;
+    table t;
+    make_table(&t, 4096, 400);
+    sg_error err = {0};
+    sg_plan p;
+    sg_plan_input in = input(&t, SG_PLAN_MST, 48 * t.n + 8 * (t.n + 1), 0);
+    /* X on the device, A and W spilled whole */
+    in.managed_cap = 4 * t.m; /* room for A only */
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    check_plan(&in, &p, "cap A");
+    assert_int_equal(p.split[1], 0);
+    assert_int_equal(p.spill_kind[1], SG_SPILL_MANAGED);
+    assert_int_equal(p.spill_kind[2], SG_SPILL_PINNED);
+    in.managed_cap = 8 * t.m;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    assert_int_equal(p.spill_kind[2], SG_SPILL_MANAGED);
+    assert_int_equal(p.managed_bytes, 8 * t.m);
+    in.managed_cap = 4 * t.m - 1;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    assert_int_equal(p.spill_kind[1], SG_SPILL_PINNED); /* one byte short: neither fits */
+    assert_int_equal(p.spill_kind[2], SG_SPILL_PINNED);
+    assert_int_equal(p.managed_bytes, 0);
+}
+
+/* The owner split follows the rates: a slow CPU leaves the host range to the
+ * GPU, a slow PCIe gives it to the CPU, equal rates share it. */
+static void test_owner_split(void **state)
+{
+    (void)state;
+    table t;
+    make_table(&t, 4096, 400);
+    sg_error err = {0};
+    sg_plan p;
+    sg_plan_input in = input(&t, SG_PLAN_BFS, 16 * t.n + 8 * (t.n + 1), UINT64_MAX);
+    in.rates.cpu_scan_gbps = 1e-6;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    check_plan(&in, &p, "slow cpu");
+    assert_int_equal(p.gpu_host_end, t.n);
+    assert_true(p.cpu_share == 0.0);
+    assert_int_equal(p.pcie_bytes_per_pass, 4 * t.m);
+    in.rates.cpu_scan_gbps = 88.0;
+    in.rates.managed_rand_gbps = 1e-6;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    check_plan(&in, &p, "slow pcie");
+    assert_int_equal(p.gpu_host_end, 0);
+    assert_true(p.cpu_share == 1.0);
+    assert_int_equal(p.pcie_bytes_per_pass, 0);
+    in.rates.managed_rand_gbps = 88.0;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    check_plan(&in, &p, "equal rates");
+    if (!(p.cpu_share > 0.3 && p.cpu_share < 0.7))
+        fail_msg("equal rates: cpu share %g (owner split at %llu)", p.cpu_share,
+                 (unsigned long long)p.gpu_host_end);
+    /* the balanced split is no slower than either extreme */
+    const double both = p.predicted_pass_s;
+    assert_true(both <= p.t_cpu + p.t_gpu_host + 1e-12);
+    assert_true(both <= 4.0 * t.m / 88e9 + 1e-12);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    table t;
+    make_table(&t, 4096, 400);
+    sg_error err = {0};
+    sg_plan p;
+    memset(&p, 0x5a, sizeof p);
+    const sg_plan before = p;
+    sg_plan_input in = input(&t, SG_PLAN_SSSP, 40 * t.n - 1, 0);
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_E_NOMEM);
+    if (!strstr(err.msg, "working arrays") || !strstr(err.msg, "--device-mem"))
+        fail_msg("\"%s\"", err.msg);
+    assert_memory_equal(&p, &before, sizeof p);
+    in = input(&t, SG_PLAN_SSSP, UINT64_MAX, 0);
+    in.weight_bytes = 0;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_E_INVALID);
+    assert_non_null(strstr(err.msg, "needs weights"));
+    in = input(&t, SG_PLAN_MST, UINT64_MAX, 0);
+    uint64_t v2[NP];
+    memcpy(v2, t.v, sizeof v2);
+    v2[5] = v2[4];
+    in.pt_v = v2;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_E_INVALID);
+    assert_non_null(strstr(err.msg, "breakpoint 5"));
+    in = input(&t, SG_PLAN_MST, UINT64_MAX, 0);
+    in.n_pts = NP - 1; /* does not end at (n, m) */
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_E_INVALID);
+    assert_non_null(strstr(err.msg, "(n, m)"));
+    in = input(&t, SG_PLAN_BFS, UINT64_MAX, 0);
+    in.rates.hbm_gbps = 0.0;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_E_INVALID);
+    assert_non_null(strstr(err.msg, "rates"));
+    in = input(&t, SG_PLAN_BFS, 16 * t.n, 0); /* all spilled: 16 KiB + 1.6 MB */
+    in.host_bytes = 1000;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_E_NOMEM);
+    assert_non_null(strstr(err.msg, "host memory"));
+    in.n = 0;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_E_INVALID);
+    assert_int_equal(sg_plan_make(NULL, &p, &err), SG_E_INVALID);
+    sg_plan_algo a;
+    assert_true(sg_plan_algo_parse("sssp", &a) && a == SG_PLAN_SSSP);
+    assert_false(sg_plan_algo_parse("dfs", &a));
+    assert_string_equal(sg_plan_algo_name(SG_PLAN_BFS), "bfs");
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void test_rates_file(void **state)
+{
+    (void)state;
+    sg_rates r, d;
+    sg_error err = {0};
+    sg_rates_default(&d);
+    assert_true(d.hbm_gbps > 0 && d.cpu_scan_gbps > 0 && strstr(d.origin, "defaults"));
+    write_file("rates.txt", "# measured\n\npcie_gbps 25.5\n  cpu_scan_gbps\t40\n");
+    assert_int_equal(sg_rates_load("rates.txt", &r, &err), SG_OK);
+    assert_true(r.pcie_gbps == 25.5 && r.cpu_scan_gbps == 40.0);
+    assert_true(r.hbm_gbps == d.hbm_gbps); /* not given: the default */
+    assert_string_equal(r.origin, "rates.txt");
+    static const struct {
+        const char *text, *msg;
+    } bad[] = {
+        {"pcie_gbps 25\nhbm 3\n", "rates.txt:2: unknown key 'hbm'"},
+        {"pcie_gbps fast\n", "rates.txt:1: pcie_gbps: expected a positive number"},
+        {"pcie_gbps -1\n", "rates.txt:1: pcie_gbps: expected a positive number"},
+        {"pcie_gbps 5 6\n", "rates.txt:1: pcie_gbps: expected a positive number"},
+        {"pcie_gbps\n", "rates.txt:1: pcie_gbps: expected a positive number"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_file("rates.txt", bad[i].text);
+        sg_rates_default(&r);
+        r.pcie_gbps = 7.0;
+        assert_int_equal(sg_rates_load("rates.txt", &r, &err), SG_E_FORMAT);
+        if (!strstr(err.msg, bad[i].msg)) fail_msg("\"%s\" lacks \"%s\"", err.msg, bad[i].msg);
+        assert_true(r.pcie_gbps == 7.0); /* untouched */
+    }
+    assert_int_equal(sg_rates_load("no-such-rates", &r, &err), SG_E_NOTFOUND);
+    assert_non_null(strstr(err.msg, "no-such-rates"));
+    char path[512];
+    assert_int_equal(setenv("SPILLGRAPH_RATES", "/tmp/x-rates", 1), 0);
+    assert_int_equal(sg_rates_cache_path(path, sizeof path, &err), SG_OK);
+    assert_string_equal(path, "/tmp/x-rates");
+    assert_int_equal(unsetenv("SPILLGRAPH_RATES"), 0);
+    assert_int_equal(setenv("XDG_CACHE_HOME", "/c", 1), 0);
+    assert_int_equal(sg_rates_cache_path(path, sizeof path, &err), SG_OK);
+    assert_true(strncmp(path, "/c/spillgraph/rates-", 20) == 0);
+    assert_int_equal(sg_rates_cache_path(path, 8, &err), SG_E_INVALID);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_budget_sweep), cmocka_unit_test(test_spill_order),
+        cmocka_unit_test(test_managed_cap),  cmocka_unit_test(test_owner_split),
+        cmocka_unit_test(test_errors),       cmocka_unit_test(test_rates_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
