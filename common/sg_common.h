@@ -66,6 +66,15 @@ long sgi_alloc_count(void);  /* allocation calls so far */
 /* ------------------------------------------------------------ time */
 double sgi_now(void); /* monotonic seconds */
 
+/* ------------------------------------------------------------ device memory */
+/* The device memory a default budget leaves free: max(256 MiB, 3% of the
+ * device's total) (kernels' default budget, the planner's managed cap). */
+static inline uint64_t sgi_device_margin(uint64_t total_bytes)
+{
+    const uint64_t pct = total_bytes / 100 * 3, floor_b = (uint64_t)256 << 20;
+    return pct > floor_b ? pct : floor_b;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -67,12 +67,7 @@ void sgk_free(sgk_ctx *c, void *p)
 
 // ------------------------------------------------------------ context
 
-uint64_t sgk_default_margin(uint64_t total_bytes)
-{
-    const uint64_t pct = total_bytes / 100 * 3;
-    const uint64_t floor_b = (uint64_t)256 << 20;
-    return pct > floor_b ? pct : floor_b;
-}
+uint64_t sgk_default_margin(uint64_t total_bytes) { return sgi_device_margin(total_bytes); }
 
 void sgk_ctx_free(sgk_ctx *c)
 {

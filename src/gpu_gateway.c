@@ -20,6 +20,8 @@ int sg_gpu_count(void)
 #endif
 }
 
+uint64_t sg_device_margin(uint64_t total_bytes) { return sgi_device_margin(total_bytes); }
+
 sg_status sg_gpu_info_get(int index, sg_gpu_info *out, sg_error *err)
 {
 #if SG_HAVE_CUDA

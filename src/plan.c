@@ -184,10 +184,10 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     p.work_bytes = work_per_vertex[in->algo] * in->n;
     if (in->device_budget < p.work_bytes)
         return sgi_fail(err, SG_E_NOMEM,
-                        "device budget %.3f GiB is below the %s working arrays' %.3f GiB "
+                        "device budget %llu bytes is below the %s working arrays' %llu bytes "
                         "(%llu vertices x %llu bytes): raise --device-mem",
-                        (double)in->device_budget / 1073741824.0, sg_plan_algo_name(in->algo),
-                        (double)p.work_bytes / 1073741824.0, (unsigned long long)in->n,
+                        (unsigned long long)in->device_budget, sg_plan_algo_name(in->algo),
+                        (unsigned long long)p.work_bytes, (unsigned long long)in->n,
                         (unsigned long long)work_per_vertex[in->algo]);
     const double *f = read_frac[in->algo];
     const bool uses_w = f[2] > 0.0;
@@ -234,8 +234,8 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
         }
     if (in->host_bytes && spilled > in->host_bytes)
         return sgi_fail(err, SG_E_NOMEM,
-                        "the spilled %.3f GiB do not fit the %.3f GiB of host memory given",
-                        (double)spilled / 1073741824.0, (double)in->host_bytes / 1073741824.0);
+                        "the spilled %llu bytes do not fit the %llu bytes of host memory given",
+                        (unsigned long long)spilled, (unsigned long long)in->host_bytes);
     /* Device time per pass. */
     double td = 0.0;
     for (int k = 0; k < 3; k++) {

@@ -561,6 +561,9 @@ typedef struct sg_gpu_info {
 
 /* True when this build has the GPU path (built with CUDA). */
 SG_API bool sg_gpu_built(void);
+/* The device memory a default budget leaves free: max(256 MiB, 3% of
+ * total_bytes). */
+SG_API uint64_t sg_device_margin(uint64_t total_bytes);
 /* Usable GPUs now (0 without CUDA, driver or device). */
 SG_API int sg_gpu_count(void);
 SG_API sg_status sg_gpu_info_get(int index, sg_gpu_info *out, sg_error *err);

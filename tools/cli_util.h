@@ -39,6 +39,8 @@ int cmd_mst(int argc, char **argv, const cli_env *env);
 int cmd_sssp(int argc, char **argv, const cli_env *env);
 int cmd_bfs(int argc, char **argv, const cli_env *env);
 int cmd_cluster(int argc, char **argv, const cli_env *env);
+/* cmd_plan.c: the placement planner */
+int cmd_plan(int argc, char **argv, const cli_env *env);
 
 /* ------------------------------------------------------------ messages */
 

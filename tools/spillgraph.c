@@ -37,6 +37,7 @@ static const command commands[] = {
     {"export", cmd_export, "write a store as el, wel, mtx, egr or wsg"},
     {"scan", cmd_scan, "read a whole store into memory and report the read rate"},
     {"devices", cmd_devices, "list GPUs (and test the host-to-device copy rate)"},
+    {"plan", cmd_plan, "the placement plan for a graph larger than the device budget"},
     {"version", cmd_version, "print the version"},
     {"help", NULL, "show this help, or a command's: spillgraph help CMD"},
 };

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# End-to-end tests of `spillgraph plan`: the plan for each algorithm on a
+# small store at budgets from "all spilled" to "all on the device", its JSON
+# keys and invariants (device bytes within the budget, splits, kinds), the
+# rates file (given, cached, bad), exit codes and messages. Needs no GPU
+# (--device-free makes the device the same everywhere).
+# Usage: bash tests/test_cli_plan.sh PATH-TO-SPILLGRAPH
+set -u
+
+. "$(dirname "$0")/cli_lib.sh"
+cli_setup cli_plan "$@"
+
+# plan_check NAME BUDGET ALGO: ./out is a plan whose device bytes (working
+# arrays included) stay within BUDGET, with consistent bytes and kinds.
+plan_check() {
+    if [ $HAVE_PY -eq 0 ]; then pass "$1 (python3 absent: not parsed)"; return; fi
+    if python3 - "$2" "$3" <<'PY' 2>err.py; then pass "$1"; else fail "$1 ($(cat err.py))"; fi
+import json, sys
+budget, algo = int(sys.argv[1]), sys.argv[2]
+o = json.load(open("out"))
+assert o["algo"] == algo, o["algo"]
+dev = o["work_bytes"] + sum(a["device_bytes"] for a in o["arrays"])
+assert dev <= budget, (dev, budget)
+n, m = o["n_vertices"], o["n_edges"]
+total = {"X": 8 * (n + 1), "A": 4 * m, "W": 0 if algo == "bfs" else 4 * m}
+for a in o["arrays"]:
+    assert a["device_bytes"] + a["host_bytes"] == total[a["array"]], a
+    assert (a["host_bytes"] == 0) == (a["spill"] == "none"), a
+    assert 0 <= a["split"] <= n, a
+p = o["predicted"]
+assert abs(max(p["device_s"] + p["gpu_host_s"], p["cpu_s"]) - p["pass_s"]) < 1e-12, p
+assert 0 <= o["cpu_share"] <= 1
+if algo == "sssp":
+    assert o["arrays"][1]["split"] == o["arrays"][2]["split"]
+PY
+}
+
+expect 0 "gen a small store" gen rmat --scale 14 -o g.sg --quiet
+# 64 split points keep each call short (a point decodes up to two X blocks);
+# one call below uses the default 1024.
+FREE="--device-free=8G --points 64"
+for algo in mst sssp bfs; do
+    for b in 2M 3M 4M 6M 8M 1G; do
+        expect 0 "$algo at $b" plan g.sg --algo $algo --device-mem $b $FREE --json
+        case $b in *G) unit=1073741824 ;; *) unit=1048576 ;; esac
+        bytes=$(( ${b%?} * unit ))
+        plan_check "$algo at $b: within the budget, consistent" $bytes $algo
+    done
+    expect 0 "$algo text" plan g.sg --algo $algo --device-mem 3M $FREE
+    grep_in out "plan for $algo on g.sg" "$algo text: title"
+    grep_in out "predicted" "$algo text: prediction"
+done
+expect 0 "default points" plan g.sg --algo mst --device-mem 3M --device-free=8G --json
+plan_check "default points: within the budget, consistent" $((3 * 1048576)) mst
+expect 0 "all fits" plan g.sg --algo sssp --device-mem 1G $FREE
+grep_in out "host range none: the graph fits the budget" "all fits: said"
+expect 0 "spilled" plan g.sg --algo bfs --device-mem 600K $FREE
+grep_in out "the CPU threads" "spilled: host range shown"
+grep_in out "managed" "spilled: managed under the cap"
+expect 0 "no managed room" plan g.sg --algo bfs --device-mem 600K --device-free 700K --points 64
+grep_in out "pinned" "no managed room: pinned"
+grep_in out "defaults (the H100 host" "rates: defaults named"
+
+# Rates: a file, the cache, bad files.
+printf '# slow PCIe\nmanaged_rand_gbps 0.001\nzc_rand_gbps 0.001\n' >slow.rates
+expect 0 "rates file" plan g.sg --algo bfs --device-mem 600K $FREE --rates slow.rates --json
+grep_in out '"rates_origin":"slow.rates"' "rates file: named"
+grep_in out '"cpu_share":1' "rates file: slow PCIe leaves the host range to the CPU"
+SPILLGRAPH_RATES=$PWD/slow.rates run plan g.sg --algo bfs --device-mem 600K $FREE
+if [ "$RC" -eq 0 ] && grep -qF "$PWD/slow.rates" out; then pass "cached rates used and named"; else fail "cached rates used and named"; fi
+printf 'pcie_gbps 54\nwarp_speed 9\n' >bad.rates
+expect 1 "bad rates file" plan g.sg --algo mst --rates bad.rates $FREE
+grep_in err "bad.rates:2: unknown key 'warp_speed'" "bad rates file: file and line"
+expect 1 "missing rates file" plan g.sg --algo mst --rates nothere.rates $FREE
+grep_in err "nothere.rates" "missing rates file: named"
+
+# Errors.
+expect 2 "no --algo" plan g.sg
+grep_in err "missing --algo" "no --algo: said"
+expect 2 "bad --algo" plan g.sg --algo dfs
+grep_in err "expected mst, sssp or bfs" "bad --algo: said"
+expect 2 "no store" plan --algo mst
+expect 1 "budget below the working arrays" plan g.sg --algo mst --device-mem 100K $FREE
+grep_in err "raise --device-mem" "budget below the working arrays: said"
+expect 1 "not a store" plan nothere.sg --algo mst $FREE
+grep_in err "nothere.sg" "not a store: named"
+expect 0 "help" plan --help
+grep_in out "--device-mem SIZE" "help: options"
+
+cli_finish

@@ -1,0 +1,265 @@
+/* spillgraph plan: the placement planner's plan for a store and an
+ * algorithm (split points, memory kinds, CPU/GPU shares, predicted time),
+ * also on a machine without a GPU. docs/cli.md is the guide, docs/plan.md
+ * the model. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_util.h"
+
+enum { OPT_ALGO = 1, OPT_DEVICE_MEM, OPT_DEVICE_FREE, OPT_RATES, OPT_POINTS, OPT_JSON };
+
+static const char usage[] =
+    "usage: spillgraph plan STORE --algo mst|sssp|bfs [--device-mem SIZE] [--device-free SIZE]\n"
+    "                       [--rates FILE] [--points N] [--json]";
+
+static void help(void)
+{
+    printf("%s\n\n"
+           "Prints the placement plan for running ALGO on STORE within a device memory\n"
+           "budget: for X, A and W the split point (vertices below it stay in device\n"
+           "memory), where the rest lives (managed memory with hints, or pinned host\n"
+           "memory), which part of the host range the GPU reads and which the CPU threads\n"
+           "take, and the predicted time (docs/plan.md has the model).\n\n"
+           "  --algo A            mst, sssp or bfs (required)\n"
+           "  --device-mem SIZE   device budget (default: the device's free memory less\n"
+           "                      max(256 MiB, 3%%))\n"
+           "  --device-free SIZE  the device's free memory (default: GPU 0's; without a\n"
+           "                      GPU, 79.6 GiB, the H100 host's)\n"
+           "  --rates FILE        machine rates, 'key value' lines (default: the rates\n"
+           "                      cache file if present, else the built-in defaults)\n"
+           "  --points N          candidate split points, evenly spaced (default 1024)\n"
+           "  --json              one JSON object\n",
+           usage);
+}
+
+/* The device's free and total memory: GPU 0's, or the H100 host's. */
+static void device_memory(uint64_t *free_b, uint64_t *total_b, char *desc, size_t cap)
+{
+    sg_gpu_info g;
+    sg_error err = {0};
+    if (sg_gpu_built() && sg_gpu_count() > 0 && sg_gpu_info_get(0, &g, &err) == SG_OK) {
+        g.name[sizeof g.name - 1] = '\0';
+        *free_b = g.free_bytes;
+        *total_b = g.total_bytes;
+        snprintf(desc, cap, "GPU 0, %s", g.name);
+        return;
+    }
+    *total_b = 85520809984ull;                 /* 79.6 GiB + a margin: the H100 */
+    *free_b = (uint64_t)(79.6 * 1073741824.0); /* free on the H100 host */
+    snprintf(desc, cap, "no GPU here: an H100 80 GB assumed");
+}
+
+int cmd_plan(int argc, char **argv, const cli_env *env)
+{
+    (void)env;
+    static const char cmd[] = "plan";
+    static const cli_option opts[] = {
+        {"algo", 0, true, OPT_ALGO},       {"device-mem", 0, true, OPT_DEVICE_MEM},
+        {"device-free", 0, true, OPT_DEVICE_FREE}, {"rates", 0, true, OPT_RATES},
+        {"points", 0, true, OPT_POINTS},   {"json", 0, false, OPT_JSON},
+        {NULL, 0, false, 0}};
+    if (cli_wants_help(argc, argv)) {
+        help();
+        return CLI_EXIT_OK;
+    }
+    const char *store = NULL, *algo_s = NULL, *rates_path = NULL;
+    uint64_t budget = 0, dev_free = 0, points = 1024;
+    bool json = false;
+    cli_parser p;
+    cli_parser_init(&p, cmd, usage, opts, argc, argv);
+    for (int id; (id = cli_next(&p)) != CLI_END;) {
+        switch (id) {
+        case CLI_BAD: return CLI_EXIT_USAGE;
+        case CLI_POSITIONAL:
+            if (store) return cli_usage_error(cmd, usage, "unexpected argument '%s'", p.value);
+            store = p.value;
+            break;
+        case OPT_ALGO: algo_s = p.value; break;
+        case OPT_DEVICE_MEM:
+            if (!cli_value_size(&p, 1, UINT64_MAX, &budget)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_DEVICE_FREE:
+            if (!cli_value_size(&p, 1, UINT64_MAX, &dev_free)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_RATES: rates_path = p.value; break;
+        case OPT_POINTS:
+            if (!cli_value_u64(&p, 2, 1u << 20, &points)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_JSON: json = true; break;
+        }
+    }
+    if (!store) return cli_usage_error(cmd, usage, "missing STORE");
+    sg_plan_algo algo;
+    if (!algo_s) return cli_usage_error(cmd, usage, "missing --algo (mst, sssp or bfs)");
+    if (!sg_plan_algo_parse(algo_s, &algo))
+        return cli_usage_error(cmd, usage, "--algo '%s': expected mst, sssp or bfs", algo_s);
+
+    /* Rates: --rates, else the cache file when it exists, else defaults. */
+    sg_rates rates;
+    sg_error err = {0};
+    sg_status st;
+    char cache[1024] = "";
+    if (rates_path) {
+        st = sg_rates_load(rates_path, &rates, &err);
+        if (st != SG_OK) return cli_fail_status(cmd, st, &err);
+    } else if (sg_rates_cache_path(cache, sizeof cache, &err) == SG_OK && access(cache, R_OK) == 0) {
+        st = sg_rates_load(cache, &rates, &err);
+        if (st != SG_OK) return cli_fail_status(cmd, st, &err);
+    } else {
+        sg_rates_default(&rates);
+    }
+
+    uint64_t free_b = dev_free, total_b = dev_free;
+    char dev_desc[200] = "--device-free";
+    if (!dev_free) device_memory(&free_b, &total_b, dev_desc, sizeof dev_desc);
+    const uint64_t margin = sg_device_margin(total_b);
+    if (!budget) budget = free_b > margin ? free_b - margin : 0;
+    const uint64_t left = free_b > budget ? free_b - budget : 0;
+    const uint64_t managed_cap = left > margin ? left - margin : 0;
+
+    sg_store *s = NULL;
+    st = sg_store_open(store, &s, &err);
+    if (st != SG_OK) return cli_fail_status(cmd, st, &err);
+    sg_store_info info;
+    sg_store_get_info(s, &info);
+    int rc = CLI_EXIT_OK;
+    uint64_t *pv = NULL, *pe = NULL;
+    const uint64_t n = info.n_vertices, m = info.n_edges;
+    if (n == 0) {
+        rc = cli_fail(cmd, "%s: the store has no vertices: nothing to place", store);
+        goto done;
+    }
+    if (points > n + 1) points = n + 1;
+    pv = malloc(points * sizeof *pv);
+    pe = malloc(points * sizeof *pe);
+    if (!pv || !pe) {
+        rc = cli_fail(cmd, "out of memory for %" PRIu64 " split points", points);
+        goto done;
+    }
+    /* Evenly spaced vertices 0 = v_0 < ... < v_{K-1} = n and their edges. */
+    unsigned k = 0;
+    for (uint64_t i = 0; i < points; i++) {
+        const uint64_t v = (uint64_t)((unsigned __int128)n * i / (points - 1));
+        if (k && v <= pv[k - 1]) continue;
+        uint64_t e0 = 0, e1 = 0;
+        if (v > 0 && (st = sg_store_edge_range(s, 0, v, &e0, &e1, &err)) != SG_OK) {
+            rc = cli_fail_status(cmd, st, &err);
+            goto done;
+        }
+        pv[k] = v;
+        pe[k] = v ? e1 : 0;
+        k++;
+    }
+    sg_plan_input in;
+    memset(&in, 0, sizeof in);
+    in.algo = algo;
+    in.n = n;
+    in.m = m;
+    in.weight_bytes = algo == SG_PLAN_BFS ? 0 : 4; /* stores hold u32 or f32 weights */
+    in.pt_v = pv;
+    in.pt_e = pe;
+    in.n_pts = k;
+    in.device_budget = budget;
+    in.managed_cap = managed_cap;
+    in.host_bytes = cli_available_memory();
+    in.rates = rates;
+    sg_plan pl;
+    st = sg_plan_make(&in, &pl, &err);
+    if (st != SG_OK) {
+        rc = cli_fail_status(cmd, st, &err);
+        goto done;
+    }
+
+    static const char *const names[3] = {"X", "A", "W"};
+    if (json) {
+        cli_json j;
+        cli_json_begin(&j, stdout);
+        cli_json_str(&j, "command", "plan");
+        cli_json_str(&j, "graph", store);
+        cli_json_str(&j, "algo", sg_plan_algo_name(algo));
+        cli_json_u64(&j, "n_vertices", n);
+        cli_json_u64(&j, "n_edges", m);
+        cli_json_str(&j, "rates_origin", rates.origin);
+        cli_json_object(&j, "rates");
+        cli_json_num(&j, "hbm_gbps", rates.hbm_gbps);
+        cli_json_num(&j, "pcie_gbps", rates.pcie_gbps);
+        cli_json_num(&j, "zc_rand_gbps", rates.zc_rand_gbps);
+        cli_json_num(&j, "managed_rand_gbps", rates.managed_rand_gbps);
+        cli_json_num(&j, "cpu_scan_gbps", rates.cpu_scan_gbps);
+        cli_json_object_end(&j);
+        cli_json_str(&j, "device", dev_desc);
+        cli_json_u64(&j, "device_free", free_b);
+        cli_json_u64(&j, "budget", budget);
+        cli_json_u64(&j, "managed_cap", managed_cap);
+        cli_json_u64(&j, "work_bytes", pl.work_bytes);
+        cli_json_array(&j, "arrays");
+        for (int a = 0; a < 3; a++) {
+            cli_json_object(&j, NULL);
+            cli_json_str(&j, "array", names[a]);
+            cli_json_u64(&j, "split", pl.split[a]);
+            cli_json_u64(&j, "device_bytes", pl.device_bytes[a]);
+            cli_json_u64(&j, "host_bytes", pl.host_bytes[a]);
+            cli_json_str(&j, "spill", sg_spill_kind_name(pl.spill_kind[a]));
+            cli_json_object_end(&j);
+        }
+        cli_json_array_end(&j);
+        cli_json_u64(&j, "managed_bytes", pl.managed_bytes);
+        cli_json_u64(&j, "host_begin", pl.host_begin);
+        cli_json_u64(&j, "gpu_host_end", pl.gpu_host_end);
+        cli_json_num(&j, "cpu_share", pl.cpu_share);
+        cli_json_u64(&j, "pcie_bytes_per_pass", pl.pcie_bytes_per_pass);
+        cli_json_object(&j, "predicted");
+        cli_json_num(&j, "upload_s", pl.t_upload);
+        cli_json_num(&j, "device_s", pl.t_device);
+        cli_json_num(&j, "gpu_host_s", pl.t_gpu_host);
+        cli_json_num(&j, "cpu_s", pl.t_cpu);
+        cli_json_num(&j, "pass_s", pl.predicted_pass_s);
+        cli_json_num(&j, "passes", pl.passes);
+        cli_json_num(&j, "total_s", pl.predicted_s);
+        cli_json_object_end(&j);
+        cli_json_end(&j);
+        goto done;
+    }
+    printf("plan for %s on %s (%s vertices, %s edges)\n", sg_plan_algo_name(algo), store,
+           cli_count(n).s, cli_count(m).s);
+    printf("rates      %s\n", rates.origin);
+    printf("device     %s: %s free; budget %s, managed cap %s\n", dev_desc, cli_bytes(free_b).s,
+           cli_bytes(budget).s, cli_bytes(managed_cap).s);
+    printf("working    %s on the device\n", cli_bytes(pl.work_bytes).s);
+    printf("array  on the device (vertices)          device       host         spilled to\n");
+    for (int a = 0; a < 3; a++) {
+        if (a == 2 && pl.device_bytes[2] == 0 && pl.host_bytes[2] == 0) {
+            printf("W      not loaded\n");
+            continue;
+        }
+        char share[64];
+        snprintf(share, sizeof share, "%s (%.1f%%)", cli_count(pl.split[a]).s,
+                 100.0 * (double)pl.split[a] / (double)n);
+        printf("%-6s %-33s %-12s %-12s %s\n", names[a], share, cli_bytes(pl.device_bytes[a]).s,
+               cli_bytes(pl.host_bytes[a]).s,
+               pl.spill_kind[a] == SG_SPILL_NONE ? "-" : sg_spill_kind_name(pl.spill_kind[a]));
+    }
+    if (pl.host_begin < n)
+        printf("host range vertices [%s, %s): the GPU reads [%s, %s) over PCIe, the CPU threads\n"
+               "           take [%s, %s): %.0f%% of the spilled bytes read per pass\n",
+               cli_count(pl.host_begin).s, cli_count(n).s, cli_count(pl.host_begin).s,
+               cli_count(pl.gpu_host_end).s, cli_count(pl.gpu_host_end).s, cli_count(n).s,
+               100.0 * pl.cpu_share);
+    else
+        printf("host range none: the graph fits the budget\n");
+    printf("per pass   device %s + GPU over PCIe %s, CPU %s at the same time -> %s\n",
+           cli_seconds(pl.t_device).s, cli_seconds(pl.t_gpu_host).s, cli_seconds(pl.t_cpu).s,
+           cli_seconds(pl.predicted_pass_s).s);
+    printf("predicted  %.1f passes x %s = %s (upload of the device part %s)\n", pl.passes,
+           cli_seconds(pl.predicted_pass_s).s, cli_seconds(pl.predicted_s).s,
+           cli_seconds(pl.t_upload).s);
+done:
+    free(pv);
+    free(pe);
+    sg_store_close(s);
+    return rc;
+}
