@@ -47,6 +47,19 @@ sg_status sgk_device_query(int index, sgk_device_info *out, sg_error *err);
  * the whole toolchain (driver, runtime, allocation, copies, a kernel). */
 sg_status sgk_selftest(int index, size_t n, double *gbps, sg_error *err);
 
+/* The planner's GPU rates measured on device `index` with buffers of
+ * `bytes` (>= 16 MiB; device, pinned host and managed memory of that size
+ * each; SG_E_NOMEM when the device lacks that much free beyond
+ * sgk_default_margin): streamed device reads, pinned host->device copies,
+ * random 128-byte warp reads of pinned host memory and of managed memory
+ * with preferred-location-host / accessed-by hints; GB/s, best of three
+ * (kernels/calibrate.cu). */
+typedef struct sgk_calibration {
+    double hbm_gbps, pcie_gbps, zc_rand_gbps, managed_rand_gbps;
+    uint64_t bytes;
+} sgk_calibration;
+sg_status sgk_calibrate(int index, uint64_t bytes, sgk_calibration *out, sg_error *err);
+
 /* Page-locked host memory (cudaHostAlloc, portable and mapped), for arrays
  * that are copied to the device or read by it in place. *out is set only on
  * success. SG_E_DEVICE with CUDA's message (no driver, no device, out of

@@ -603,6 +603,23 @@ SG_API sg_status sg_rates_load(const char *path, sg_rates *r, sg_error *err);
  * $XDG_CACHE_HOME/spillgraph/rates-HOST, else ~/.cache/spillgraph/rates-HOST. */
 SG_API sg_status sg_rates_cache_path(char *buf, size_t cap, sg_error *err);
 
+/* Writes r as a rates file (its origin as a comment), creating the
+ * directories above it; replaces an existing file whole (temporary file and
+ * rename). */
+SG_API sg_status sg_rates_save(const char *path, const sg_rates *r, sg_error *err);
+
+typedef struct sg_calibrate_options {
+    int device;        /* GPU index (a GPU that is absent: GPU rates stay defaults) */
+    uint64_t bytes;    /* buffer size of each measurement, >= 16 MiB */
+    int threads;       /* CPU threads (0: OpenMP's default) */
+} sg_calibrate_options;
+/* Measures the rates: cpu_scan_gbps here; with a GPU (CUDA build, device
+ * present) hbm_gbps, pcie_gbps, zc_rand_gbps and managed_rand_gbps on it
+ * (device, pinned and managed buffers of `bytes` each; SG_E_NOMEM when the
+ * device lacks that much free memory beyond the margin). The others keep
+ * their defaults; r->origin says which were measured, when and where. */
+SG_API sg_status sg_calibrate(const sg_calibrate_options *o, sg_rates *out, sg_error *err);
+
 typedef enum sg_spill_kind {
     SG_SPILL_NONE = 0,  /* nothing spilled */
     SG_SPILL_MANAGED,   /* managed memory with hints (under the managed cap) */

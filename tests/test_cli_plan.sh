@@ -74,6 +74,17 @@ grep_in err "bad.rates:2: unknown key 'warp_speed'" "bad rates file: file and li
 expect 1 "missing rates file" plan g.sg --algo mst --rates nothere.rates $FREE
 grep_in err "nothere.rates" "missing rates file: named"
 
+# calibrate: measures, writes a rates file plan then reads.
+expect 0 "calibrate" calibrate --bytes 16M --threads 2 --output cal/r.rates
+grep_in cal/r.rates "cpu_scan_gbps" "calibrate: file written"
+grep_in out "CPU measured" "calibrate: says what it measured"
+expect 0 "plan with calibrated rates" plan g.sg --algo sssp --device-mem 3M $FREE --rates cal/r.rates
+grep_in out "cal/r.rates" "plan with calibrated rates: named"
+expect 0 "calibrate --json" calibrate --bytes 16M --threads 2 --output cal/r.rates --json
+json_ok "calibrate --json: valid"
+expect 2 "calibrate: buffer too small" calibrate --bytes 1M
+expect 2 "calibrate: stray argument" calibrate extra
+
 # Errors.
 expect 2 "no --algo" plan g.sg
 grep_in err "missing --algo" "no --algo: said"

@@ -352,12 +352,46 @@ static void test_rates_file(void **state)
     assert_int_equal(sg_rates_cache_path(path, 8, &err), SG_E_INVALID);
 }
 
+/* sg_calibrate measures the CPU rate (and the GPU's where one is present),
+ * sg_rates_save writes a file sg_rates_load reads back, creating its
+ * directories and replacing an old file whole. */
+static void test_calibrate_save(void **state)
+{
+    (void)state;
+    sg_rates r, back;
+    sg_error err = {0};
+    const sg_calibrate_options o = {.device = 0, .bytes = 16u << 20, .threads = 2};
+    if (sg_calibrate(&o, &r, &err) != SG_OK) fail_msg("sg_calibrate: %s", err.msg);
+    assert_true(r.cpu_scan_gbps > 0.0 && r.hbm_gbps > 0.0 && r.managed_rand_gbps > 0.0);
+    assert_non_null(strstr(r.origin, "CPU measured"));
+    if (sg_gpu_count() > 0)
+        assert_non_null(strstr(r.origin, "GPU 0 ("));
+    else
+        assert_non_null(strstr(r.origin, "GPU rates are the defaults (no GPU)"));
+    assert_int_equal(sg_rates_save("cal/dir/rates", &r, &err), SG_OK);
+    assert_int_equal(sg_rates_save("cal/dir/rates", &r, &err), SG_OK); /* replaced */
+    assert_int_equal(sg_rates_load("cal/dir/rates", &back, &err), SG_OK);
+    const double a[] = {r.hbm_gbps, r.pcie_gbps, r.zc_rand_gbps, r.managed_rand_gbps,
+                        r.cpu_scan_gbps};
+    const double b[] = {back.hbm_gbps, back.pcie_gbps, back.zc_rand_gbps,
+                        back.managed_rand_gbps, back.cpu_scan_gbps};
+    for (int i = 0; i < 5; i++)
+        if (fabs(a[i] - b[i]) > 1e-5 * a[i]) fail_msg("rate %d: saved %g, read %g", i, a[i], b[i]);
+    sg_calibrate_options small = o;
+    small.bytes = 1u << 20;
+    assert_int_equal(sg_calibrate(&small, &r, &err), SG_E_INVALID);
+    assert_non_null(strstr(err.msg, "16 MiB"));
+    write_file("cal/file", "x");
+    assert_int_not_equal(sg_rates_save("cal/file/rates", &back, &err), SG_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_budget_sweep), cmocka_unit_test(test_spill_order),
         cmocka_unit_test(test_managed_cap),  cmocka_unit_test(test_owner_split),
         cmocka_unit_test(test_errors),       cmocka_unit_test(test_rates_file),
+        cmocka_unit_test(test_calibrate_save),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

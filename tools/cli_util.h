@@ -39,8 +39,9 @@ int cmd_mst(int argc, char **argv, const cli_env *env);
 int cmd_sssp(int argc, char **argv, const cli_env *env);
 int cmd_bfs(int argc, char **argv, const cli_env *env);
 int cmd_cluster(int argc, char **argv, const cli_env *env);
-/* cmd_plan.c: the placement planner */
+/* cmd_plan.c: the placement planner and its rates */
 int cmd_plan(int argc, char **argv, const cli_env *env);
+int cmd_calibrate(int argc, char **argv, const cli_env *env);
 
 /* ------------------------------------------------------------ messages */
 

@@ -1,7 +1,8 @@
 /* spillgraph plan: the placement planner's plan for a store and an
  * algorithm (split points, memory kinds, CPU/GPU shares, predicted time),
- * also on a machine without a GPU. docs/cli.md is the guide, docs/plan.md
- * the model. */
+ * also on a machine without a GPU; spillgraph calibrate: the rates it uses,
+ * measured here and cached. docs/cli.md is the guide, docs/plan.md the
+ * model. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,4 +263,111 @@ done:
     free(pe);
     sg_store_close(s);
     return rc;
+}
+
+/* ------------------------------------------------------------ calibrate */
+
+enum { OPT_C_DEVICE = 1, OPT_C_BYTES, OPT_C_THREADS, OPT_C_OUTPUT, OPT_C_JSON };
+
+static const char cal_usage[] =
+    "usage: spillgraph calibrate [--device N] [--bytes SIZE] [--threads N] [--output FILE] [--json]";
+
+static void cal_help(void)
+{
+    printf("%s\n\n"
+           "Measures the rates the planner uses and writes them to the rates cache file\n"
+           "(or --output): the CPU threads' host-memory read rate, and with a GPU its\n"
+           "streamed memory reads, pinned host-to-device copies and random 128-byte reads\n"
+           "of pinned and of managed host memory. Without a GPU the GPU rates stay the\n"
+           "defaults, and the file says so.\n\n"
+           "  --device N     the GPU to measure (default 0)\n"
+           "  --bytes SIZE   buffer of each measurement (default 1G; at least 16M)\n"
+           "  --threads N    CPU threads (default: all)\n"
+           "  --output FILE  where to write (default: $SPILLGRAPH_RATES, else\n"
+           "                 $XDG_CACHE_HOME/spillgraph/rates-HOST, else\n"
+           "                 ~/.cache/spillgraph/rates-HOST)\n"
+           "  --json         one JSON object\n",
+           cal_usage);
+}
+
+int cmd_calibrate(int argc, char **argv, const cli_env *env)
+{
+    (void)env;
+    static const char cmd[] = "calibrate";
+    static const cli_option opts[] = {
+        {"device", 0, true, OPT_C_DEVICE}, {"bytes", 0, true, OPT_C_BYTES},
+        {"threads", 0, true, OPT_C_THREADS}, {"output", 'o', true, OPT_C_OUTPUT},
+        {"json", 0, false, OPT_C_JSON},     {NULL, 0, false, 0}};
+    if (cli_wants_help(argc, argv)) {
+        cal_help();
+        return CLI_EXIT_OK;
+    }
+    sg_calibrate_options o = {.device = 0, .bytes = 1ull << 30, .threads = 0};
+    const char *output = NULL;
+    bool json = false;
+    cli_parser p;
+    cli_parser_init(&p, cmd, cal_usage, opts, argc, argv);
+    for (int id; (id = cli_next(&p)) != CLI_END;) {
+        switch (id) {
+        case CLI_BAD: return CLI_EXIT_USAGE;
+        case CLI_POSITIONAL:
+            return cli_usage_error(cmd, cal_usage, "unexpected argument '%s'", p.value);
+        case OPT_C_DEVICE:
+            if (!cli_value_int(&p, 0, 1023, &o.device)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_C_BYTES:
+            if (!cli_value_size(&p, 16u << 20, UINT64_MAX, &o.bytes)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_C_THREADS:
+            if (!cli_value_int(&p, 1, 4096, &o.threads)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_C_OUTPUT: output = p.value; break;
+        case OPT_C_JSON: json = true; break;
+        }
+    }
+    char path[1024];
+    sg_error err = {0};
+    sg_status st;
+    if (output) {
+        snprintf(path, sizeof path, "%s", output);
+    } else if ((st = sg_rates_cache_path(path, sizeof path, &err)) != SG_OK) {
+        return cli_fail_status(cmd, st, &err);
+    }
+    const uint64_t avail = cli_available_memory();
+    if (avail && o.bytes > avail / 2)
+        return cli_fail(cmd, "--bytes %s: more than half the %s of memory available",
+                        cli_bytes(o.bytes).s, cli_bytes(avail).s);
+    if (!json) fprintf(stderr, "measuring (about 10 s)...\n");
+    sg_rates r;
+    st = sg_calibrate(&o, &r, &err);
+    if (st != SG_OK) return cli_fail_status(cmd, st, &err);
+    st = sg_rates_save(path, &r, &err);
+    if (st != SG_OK) return cli_fail_status(cmd, st, &err);
+    if (json) {
+        cli_json j;
+        cli_json_begin(&j, stdout);
+        cli_json_str(&j, "command", "calibrate");
+        cli_json_str(&j, "origin", r.origin);
+        cli_json_str(&j, "file", path);
+        cli_json_u64(&j, "bytes", o.bytes);
+        cli_json_object(&j, "rates");
+        cli_json_num(&j, "hbm_gbps", r.hbm_gbps);
+        cli_json_num(&j, "pcie_gbps", r.pcie_gbps);
+        cli_json_num(&j, "zc_rand_gbps", r.zc_rand_gbps);
+        cli_json_num(&j, "managed_rand_gbps", r.managed_rand_gbps);
+        cli_json_num(&j, "cpu_scan_gbps", r.cpu_scan_gbps);
+        cli_json_object_end(&j);
+        cli_json_end(&j);
+        return CLI_EXIT_OK;
+    }
+    printf("%s\n", r.origin);
+    printf("  hbm_gbps           %8.1f  device memory, streamed\n", r.hbm_gbps);
+    printf("  pcie_gbps          %8.1f  pinned host-to-device copies\n", r.pcie_gbps);
+    printf("  zc_rand_gbps       %8.1f  GPU random 128-byte reads of pinned host memory\n",
+           r.zc_rand_gbps);
+    printf("  managed_rand_gbps  %8.1f  the same of managed memory with hints\n",
+           r.managed_rand_gbps);
+    printf("  cpu_scan_gbps      %8.1f  host memory read by the CPU threads\n", r.cpu_scan_gbps);
+    printf("written to %s\n", path);
+    return CLI_EXIT_OK;
 }

@@ -38,6 +38,7 @@ static const command commands[] = {
     {"scan", cmd_scan, "read a whole store into memory and report the read rate"},
     {"devices", cmd_devices, "list GPUs (and test the host-to-device copy rate)"},
     {"plan", cmd_plan, "the placement plan for a graph larger than the device budget"},
+    {"calibrate", cmd_calibrate, "measure the planner's rates on this machine and cache them"},
     {"version", cmd_version, "print the version"},
     {"help", NULL, "show this help, or a command's: spillgraph help CMD"},
 };

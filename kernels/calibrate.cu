@@ -1,0 +1,165 @@
+// Calibration of the planner's GPU rates (spillgraph calibrate): device
+// memory streamed, pinned host->device copies, and random 128-byte reads
+// (one warp, 32 x 4 bytes, per request) of pinned host memory and of
+// managed memory with preferred-location-host and accessed-by-device hints.
+// Each figure is the best of three timed runs (CUDA events). Every buffer is
+// `bytes` long; the managed one is asked only when the device has that much
+// free beyond a margin (never oversubscribe managed memory on these hosts).
+#include <cuda_runtime.h>
+
+#include <string.h>
+
+#include "kinternal.cuh"
+
+namespace {
+
+constexpr unsigned CBLOCK = 256;
+constexpr int REPEATS = 3;
+
+// Sum of the buffer as uint4 (so nothing is optimised away).
+__global__ void __launch_bounds__(CBLOCK) stream_read(const uint4 *__restrict__ p, size_t n,
+                                                      unsigned long long *sink)
+{
+    unsigned long long s = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        const uint4 v = __ldcs(p + i);
+        s += v.x ^ v.y ^ v.z ^ v.w;
+    }
+    if (s == 0x9e3779b97f4a7c15ull) *sink = s; // practically never
+}
+
+// `per_warp` requests per warp, each one random aligned 128-byte chunk of
+// the buffer (nchunks chunks) read by the 32 lanes, 4 bytes each.
+__global__ void __launch_bounds__(CBLOCK) random_128(const uint32_t *p, size_t nchunks,
+                                                     unsigned per_warp, unsigned seed,
+                                                     unsigned long long *sink)
+{
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned long long warp = (blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x) / 32;
+    unsigned s = 0;
+    unsigned long long h = (warp + 1) * 0x9e3779b97f4a7c15ull ^ seed;
+    for (unsigned r = 0; r < per_warp; r++) {
+        h ^= h >> 33;
+        h *= 0xff51afd7ed558ccdull;
+        h ^= h >> 33;
+        const size_t c = (size_t)(h % nchunks);
+        s += __ldcv(p + c * 32 + lane); // volatile: no caching between runs
+    }
+    if (s == 0x9e3779b9u) *sink = s;
+}
+
+} // namespace
+
+// Best of REPEATS runs of `launch`, in seconds.
+template <class F> static sg_status best_of(F launch, double *secs, sg_error *err)
+{
+    cudaEvent_t t0 = nullptr, t1 = nullptr;
+    double best = 1e30;
+    cudaError_t e = cudaEventCreate(&t0);
+    if (e == cudaSuccess) e = cudaEventCreate(&t1);
+    for (int i = 0; e == cudaSuccess && i < REPEATS; i++) {
+        e = cudaEventRecord(t0);
+        if (e == cudaSuccess) e = launch();
+        if (e == cudaSuccess) e = cudaEventRecord(t1);
+        if (e == cudaSuccess) e = cudaEventSynchronize(t1);
+        float ms = 0;
+        if (e == cudaSuccess) e = cudaEventElapsedTime(&ms, t0, t1);
+        if (e == cudaSuccess && ms > 0 && ms * 1e-3 < best) best = ms * 1e-3;
+    }
+    if (t0) cudaEventDestroy(t0);
+    if (t1) cudaEventDestroy(t1);
+    if (e != cudaSuccess) return sgk_cuda_fail(err, "calibration run", e, __FILE__, __LINE__);
+    *secs = best;
+    return SG_OK;
+}
+
+extern "C" sg_status sgk_calibrate(int index, uint64_t bytes, sgk_calibration *out, sg_error *err)
+{
+    if (!out) return sgi_fail(err, SG_E_INVALID, "sgk_calibrate: NULL argument");
+    bytes &= ~(uint64_t)4095;
+    if (bytes < (16u << 20))
+        return sgi_fail(err, SG_E_INVALID, "calibration buffer %llu bytes: at least 16 MiB",
+                        (unsigned long long)bytes);
+    memset(out, 0, sizeof *out);
+    SGK_CU(cudaSetDevice(index));
+    size_t free_b = 0, total_b = 0;
+    SGK_CU(cudaMemGetInfo(&free_b, &total_b));
+    const uint64_t margin = sgi_device_margin(total_b);
+    if (bytes + margin > free_b)
+        return sgi_fail(err, SG_E_NOMEM,
+                        "calibration buffer %llu bytes: GPU %d has %llu bytes free (margin %llu)",
+                        (unsigned long long)bytes, index, (unsigned long long)free_b,
+                        (unsigned long long)margin);
+    int sms = 0;
+    SGK_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, index));
+    const unsigned grid = (unsigned)sms * 8;
+    struct Bufs {
+        void *d = nullptr, *h = nullptr, *m = nullptr;
+        unsigned long long *sink = nullptr;
+        ~Bufs()
+        {
+            if (d) cudaFree(d);
+            if (m) cudaFree(m);
+            if (sink) cudaFree(sink);
+            if (h) cudaFreeHost(h);
+        }
+    } b;
+    SGK_CU(cudaMalloc(&b.d, bytes));
+    SGK_CU(cudaMalloc((void **)&b.sink, sizeof *b.sink));
+    SGK_CU(cudaMemset(b.d, 1, bytes));
+    SGK_CU(cudaHostAlloc(&b.h, bytes, cudaHostAllocMapped | cudaHostAllocPortable));
+    memset(b.h, 1, bytes);
+    double s = 0;
+
+    // Device memory, streamed.
+    SGK_TRY(best_of(
+        [&]() {
+            stream_read<<<grid, CBLOCK>>>((const uint4 *)b.d, bytes / 16, b.sink);
+            return cudaGetLastError();
+        },
+        &s, err));
+    out->hbm_gbps = (double)bytes / s / 1e9;
+
+    // Pinned host -> device copies.
+    SGK_TRY(best_of([&]() { return cudaMemcpyAsync(b.d, b.h, bytes, cudaMemcpyHostToDevice); },
+                    &s, err));
+    out->pcie_gbps = (double)bytes / s / 1e9;
+
+    // Random 128-byte reads: 4M requests over the whole buffer.
+    const size_t nchunks = bytes / 128;
+    const unsigned per_warp = 64;
+    const unsigned long long warps = (unsigned long long)grid * (CBLOCK / 32);
+    const double req_bytes = (double)warps * per_warp * 128.0;
+    void *hd = nullptr;
+    SGK_CU(cudaHostGetDevicePointer(&hd, b.h, 0));
+    unsigned seed = 1;
+    SGK_TRY(best_of(
+        [&]() {
+            random_128<<<grid, CBLOCK>>>((const uint32_t *)hd, nchunks, per_warp, seed++, b.sink);
+            return cudaGetLastError();
+        },
+        &s, err));
+    out->zc_rand_gbps = req_bytes / s / 1e9;
+
+    // The same from managed memory with the two hints (nothing migrates).
+    SGK_CU(cudaMallocManaged(&b.m, bytes, cudaMemAttachGlobal));
+    memset(b.m, 1, bytes); // first touch on the host
+    cudaMemLocation host_loc, dev_loc;
+    memset(&host_loc, 0, sizeof host_loc);
+    memset(&dev_loc, 0, sizeof dev_loc);
+    host_loc.type = cudaMemLocationTypeHost;
+    dev_loc.type = cudaMemLocationTypeDevice;
+    dev_loc.id = index;
+    SGK_CU(cudaMemAdvise(b.m, bytes, cudaMemAdviseSetPreferredLocation, host_loc));
+    SGK_CU(cudaMemAdvise(b.m, bytes, cudaMemAdviseSetAccessedBy, dev_loc));
+    SGK_TRY(best_of(
+        [&]() {
+            random_128<<<grid, CBLOCK>>>((const uint32_t *)b.m, nchunks, per_warp, seed++, b.sink);
+            return cudaGetLastError();
+        },
+        &s, err));
+    out->managed_rand_gbps = req_bytes / s / 1e9;
+    out->bytes = bytes;
+    return SG_OK;
+}
