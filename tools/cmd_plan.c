@@ -37,6 +37,18 @@ static void help(void)
            usage);
 }
 
+/* The rates as the JSON object "rates". */
+static void json_rates(cli_json *j, const sg_rates *r)
+{
+    cli_json_object(j, "rates");
+    cli_json_num(j, "hbm_gbps", r->hbm_gbps);
+    cli_json_num(j, "pcie_gbps", r->pcie_gbps);
+    cli_json_num(j, "zc_rand_gbps", r->zc_rand_gbps);
+    cli_json_num(j, "managed_rand_gbps", r->managed_rand_gbps);
+    cli_json_num(j, "cpu_scan_gbps", r->cpu_scan_gbps);
+    cli_json_object_end(j);
+}
+
 /* The device's free and total memory: GPU 0's, or the H100 host's. */
 static void device_memory(uint64_t *free_b, uint64_t *total_b, char *desc, size_t cap)
 {
@@ -185,13 +197,7 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
         cli_json_u64(&j, "n_vertices", n);
         cli_json_u64(&j, "n_edges", m);
         cli_json_str(&j, "rates_origin", rates.origin);
-        cli_json_object(&j, "rates");
-        cli_json_num(&j, "hbm_gbps", rates.hbm_gbps);
-        cli_json_num(&j, "pcie_gbps", rates.pcie_gbps);
-        cli_json_num(&j, "zc_rand_gbps", rates.zc_rand_gbps);
-        cli_json_num(&j, "managed_rand_gbps", rates.managed_rand_gbps);
-        cli_json_num(&j, "cpu_scan_gbps", rates.cpu_scan_gbps);
-        cli_json_object_end(&j);
+        json_rates(&j, &rates);
         cli_json_str(&j, "device", dev_desc);
         cli_json_u64(&j, "device_free", free_b);
         cli_json_u64(&j, "budget", budget);
@@ -360,13 +366,7 @@ int cmd_calibrate(int argc, char **argv, const cli_env *env)
         cli_json_str(&j, "origin", r.origin);
         cli_json_str(&j, "file", path);
         cli_json_u64(&j, "bytes", o.bytes);
-        cli_json_object(&j, "rates");
-        cli_json_num(&j, "hbm_gbps", r.hbm_gbps);
-        cli_json_num(&j, "pcie_gbps", r.pcie_gbps);
-        cli_json_num(&j, "zc_rand_gbps", r.zc_rand_gbps);
-        cli_json_num(&j, "managed_rand_gbps", r.managed_rand_gbps);
-        cli_json_num(&j, "cpu_scan_gbps", r.cpu_scan_gbps);
-        cli_json_object_end(&j);
+        json_rates(&j, &r);
         cli_json_end(&j);
         return CLI_EXIT_OK;
     }
