@@ -327,6 +327,19 @@ __device__ __forceinline__ void bq_flush(const td_args &o, block_queue &bq)
     __syncthreads();
 }
 
+// Queue entry i of in[0, nin): its vertex (0 past the end) and list
+// [beg, beg + deg) (empty past the end).
+__device__ __forceinline__ uint32_t queue_entry(const td_args &o, const uint32_t *__restrict__ in,
+                                                uint64_t i, uint64_t nin, unsigned long long &beg,
+                                                unsigned long long &deg)
+{
+    if (i >= nin) return 0;
+    const uint32_t u = in[i];
+    beg = o.x[u];
+    deg = o.x[(uint64_t)u + 1] - beg;
+    return u;
+}
+
 // Top-down over the normal queue in[0, nin): block-wide gather.
 template <bool P, bool BQ>
 __global__ void __launch_bounds__(TB) td_gather(td_args o, const uint32_t *__restrict__ in,
@@ -342,14 +355,8 @@ __global__ void __launch_bounds__(TB) td_gather(td_args o, const uint32_t *__res
     if (tid == 0) bq.cnt = 0;
     unsigned long long scout = 0, hedges = 0, exam = 0;
     for (uint64_t c0 = (uint64_t)blockIdx.x * TB; c0 < nin; c0 += (uint64_t)gridDim.x * TB) {
-        const uint64_t i = c0 + tid;
         unsigned long long beg = 0, deg = 0;
-        uint32_t u = 0;
-        if (i < nin) {
-            u = in[i];
-            beg = o.x[u];
-            deg = o.x[(uint64_t)u + 1] - beg;
-        }
+        const uint32_t u = queue_entry(o, in, c0 + tid, nin, beg, deg);
         unsigned long long start, total;
         scan_t(scan_tmp).ExclusiveSum(deg, start, total);
         s_start[tid] = start;
@@ -392,14 +399,8 @@ __global__ void __launch_bounds__(TB) td_thread(td_args o, const uint32_t *__res
     if (tid == 0) bq.cnt = 0;
     unsigned long long scout = 0, hedges = 0, exam = 0;
     for (uint64_t c0 = (uint64_t)blockIdx.x * TB; c0 < nin; c0 += (uint64_t)gridDim.x * TB) {
-        const uint64_t i = c0 + tid;
         unsigned long long beg = 0, deg = 0;
-        uint32_t u = 0;
-        if (i < nin) {
-            u = in[i];
-            beg = o.x[u];
-            deg = o.x[(uint64_t)u + 1] - beg;
-        }
+        const uint32_t u = queue_entry(o, in, c0 + tid, nin, beg, deg);
         exam += deg;
         const unsigned long long mx = red_t(red_tmp).Reduce(deg, max_op());
         if (tid == 0) s_max = mx;
