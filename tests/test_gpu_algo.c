@@ -390,13 +390,6 @@ static void test_bfs(void **state)
 
 /* ------------------------------------------------------------ edge cases */
 
-static uint32_t fbits(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, sizeof b);
-    return b;
-}
-
 /* Every algorithm on one small graph: forest equal to the cpu's, sssp and
  * bfs (when it has vertices) verified from every listed source. */
 static void all_on(sg_run *cpu, sg_run *gpu, const sg_graph *g, const char *what)
@@ -443,7 +436,7 @@ static void test_edge_cases(void **state)
         for (int f32 = 0; f32 < 2; f32++) {
             const uint32_t lu[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
             uint32_t lw[10];
-            for (int i = 0; i < 10; i++) lw[i] = f32 ? fbits(2.5f) : 3;
+            for (int i = 0; i < 10; i++) lw[i] = f32 ? tg_f32_bits(2.5f) : 3;
             char what[96];
             for (int loops = 0; loops < 2; loops++) {
                 snprintf(what, sizeof what, "one vertex%s, %s %s", loops ? " with a self-loop" : "",
@@ -465,8 +458,8 @@ static void test_edge_cases(void **state)
     {
         const uint32_t u[] = {0, 1, 2, 3, 3, 4, 5, 5};
         const uint32_t v[] = {1, 2, 0, 2, 4, 0, 6, 6};
-        const uint32_t w[] = {fbits(-0.0f), fbits(0.0f),   fbits(-0.0f), fbits(-1.5f),
-                              fbits(2.25f), fbits(3.0f),   fbits(-7.0f), fbits(-8.0f)};
+        const uint32_t w[] = {tg_f32_bits(-0.0f), tg_f32_bits(0.0f),   tg_f32_bits(-0.0f), tg_f32_bits(-1.5f),
+                              tg_f32_bits(2.25f), tg_f32_bits(3.0f),   tg_f32_bits(-7.0f), tg_f32_bits(-8.0f)};
         g = tg_from_edges(8, 8, u, v, w, false, true);
         all_on(cpu, gpu, g, "f32 negative weights");
         sg_graph_free(g);
@@ -489,20 +482,12 @@ static void test_edge_cases(void **state)
      * must not loop) and an f32 sum that rounds back (1e17 + 1 == 1e17). */
     for (int variant = 0; variant < 4; variant++) {
         const bool directed = variant & 1, f32 = variant & 2;
-        const uint32_t u[] = {0, 1, 2, 2, 3, 0, 3};
-        const uint32_t v[] = {1, 2, 1, 3, 2, 3, 4};
-        const uint32_t wv[] = {5, 0, 0, 0, 0, 9, 2};
-        uint32_t wb[7];
-        for (int i = 0; i < 7; i++) wb[i] = f32 ? fbits((float)wv[i]) : wv[i];
-        g = tg_from_edges(6, 7, u, v, wb, directed, f32);
+        g = tg_zero_cycles(directed, f32);
         all_on(cpu, gpu, g, f32 ? "zero-weight cycles, f32" : "zero-weight cycles, u32");
         sg_graph_free(g);
     }
     for (int directed = 0; directed < 2; directed++) {
-        const uint32_t u[] = {0, 1, 2, 2};
-        const uint32_t v[] = {1, 2, 3, 1};
-        const uint32_t w[] = {fbits(1e17f), fbits(1.0f), fbits(2.0f), fbits(1.0f)};
-        g = tg_from_edges(4, 4, u, v, w, directed, true);
+        g = tg_f32_rounding(directed);
         all_on(cpu, gpu, g, "f32 rounding");
         sg_graph_free(g);
     }

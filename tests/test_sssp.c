@@ -20,13 +20,6 @@ static sg_run *make_run(int threads)
     return run;
 }
 
-static uint32_t f32_bits(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, sizeof b);
-    return b;
-}
-
 static uint64_t counter(const sg_run *run, const char *name)
 {
     for (unsigned i = 0; i < sg_run_counter_count(run); i++) {
@@ -107,12 +100,7 @@ static void test_known(void **state)
     for (int variant = 0; variant < 4; variant++) {
         const bool directed = variant & 1, f32 = variant & 2;
         /* 0 -5-> 1 -0-> 2 -0-> 1, 2 -0-> 3 -0-> 2, 0 -9-> 3, 3 -2-> 4; 5 alone. */
-        const uint32_t u[] = {0, 1, 2, 2, 3, 0, 3};
-        const uint32_t v[] = {1, 2, 1, 3, 2, 3, 4};
-        const uint32_t wv[] = {5, 0, 0, 0, 0, 9, 2};
-        uint32_t wb[7];
-        for (int i = 0; i < 7; i++) wb[i] = f32 ? f32_bits((float)wv[i]) : wv[i];
-        sg_graph *g = tg_from_edges(6, 7, u, v, wb, directed, f32);
+        sg_graph *g = tg_zero_cycles(directed, f32);
         const double want[6] = {0, 5, 5, 5, 7, INFINITY};
         for (int threads = 1; threads <= 3; threads++) {
             sg_run *run = make_run(threads);
@@ -139,10 +127,7 @@ static void test_known(void **state)
     /* f32 rounding: 1e17 + 1 == 1e17 in double, so 1 -> 2 is tight with
      * equal distances; 2's parent must still lead back to 0. */
     for (int directed = 0; directed < 2; directed++) {
-        const uint32_t u[] = {0, 1, 2, 2};
-        const uint32_t v[] = {1, 2, 3, 1};
-        const uint32_t wb[] = {f32_bits(1e17f), f32_bits(1.0f), f32_bits(2.0f), f32_bits(1.0f)};
-        sg_graph *g = tg_from_edges(4, 4, u, v, wb, directed, true);
+        sg_graph *g = tg_f32_rounding(directed);
         run_and_verify(g, 0, 0.0, 2, true, "f32 rounding");
         run_and_verify(g, 0, 1.0, 3, true, "f32 rounding, delta 1");
         sg_graph_free(g);
@@ -176,7 +161,7 @@ static void test_small(void **state)
         sg_graph *g5 = tg_from_edges(5, 0, u, v, w, true, f32);
         run_and_verify(g5, 4, 0.0, 3, true, "no edges");
         sg_graph_free(g5);
-        const uint32_t wl[] = {f32 ? f32_bits(3.0f) : 3};
+        const uint32_t wl[] = {f32 ? tg_f32_bits(3.0f) : 3};
         sg_graph *gl = tg_from_edges(2, 1, u, v, wl, false, f32);
         run_and_verify(gl, 0, 0.0, 2, true, "self-loop");
         sg_run *run = make_run(2);

@@ -223,3 +223,29 @@ sg_graph *tg_make(tg_kind k, uint64_t n, uint64_t seed, bool directed, bool f32)
     free(w);
     return g;
 }
+
+uint32_t tg_f32_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return b;
+}
+
+sg_graph *tg_zero_cycles(bool directed, bool f32)
+{
+    const uint32_t u[] = {0, 1, 2, 2, 3, 0, 3};
+    const uint32_t v[] = {1, 2, 1, 3, 2, 3, 4};
+    const uint32_t wv[] = {5, 0, 0, 0, 0, 9, 2};
+    uint32_t wb[7];
+    for (int i = 0; i < 7; i++) wb[i] = f32 ? tg_f32_bits((float)wv[i]) : wv[i];
+    return tg_from_edges(6, 7, u, v, wb, directed, f32);
+}
+
+sg_graph *tg_f32_rounding(bool directed)
+{
+    const uint32_t u[] = {0, 1, 2, 2};
+    const uint32_t v[] = {1, 2, 3, 1};
+    const uint32_t w[] = {tg_f32_bits(1e17f), tg_f32_bits(1.0f), tg_f32_bits(2.0f),
+                          tg_f32_bits(1.0f)};
+    return tg_from_edges(4, 4, u, v, w, directed, true);
+}

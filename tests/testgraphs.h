@@ -45,4 +45,14 @@ sg_graph *tg_make(tg_kind k, uint64_t n, uint64_t seed, bool directed, bool f32)
 sg_graph *tg_from_edges(uint64_t n, uint64_t ne, const uint32_t *u, const uint32_t *v,
                         const uint32_t *wbits, bool directed, bool f32);
 
+/* The bits of a float, as weight arrays hold them. */
+uint32_t tg_f32_bits(float f);
+/* Zero-weight cycles: 0 -5-> 1 -0-> 2 -0-> 1, 2 -0-> 3 -0-> 2, 0 -9-> 3,
+ * 3 -2-> 4; vertex 5 alone (tight edges between equal distances: a
+ * shortest-path tree must not loop). */
+sg_graph *tg_zero_cycles(bool directed, bool f32);
+/* f32 rounding: 0 -1e17-> 1 -1-> 2 -2-> 3, 2 -1-> 1 (1e17 + 1 == 1e17 in
+ * double, so 1 -> 2 is tight with equal distances). */
+sg_graph *tg_f32_rounding(bool directed);
+
 #endif
