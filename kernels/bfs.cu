@@ -171,9 +171,12 @@ struct bfs_cnt {
 };
 
 // Where a top-down kernel puts what it claims.
+typedef sgk_arr<uint64_t> XArr; // offsets: split device / host (kinternal.cuh)
+typedef sgk_arr<uint32_t> AArr; // neighbours
+
 struct td_args {
-    const uint64_t *x;
-    const uint32_t *a;
+    XArr x;
+    AArr a;
     uint32_t *level;
     uint32_t *parent;             // NULL when parents are not asked
     uint32_t *vis;
@@ -297,7 +300,7 @@ __device__ __forceinline__ void td_visit(const td_args &o, block_queue &bq, uint
     if (atomicOr(o.vis + w, bit) & bit) return;
     o.level[v] = o.depth;
     if (P) o.parent[v] = u;
-    const uint64_t d = __ldg(o.x + (uint64_t)v + 1) - __ldg(o.x + v);
+    const uint64_t d = o.x.ldg((uint64_t)v + 1) - o.x.ldg(v);
     scout += d;
     if (d >= o.hub_min) {
         hedges += d;
@@ -374,7 +377,7 @@ __global__ void __launch_bounds__(TB) td_gather(td_args o, const uint32_t *__res
 #pragma unroll
                     for (unsigned step = TB / 2; step > 0; step >>= 1)
                         if (s_start[lo + step] <= idx) lo += step;
-                    const uint32_t v = __ldg(o.a + s_beg[lo] + (idx - s_start[lo]));
+                    const uint32_t v = o.a.ldg(s_beg[lo] + (idx - s_start[lo]));
                     td_visit<P, BQ>(o, bq, v, s_vtx[lo], scout, hedges);
                 }
             }
@@ -410,7 +413,7 @@ __global__ void __launch_bounds__(TB) td_thread(td_args o, const uint32_t *__res
 #pragma unroll
             for (unsigned k = 0; k < RQ; k++) {
                 const unsigned long long e = r0 + k;
-                if (e < deg) td_visit<P, BQ>(o, bq, __ldg(o.a + beg + e), u, scout, hedges);
+                if (e < deg) td_visit<P, BQ>(o, bq, o.a.ldg(beg + e), u, scout, hedges);
             }
             bq_flush<BQ>(o, bq);
         }
@@ -452,7 +455,7 @@ __global__ void __launch_bounds__(TB) td_hubs(td_args o, const uint32_t *__restr
                 uint32_t jj = j;
                 while (hoff[jj + 1] <= idx) jj++; // hoff[h] = eh > idx ends it
                 const uint32_t u = hin[jj];
-                const uint32_t v = __ldg(o.a + __ldg(o.x + u) + (idx - hoff[jj]));
+                const uint32_t v = o.a.ldg(o.x.ldg(u) + (idx - hoff[jj]));
                 td_visit<P, BQ>(o, bq, v, u, scout, hedges);
             }
         }
@@ -467,8 +470,7 @@ __global__ void __launch_bounds__(TB) td_hubs(td_args o, const uint32_t *__restr
 // One bottom-up step: every unvisited vertex looks for a neighbour in
 // `front`; those found get `depth` and form `next`.
 template <bool P>
-__global__ void __launch_bounds__(TB) bu_step(const uint64_t *__restrict__ x,
-                                              const uint32_t *__restrict__ a, uint64_t n,
+__global__ void __launch_bounds__(TB) bu_step(XArr x, AArr a, uint64_t n,
                                               uint64_t nw, const uint32_t *__restrict__ front,
                                               uint32_t *next, uint32_t *vis, uint32_t *level,
                                               uint32_t *parent, uint32_t depth, bfs_cnt *cnt)
@@ -562,7 +564,7 @@ __global__ void q2b(const uint32_t *__restrict__ q, uint64_t nq, const uint32_t 
 
 // The bitmap bm as the two queues (split by degree), warp-aggregated
 // appends; adds the hubs' degrees to hub_edges.
-__global__ void __launch_bounds__(TB) b2q(const uint64_t *__restrict__ x,
+__global__ void __launch_bounds__(TB) b2q(XArr x,
                                           const uint32_t *__restrict__ bm, uint64_t nw,
                                           uint64_t hub_min, uint32_t *outq, uint32_t *outh,
                                           uint64_t *outhdeg, bfs_cnt *cnt,
@@ -610,7 +612,7 @@ __global__ void __launch_bounds__(TB) b2q(const uint64_t *__restrict__ x,
 
 // The source: level 0, its own parent, visited, in the queue its degree
 // picks; the counters (zeroed before) get its queue slot and degree.
-__global__ void bfs_seed(const uint64_t *__restrict__ x, uint32_t s, uint32_t *level,
+__global__ void bfs_seed(XArr x, uint32_t s, uint32_t *level,
                          uint32_t *parent, uint32_t *vis, uint32_t *q, uint32_t *hq,
                          uint64_t *hdeg, uint64_t hub_min, bfs_cnt *cnt)
 {
@@ -689,8 +691,8 @@ template <bool P, bool BQ> sg_status bfs_run(search &s, sg_error *err)
     sgk_ctx *const c = s.c;
     const cudaStream_t st = c->stream;
     const uint64_t hub_min = s.hubs ? HUB : UINT64_MAX;
-    const uint64_t *const x = s.g->x;
-    const uint32_t *const a = s.g->a;
+    const XArr x = s.g->X;
+    const AArr a = s.g->A;
 
     // Grids: the work's size (the previous level's counts), capped at the
     // blocks that fit on the device at once (twice that for the normal
@@ -822,6 +824,7 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
     if (n > UINT32_MAX)
         return sgi_fail(err, SG_E_RANGE, "GPU BFS: %llu vertices do not fit 32-bit ids",
                         (unsigned long long)n);
+    SGK_TRY(sgk_graph_ready(g, err));
 
     search s;
     memset(&s, 0, sizeof s);

@@ -201,6 +201,28 @@ sg_status sgk_stage_begin(sgk_ctx *c, sgk_stage *out, sg_error *err)
     return SG_OK;
 }
 
+// A new (start, end) event pair on the copy engine's busy list.
+static sg_status busy_pair(sgk_ctx *c, cudaEvent_t *pa, cudaEvent_t *pb, sg_error *err)
+{
+    cudaEvent_t a = nullptr, b = nullptr;
+    SGK_CU(cudaEventCreate(&a));
+    const cudaError_t e = cudaEventCreate(&b);
+    if (e != cudaSuccess) {
+        (void)cudaEventDestroy(a);
+        return sgk_cuda_fail(err, "cudaEventCreate", e, __FILE__, __LINE__);
+    }
+    try {
+        c->busy->push_back({a, b});
+    } catch (...) {
+        (void)cudaEventDestroy(a);
+        (void)cudaEventDestroy(b);
+        return sgi_fail(err, SG_E_NOMEM, "out of host memory for copy timing events");
+    }
+    *pa = a;
+    *pb = b;
+    return SG_OK;
+}
+
 sg_status sgk_stage_copy(sgk_ctx *c, const sgk_stage *s, size_t off, void *dst, size_t bytes,
                          sg_error *err)
 {
@@ -214,19 +236,7 @@ sg_status sgk_stage_copy(sgk_ctx *c, const sgk_stage *s, size_t off, void *dst, 
     }
     if (!c->slot_timed[s->slot]) {
         cudaEvent_t a = nullptr, b = nullptr;
-        SGK_CU(cudaEventCreate(&a));
-        const cudaError_t e = cudaEventCreate(&b);
-        if (e != cudaSuccess) {
-            (void)cudaEventDestroy(a);
-            return sgk_cuda_fail(err, "cudaEventCreate", e, __FILE__, __LINE__);
-        }
-        try {
-            c->busy->push_back({a, b});
-        } catch (...) {
-            (void)cudaEventDestroy(a);
-            (void)cudaEventDestroy(b);
-            return sgi_fail(err, SG_E_NOMEM, "out of host memory for copy timing events");
-        }
+        SGK_TRY(busy_pair(c, &a, &b, err));
         SGK_CU(cudaEventRecord(a, c->copy));
         c->slot_timed[s->slot] = true;
     }
@@ -278,6 +288,25 @@ sg_status sgk_stage_finish(sgk_ctx *c, uint64_t *bytes, double *seconds, double 
 
 sg_status sgk_upload(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_error *err)
 {
+    if (bytes == 0) return SG_OK;
+    // Pinned (or registered) sources go to the device by DMA from where
+    // they are; anything else through the staging buffers.
+    cudaPointerAttributes at;
+    memset(&at, 0, sizeof at);
+    SGK_CU(cudaPointerGetAttributes(&at, src));
+    if (at.type == cudaMemoryTypeHost) {
+        cudaEvent_t a = nullptr, b = nullptr;
+        SGK_TRY(busy_pair(c, &a, &b, err));
+        if (!c->copy_started) {
+            SGK_CU(cudaEventRecord(c->copy_first, c->copy));
+            c->copy_started = true;
+        }
+        SGK_CU(cudaEventRecord(a, c->copy));
+        SGK_CU(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, c->copy));
+        SGK_CU(cudaEventRecord(b, c->copy));
+        c->copy_bytes += bytes;
+        return SG_OK;
+    }
     size_t done = 0;
     while (done < bytes) {
         sgk_stage s = {nullptr, 0, 0};
@@ -341,23 +370,87 @@ sg_status sgk_download(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_
 
 sg_status sgk_graph_create(sgk_ctx *c, const sgk_graph_desc *d, sgk_graph **out, sg_error *err)
 {
+    const uint64_t xd = d->split ? d->x_dev : d->n + 1, ad = d->split ? d->a_dev : d->m;
+    const uint64_t wd = !d->has_weights ? 0 : d->split ? d->w_dev : d->m;
+    if (xd > d->n + 1 || ad > d->m || wd > d->m)
+        return sgi_fail(err, SG_E_INVALID,
+                        "device graph split past the arrays: X %llu of %llu, A %llu and W %llu of "
+                        "%llu entries",
+                        (unsigned long long)xd, (unsigned long long)(d->n + 1),
+                        (unsigned long long)ad, (unsigned long long)wd, (unsigned long long)d->m);
     sgk_graph *g = static_cast<sgk_graph *>(calloc(1, sizeof *g));
     if (!g) return sgi_fail(err, SG_E_NOMEM, "out of memory allocating a device graph handle");
     g->ctx = c;
     g->d = *d;
-    sg_status st = sgk_alloc(c, reinterpret_cast<void **>(&g->x), (d->n + 1) * sizeof(uint64_t),
-                             "the offsets (X)", err);
-    if (st == SG_OK)
-        st = sgk_alloc(c, reinterpret_cast<void **>(&g->a), d->m * sizeof(uint32_t),
+    g->d.x_dev = xd;
+    g->d.a_dev = ad;
+    g->d.w_dev = wd;
+    g->spilled = xd < d->n + 1 || ad < d->m || (d->has_weights && wd < d->m);
+    sg_status st = SG_OK;
+    // Whole graphs get every array (a minimal block when empty), split ones
+    // only the prefixes that hold entries.
+    const bool all = !d->split;
+    if (xd || all)
+        st = sgk_alloc(c, reinterpret_cast<void **>(&g->x), xd * sizeof(uint64_t),
+                       "the offsets (X)", err);
+    if (st == SG_OK && (ad || all))
+        st = sgk_alloc(c, reinterpret_cast<void **>(&g->a), ad * sizeof(uint32_t),
                        "the neighbours (A)", err);
-    if (st == SG_OK && d->has_weights)
-        st = sgk_alloc(c, reinterpret_cast<void **>(&g->w), d->m * sizeof(uint32_t),
+    if (st == SG_OK && (wd || (all && d->has_weights)))
+        st = sgk_alloc(c, reinterpret_cast<void **>(&g->w), wd * sizeof(uint32_t),
                        "the weights (W)", err);
     if (st != SG_OK) {
         sgk_graph_free(g);
         return st;
     }
+    g->X = sgk_arr<uint64_t>::device(g->x, xd);
+    g->A = sgk_arr<uint32_t>::device(g->a, ad);
+    g->W = sgk_arr<uint32_t>::device(g->w, wd);
     *out = g;
+    return SG_OK;
+}
+
+// The device address of host array p (pinned, registered or managed).
+static sg_status host_view(const void *p, const char *what, const void **out, sg_error *err)
+{
+    cudaPointerAttributes at;
+    memset(&at, 0, sizeof at);
+    SGK_CU(cudaPointerGetAttributes(&at, p));
+    if (at.type == cudaMemoryTypeManaged) {
+        *out = p;
+        return SG_OK;
+    }
+    if (at.type != cudaMemoryTypeHost || !at.devicePointer)
+        return sgi_fail(err, SG_E_INVALID,
+                        "%s is in host memory the GPU cannot read (not pinned, registered or "
+                        "managed)", what);
+    *out = at.devicePointer;
+    return SG_OK;
+}
+
+sg_status sgk_graph_ready(const sgk_graph *g, sg_error *err)
+{
+    const sgk_graph_desc &d = g->d;
+    if ((d.x_dev < d.n + 1 && !g->X.h) || (d.a_dev < d.m && !g->A.h) ||
+        (d.has_weights && d.w_dev < d.m && !g->W.h))
+        return sgi_fail(err, SG_E_INVALID,
+                        "a split device graph without its host arrays (sgk_graph_set_host)");
+    return SG_OK;
+}
+
+sg_status sgk_graph_set_host(sgk_graph *g, const uint64_t *x, const uint32_t *a,
+                             const uint32_t *w, sg_error *err)
+{
+    const void *hx = nullptr, *ha = nullptr, *hw = nullptr;
+    if (g->d.x_dev < g->d.n + 1) SGK_TRY(host_view(x, "the offsets (X)", &hx, err));
+    if (g->d.a_dev < g->d.m) SGK_TRY(host_view(a, "the neighbours (A)", &ha, err));
+    if (g->d.has_weights && g->d.w_dev < g->d.m) {
+        if (!w) return sgi_fail(err, SG_E_INVALID, "a split graph with weights needs host W");
+        SGK_TRY(host_view(w, "the weights (W)", &hw, err));
+    }
+    if (hx) g->X.h = static_cast<const uint64_t *>(hx);
+    if (ha) g->A.h = static_cast<const uint32_t *>(ha);
+    if (hw) g->W.h = static_cast<const uint32_t *>(hw);
     return SG_OK;
 }
 

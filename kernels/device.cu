@@ -109,3 +109,42 @@ extern "C" void sgk_host_free(void *p)
 {
     if (p) (void)cudaFreeHost(p);
 }
+
+extern "C" sg_status sgk_managed_alloc(int device, size_t bytes, void **out, sg_error *err)
+{
+    sg_status st = SG_OK;
+    void *p = NULL;
+    cudaMemLocation host_loc, dev_loc;
+    memset(&host_loc, 0, sizeof host_loc);
+    memset(&dev_loc, 0, sizeof dev_loc);
+    host_loc.type = cudaMemLocationTypeHost;
+    dev_loc.type = cudaMemLocationTypeDevice;
+    dev_loc.id = device;
+    if (bytes == 0) bytes = 1;
+    CU_TRY(cudaMallocManaged(&p, bytes, cudaMemAttachGlobal));
+    CU_TRY(cudaMemAdvise(p, bytes, cudaMemAdviseSetPreferredLocation, host_loc));
+    CU_TRY(cudaMemAdvise(p, bytes, cudaMemAdviseSetAccessedBy, dev_loc));
+    *out = p;
+    p = NULL;
+fail:
+    if (p) (void)cudaFree(p);
+    return st;
+}
+
+extern "C" void sgk_managed_free(void *p)
+{
+    if (p) (void)cudaFree(p);
+}
+
+extern "C" sg_status sgk_host_register(void *p, size_t bytes, sg_error *err)
+{
+    sg_status st = SG_OK;
+    CU_TRY(cudaHostRegister(p, bytes ? bytes : 1, cudaHostRegisterPortable | cudaHostRegisterMapped));
+fail:
+    return st;
+}
+
+extern "C" void sgk_host_unregister(void *p)
+{
+    if (p) (void)cudaHostUnregister(p);
+}

@@ -157,11 +157,38 @@ typedef struct sgk_graph_desc {
     bool directed;
     bool f32;                 /* weights are floats (else u32) */
     bool has_weights;
+    /* Split placement (the hybrid backend): with split set, only the first
+     * x_dev entries of X, a_dev of A and w_dev of W are allocated on the
+     * device (each at a vertex boundary: x_dev = v + 1 keeps the offsets of
+     * vertices below v, a_dev = X[v'] the lists of vertices below v'); the
+     * kernels read the rest from the host arrays given to
+     * sgk_graph_set_host. Without split everything is on the device. */
+    bool split;
+    uint64_t x_dev, a_dev, w_dev;
 } sgk_graph_desc;
 
 typedef struct sgk_graph sgk_graph;
 
+/* Allocates the device arrays (all of them, or the prefixes of a split
+ * desc; entries counts beyond the array are SG_E_INVALID). */
 sg_status sgk_graph_create(sgk_ctx *c, const sgk_graph_desc *d, sgk_graph **out, sg_error *err);
+/* The whole arrays in host memory the device can read (pinned and mapped,
+ * registered, or managed), for a split graph: the kernels read entries past
+ * the device prefixes there. W may be NULL without weights. Pointers the
+ * device cannot reach are SG_E_INVALID naming the array. */
+sg_status sgk_graph_set_host(sgk_graph *g, const uint64_t *x, const uint32_t *a,
+                             const uint32_t *w, sg_error *err);
+
+/* Host memory the device reads in place, for the spilled arrays:
+ * sgk_managed_alloc is managed memory advised to live on the host
+ * (preferred location host, accessed by `device`: the GPU maps it with
+ * large pages and reads it over PCIe without migrating it);
+ * sgk_host_register pins and maps ordinary memory in place
+ * (cudaHostRegister), undone by sgk_host_unregister. */
+sg_status sgk_managed_alloc(int device, size_t bytes, void **out, sg_error *err);
+void sgk_managed_free(void *p);
+sg_status sgk_host_register(void *p, size_t bytes, sg_error *err);
+void sgk_host_unregister(void *p);
 /* Accepts NULL; returns the memory to the accountant of the context it was
  * created with (which must still exist). */
 void sgk_graph_free(sgk_graph *g);

@@ -69,13 +69,42 @@ struct sgk_ctx {
     char disabled[256];       // SPILLGRAPH_GPU_DISABLE, with commas around: ",a,b,"
 };
 
+// One graph array as the kernels read it: entries [0, s) from the device
+// prefix d, the rest from h, the whole array in device-accessible host
+// memory (pinned and mapped, or managed), indexed like d. In device memory
+// alone, s covers the array and h == d. Splits are vertex boundaries, so a
+// list never straddles one; the select is two instructions per load.
+template <class T> struct sgk_arr {
+    const T *d = nullptr;
+    const T *h = nullptr;
+    uint64_t s = 0;
+    __host__ __device__ __forceinline__ const T *base(uint64_t i) const { return i < s ? d : h; }
+    __device__ __forceinline__ T operator[](uint64_t i) const { return base(i)[i]; }
+    __device__ __forceinline__ T ldg(uint64_t i) const { return __ldg(base(i) + i); }
+    // An array wholly in device memory.
+    static sgk_arr device(const T *p, uint64_t count)
+    {
+        sgk_arr r;
+        r.d = r.h = p;
+        r.s = count;
+        return r;
+    }
+};
+
 struct sgk_graph {
     sgk_ctx *ctx;
     sgk_graph_desc d;
-    uint64_t *x;              // n + 1
-    uint32_t *a;              // m
-    uint32_t *w;              // m or NULL (u32 weights or f32 bits)
+    uint64_t *x;              // device prefix: d.x_dev entries of X (n + 1 in all)
+    uint32_t *a;              // d.a_dev entries of A (m in all)
+    uint32_t *w;              // d.w_dev entries of W, or NULL (u32 weights or f32 bits)
+    sgk_arr<uint64_t> X;      // what the kernels read
+    sgk_arr<uint32_t> A, W;
+    bool spilled;             // some entries live on the host
 };
+
+// SG_E_INVALID when a split graph's host arrays were not given
+// (sgk_graph_set_host) for the entries past its device prefixes.
+sg_status sgk_graph_ready(const sgk_graph *g, sg_error *err);
 
 // ------------------------------------------------------------ the accountant
 

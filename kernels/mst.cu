@@ -1069,6 +1069,10 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
     if (!g->d.has_weights || !g->w)
         return sgi_fail(err, SG_E_INVALID,
                         "minimum spanning forest needs edge weights (the graph has none)");
+    if (g->spilled)
+        return sgi_fail(err, SG_E_UNSUPPORTED,
+                        "the GPU forest needs the whole graph in device memory (its hybrid "
+                        "executor is not built yet)");
     const uint64_t n = g->d.n, m = g->d.m;
     if (n > (uint64_t)NONE32)
         return sgi_fail(err, SG_E_INVALID, "%llu vertices: the GPU forest takes at most 2^32 - 1",

@@ -185,6 +185,18 @@ namespace cg = cooperative_groups;
 namespace {
 
 typedef unsigned long long u64;
+typedef sgk_arr<u64> XArr;      // offsets: split device / host (kinternal.cuh)
+typedef sgk_arr<uint32_t> EArr; // neighbours or weights
+
+// The graph's offsets with this file's 64-bit word type.
+XArr graph_x(const sgk_graph *g)
+{
+    XArr r;
+    r.d = reinterpret_cast<const u64 *>(g->X.d);
+    r.h = reinterpret_cast<const u64 *>(g->X.h);
+    r.s = g->X.s;
+    return r;
+}
 
 constexpr u64 INF_U32 = ~0ull;                  // u32 weights: unreached
 constexpr u64 INF_F32 = 0x7ff0000000000000ull;  // f32 weights: +INFINITY bits
@@ -270,9 +282,9 @@ __device__ __forceinline__ bool bit_claim(uint32_t *bits, uint32_t v)
 enum RelaxMode : uint32_t { MODE_ALL, MODE_NEAR, MODE_SETTLE };
 
 struct Relax {
-    const u64 *x;
-    const uint32_t *a;
-    const uint32_t *w;
+    XArr x;
+    EArr a;
+    EArr w;
     u64 *dist;
     uint32_t *stamp;
     uint32_t *bits;    // far pile membership
@@ -330,8 +342,8 @@ __device__ __forceinline__ void relax_k(const Relax &r, const u64 (&e)[K], const
         v[k] = 0;
         wb[k] = 0;
         if (ok[k]) {
-            wb[k] = __ldg(r.w + e[k]);
-            v[k] = __ldg(r.a + e[k]);
+            wb[k] = r.w.ldg(e[k]);
+            v[k] = r.a.ldg(e[k]);
         }
     }
 #pragma unroll
@@ -490,7 +502,7 @@ __global__ void mark_done(const uint32_t *__restrict__ list, u64 cnt, uint32_t *
 // Inclusive prefix of the hub queue's degrees into bigoff; total to the
 // counters. One block.
 __global__ void __launch_bounds__(SCAN_BLOCK)
-    hub_scan(const u64 *__restrict__ x, const uint32_t *__restrict__ bigq, u64 *bigoff, Counters *ctr)
+    hub_scan(XArr x, const uint32_t *__restrict__ bigq, u64 *bigoff, Counters *ctr)
 {
     typedef cub::BlockScan<u64, SCAN_BLOCK> BS;
     __shared__ typename BS::TempStorage tmp;
@@ -603,7 +615,7 @@ __global__ void pile_split(const uint32_t *__restrict__ pin, u64 cnt, const u64 
 
 // Sum and count of a strided sample of the weights (finite ones).
 __global__ void __launch_bounds__(SCAN_BLOCK)
-    weight_sample(const uint32_t *__restrict__ w, u64 samples, u64 stride, bool f32, Counters *ctr)
+    weight_sample(EArr w, u64 samples, u64 stride, bool f32, Counters *ctr)
 {
     double s = 0.0;
     u64 c = 0;
@@ -630,9 +642,9 @@ __global__ void __launch_bounds__(SCAN_BLOCK)
 // ---------------------------------------------------------------- Bellman-Ford kernels
 
 struct BfSrc {
-    const u64 *x;
-    const uint32_t *a;
-    const uint32_t *w;
+    XArr x;
+    EArr a;
+    EArr w;
     u64 n, m;
     unsigned shift;  // segment of v: v >> shift
     unsigned nseg;   // (n - 1) >> shift + 1 <= BF_MAXSEG
@@ -641,7 +653,8 @@ struct BfSrc {
 
 // The largest u in [lo, hi] with x[u] <= e (the source of CSR entry e when
 // the answer lies in the range).
-__device__ __forceinline__ u64 find_src(const u64 *x, u64 lo, u64 hi, u64 e)
+template <class XT>
+__device__ __forceinline__ u64 find_src(const XT &x, u64 lo, u64 hi, u64 e)
 {
     while (lo < hi) {
         const u64 mid = lo + (hi - lo + 1) / 2;
@@ -754,8 +767,7 @@ __global__ void __launch_bounds__(BF_BLOCK)
 // a round relaxes all of a list's light edges).
 template <bool FILL>
 __global__ void __launch_bounds__(BF_BLOCK)
-    light_pass(const u64 *__restrict__ x, const uint32_t *__restrict__ a,
-               const uint32_t *__restrict__ w, u64 n, u64 m, u64 bound, u64 *cnt, uint32_t *la,
+    light_pass(XArr x, EArr a, EArr w, u64 n, u64 m, u64 bound, u64 *cnt, uint32_t *la,
                uint32_t *lw)
 {
     __shared__ u64 su[2];
@@ -946,7 +958,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             double mean = 0.0;
             if (m > 0) {
                 const u64 samples = m < 65536 ? m : 65536;
-                weight_sample<<<1, SCAN_BLOCK, 0, st>>>(g->w, samples, m / samples, f32, ctr);
+                weight_sample<<<1, SCAN_BLOCK, 0, st>>>(g->W, samples, m / samples, f32, ctr);
                 SGK_LAUNCHED("weight_sample");
                 SGK_CU(cudaMemcpyAsync(hc.p, ctr.get(), sizeof(Counters), cudaMemcpyDeviceToHost, st));
                 SGK_CU(cudaStreamSynchronize(st));
@@ -992,8 +1004,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             SGK_TRY(tmp.alloc(c, tb ? tb : 1, "the SSSP light index scan storage", err));
             SGK_CU(cudaMemsetAsync(lx.get(), 0, (n + 1) * sizeof(u64), st));
             const unsigned lgrid = sgk_grid(c, m, BF_TILE);
-            light_pass<false><<<lgrid, BF_BLOCK, 0, st>>>(reinterpret_cast<const u64 *>(g->x), g->a,
-                                                           g->w, n, m, light_bound, lx, nullptr,
+            light_pass<false><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, m, light_bound, lx, nullptr,
                                                            nullptr);
             SGK_LAUNCHED("light_pass");
             SGK_CU(cub::DeviceScan::ExclusiveSum(tmp.get(), tb, lx.get(), lx.get(), (size_t)(n + 1),
@@ -1010,8 +1021,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                 SGK_TRY(cur.alloc(c, n + 1, "the SSSP light index cursors", err));
                 SGK_CU(cudaMemcpyAsync(cur.get(), lx.get(), (n + 1) * sizeof(u64),
                                        cudaMemcpyDeviceToDevice, st));
-                light_pass<true><<<lgrid, BF_BLOCK, 0, st>>>(reinterpret_cast<const u64 *>(g->x),
-                                                              g->a, g->w, n, m, light_bound, cur, la,
+                light_pass<true><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, m, light_bound, cur, la,
                                                               lw);
                 SGK_LAUNCHED("light_pass");
                 SGK_CU(cudaStreamSynchronize(st)); // before cur is freed
@@ -1036,9 +1046,9 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     if (defer) SGK_CU(cudaMemsetAsync(done.get(), 0, (n + 31) / 32 * sizeof(uint32_t), st));
 
     Relax r;
-    r.x = reinterpret_cast<const u64 *>(g->x);
-    r.a = g->a;
-    r.w = g->w;
+    r.x = graph_x(g);
+    r.a = g->A;
+    r.w = g->W;
     r.dist = dist;
     r.stamp = stamp;
     r.bits = bits;
@@ -1048,9 +1058,10 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     r.sstamp = sstamp;
     r.light_bound = light_bound;
     r.done = defer && !sgk_ctx_disabled(c, "done-bits") ? done.get() : nullptr;
-    const u64 *full_x = r.x, *near_x = lx.get() ? lx.get() : full_x;
-    const uint32_t *near_a = lx.get() ? la.get() : r.a, *near_w = lx.get() ? lw.get() : r.w;
-    const uint32_t *full_a = r.a, *full_w = r.w;
+    const XArr full_x = r.x, near_x = lx.get() ? XArr::device(lx.get(), n + 1) : full_x;
+    const EArr near_a = lx.get() ? EArr::device(la.get(), light_m) : r.a;
+    const EArr near_w = lx.get() ? EArr::device(lw.get(), light_m) : r.w;
+    const EArr full_a = r.a, full_w = r.w;
     r.ctr = ctr;
     r.prefilter = prefilter;
     r.T = f32 ? dbl_bits(delta_f) : delta_u;
@@ -1211,9 +1222,9 @@ sg_status run_bellman_ford(sgk_ctx *c, const sgk_graph *g, uint32_t source, uint
     SGK_TRY(modif.alloc(c, 1, "the Bellman-Ford modified flag", err));
 
     BfSrc s;
-    s.x = reinterpret_cast<const u64 *>(g->x);
-    s.a = g->a;
-    s.w = g->w;
+    s.x = graph_x(g);
+    s.a = g->A;
+    s.w = g->W;
     s.n = n;
     s.m = m;
     s.directed = d.directed;
@@ -1328,9 +1339,10 @@ sg_status sgk_sssp(sgk_ctx *c, const sgk_graph *g, uint32_t source, sgk_sssp_met
         return sgi_fail(err, SG_E_INVALID,
                         "source %u is not a vertex: the graph has %llu vertices (0..%llu)", source,
                         (unsigned long long)d.n, (unsigned long long)(d.n - 1));
-    if (!d.has_weights || !g->w)
+    if (!d.has_weights)
         return sgi_fail(err, SG_E_INVALID,
                         "the device graph has no weights; shortest paths need them");
+    SGK_TRY(sgk_graph_ready(g, err));
     if (!(delta >= 0.0) || isinf(delta))
         return sgi_fail(err, SG_E_INVALID,
                         "delta %g: the bucket width must be finite and >= 0 (0 = automatic)", delta);

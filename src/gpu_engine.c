@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <omp.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "sg_config.h"
@@ -80,6 +81,12 @@ sg_status sgi_gpu_load(sg_run *run, sg_store *s, sg_graph *g, const sg_read_opti
     return SG_OK;
 }
 void sgi_gpu_release(sg_run *run) { (void)run; }
+sg_mem_kind sgi_gpu_host_kind(sg_run *run, uint64_t bytes)
+{
+    (void)run;
+    (void)bytes;
+    return SG_MEM_PLAIN;
+}
 
 #else /* SG_HAVE_CUDA */
 
@@ -115,7 +122,8 @@ static uint64_t graph_bytes(const sg_graph *g, bool weights)
 
 static bool dgraph_matches(const sg_run *run, const sg_graph *g, bool weights)
 {
-    return run->dgraph && run->dgraph_uid == g->uid && (!weights || run->dgraph_weights);
+    return run->dgraph && !run->dgraph_split && run->dgraph_uid == g->uid &&
+           (!weights || run->dgraph_weights);
 }
 
 static void dgraph_drop(sg_run *run)
@@ -123,6 +131,7 @@ static void dgraph_drop(sg_run *run)
     sgk_graph_free(DGRAPH(run));
     run->dgraph = NULL;
     run->dgraph_uid = 0;
+    run->dgraph_split = false;
 }
 
 static const char *algo_name(sgi_algo a)
@@ -149,11 +158,23 @@ static uint64_t algo_bytes(sgi_algo a, const sg_graph *g, bool parents)
     return 0;
 }
 
+/* Device bytes of the run's device copy of a graph (whole or split). */
+static uint64_t held_graph(const sg_run *run)
+{
+    if (!run->dgraph) return 0;
+    const sgk_graph_desc *d = sgk_graph_get_desc(DGRAPH(run));
+    return d->x_dev * 8 + d->a_dev * 4 + d->w_dev * 4;
+}
+
+/* The algorithms with a hybrid executor. */
+static bool hybrid_algo(sgi_algo a) { return a == SGI_ALGO_SSSP_DELTA || a == SGI_ALGO_BFS; }
+
 bool sgi_gpu_pick(sg_run *run, const sg_graph *g, sgi_algo algo, bool parents)
 {
     run->fallback[0] = '\0';
-    if (run->requested == SG_BACKEND_GPU) {
-        run->backend = SG_BACKEND_GPU;
+    run->has_plan = false;
+    if (run->requested == SG_BACKEND_GPU || run->requested == SG_BACKEND_HYBRID) {
+        run->backend = run->requested;
         return true;
     }
     if (run->requested != SG_BACKEND_AUTO || sg_gpu_count() <= run->device) {
@@ -174,15 +195,25 @@ bool sgi_gpu_pick(sg_run *run, const sg_graph *g, sgi_algo algo, bool parents)
     if (!dgraph_matches(run, g, w)) need += graph_bytes(g, w);
     /* The copy of another graph (or one without W) would be freed first. */
     if (run->dgraph && !dgraph_matches(run, g, w)) {
-        const sgk_graph_desc *d = sgk_graph_get_desc(DGRAPH(run));
-        const uint64_t old = (d->n + 1) * 8 + d->m * 4 + (d->has_weights ? d->m * 4 : 0);
+        const uint64_t old = held_graph(run);
         held = held > old ? held - old : 0;
+    }
+    /* Too big: the hybrid backend when its working arrays fit (it drops
+     * any device copy of a graph first). */
+    const uint64_t own = run->dgraph ? m.in_use - held_graph(run) : m.in_use;
+    if (held + need > m.budget && hybrid_algo(algo) &&
+        own + algo_bytes(algo, g, parents) <= m.budget) {
+        run->backend = SG_BACKEND_HYBRID;
+        return true;
     }
     if (held + need > m.budget) {
         snprintf(run->fallback, sizeof run->fallback,
                  "the graph and the %s arrays need %.2f GiB of device memory, the budget has "
-                 "%.2f GiB free",
-                 algo_name(algo), gib(need), gib(m.budget > held ? m.budget - held : 0));
+                 "%.2f GiB free%s",
+                 algo_name(algo), gib(need), gib(m.budget > held ? m.budget - held : 0),
+                 algo == SGI_ALGO_MST ? " (the forest has no hybrid executor yet)"
+                 : hybrid_algo(algo)  ? " (not even the hybrid working arrays fit)"
+                                      : "");
         run->backend = SG_BACKEND_CPU;
         return false;
     }
@@ -225,6 +256,152 @@ static sg_status dgraph_ensure(sg_run *run, sgk_ctx *c, const sg_graph *g, bool 
     return SG_OK;
 }
 
+/* ------------------------------------------------------------ the hybrid placement */
+
+sg_mem_kind sgi_gpu_host_kind(sg_run *run, uint64_t bytes)
+{
+    if (run->backend != SG_BACKEND_GPU && run->backend != SG_BACKEND_HYBRID) return SG_MEM_PLAIN;
+    sgk_ctx *c = NULL;
+    sg_error e = {0};
+    if (ctx_get(run, &c, &e) != SG_OK) return SG_MEM_PLAIN; /* reported by the algorithm */
+    sgk_mem_stats m;
+    sgk_ctx_mem(c, &m);
+    if (run->requested != SG_BACKEND_HYBRID && bytes <= m.budget - m.in_use) return SG_MEM_PLAIN;
+    sgk_device_info di;
+    if (sgk_device_query(run->device, &di, &e) != SG_OK) return SG_MEM_PINNED;
+    const uint64_t reserved = (m.budget - m.in_use) + sgk_default_margin(di.total_bytes);
+    const uint64_t cap = di.free_bytes > reserved ? di.free_bytes - reserved : 0;
+    return bytes <= cap ? SG_MEM_MANAGED : SG_MEM_PINNED;
+}
+
+/* Plan breakpoints: about 1024 vertex boundaries spread evenly, plus the
+ * forced splits. pt_v/pt_e have room for 1024 + 3 + 1 entries. */
+enum { HYB_POINTS = 1024 };
+static unsigned hybrid_points(const sg_run *run, const sg_graph *g, uint64_t *pt_v, uint64_t *pt_e)
+{
+    const uint64_t n = g->n;
+    unsigned k = 0;
+    for (unsigned i = 0; i < HYB_POINTS; i++) pt_v[k++] = (uint64_t)((double)n * i / (HYB_POINTS - 1));
+    if (run->force_split)
+        for (int j = 0; j < 3; j++) pt_v[k++] = run->split[j] < n ? run->split[j] : n;
+    /* sort (insertion: a few points out of place) and drop repeats */
+    for (unsigned i = 1; i < k; i++)
+        for (unsigned j = i; j > 0 && pt_v[j - 1] > pt_v[j]; j--) {
+            const uint64_t t = pt_v[j];
+            pt_v[j] = pt_v[j - 1];
+            pt_v[j - 1] = t;
+        }
+    unsigned u = 0;
+    for (unsigned i = 0; i < k; i++)
+        if (u == 0 || pt_v[i] != pt_v[u - 1]) pt_v[u++] = pt_v[i];
+    for (unsigned i = 0; i < u; i++) pt_e[i] = g->x[pt_v[i]];
+    return u;
+}
+
+/* The machine's rates: the calibration cache when there is one, else the
+ * defaults (a bad cache file is ignored here; spillgraph plan reports it). */
+static void hybrid_rates(sg_rates *r)
+{
+    sg_rates_default(r);
+    char path[4096];
+    sg_error e = {0};
+    if (sg_rates_cache_path(path, sizeof path, &e) == SG_OK && access(path, R_OK) == 0) {
+        sg_rates t;
+        sg_rates_default(&t);
+        if (sg_rates_load(path, &t, &e) == SG_OK) *r = t;
+    }
+}
+
+/* Builds the run's split device copy of g for `algo` from the planner's
+ * placement (or the forced splits): g's arrays become readable by the GPU
+ * in place, the prefixes the plan keeps are copied to the device, the plan
+ * is kept in the run. The copy time goes to "load". */
+static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo algo, bool parents,
+                               sg_error *err)
+{
+    const bool weights = algo_weights(algo) && g->w;
+    const double t0 = sgi_now();
+    sg_status st = SG_OK;
+    sgk_graph *dg = NULL;
+    dgraph_drop(run);
+    SG_TRY(sgi_graph_device_readable(g, err));
+    sgk_mem_stats m;
+    sgk_ctx_mem(c, &m);
+    uint64_t pt_v[HYB_POINTS + 4], pt_e[HYB_POINTS + 4];
+    sg_plan_input in;
+    memset(&in, 0, sizeof in);
+    in.algo = algo == SGI_ALGO_BFS ? SG_PLAN_BFS : SG_PLAN_SSSP;
+    in.n = g->n;
+    in.m = g->m;
+    in.weight_bytes = 4;
+    in.n_pts = hybrid_points(run, g, pt_v, pt_e);
+    in.pt_v = pt_v;
+    in.pt_e = pt_e;
+    in.device_budget = m.budget - m.in_use;
+    /* The kernels' own arrays; SSSP also keeps room for its light index
+     * (offsets, the cursors that fill it, and up to m/8 light entries of 8
+     * bytes), which lets the rounds read device memory only: measured at
+     * R-MAT scale 22 with 87 % of the lists spilled, rounds without it took
+     * twice as long as with every list spilled and the index built. */
+    in.work_bytes = algo_bytes(algo, g, parents);
+    if (algo == SGI_ALGO_SSSP_DELTA)
+        in.work_bytes += 16 * (g->n + 1) + g->m + (g->n + 1) / 4 + 4096; /* + scan storage */
+    in.managed_cap = g->mem == SG_MEM_MANAGED ? UINT64_MAX / 4 : 0;
+    in.gpu_reads_all = true;
+    in.forced = run->force_split;
+    for (int k = 0; k < 3; k++) in.forced_split[k] = run->split[k] < g->n ? run->split[k] : g->n;
+    hybrid_rates(&in.rates);
+    sg_plan p;
+    sg_status ps = sg_plan_make(&in, &p, err);
+    if (ps == SG_E_NOMEM && algo == SGI_ALGO_SSSP_DELTA) {
+        in.work_bytes = algo_bytes(algo, g, parents); /* no room for the light index */
+        ps = sg_plan_make(&in, &p, err);
+    }
+    SG_TRY(ps);
+
+    sgk_graph_desc d = {.n = g->n, .m = g->m, .max_degree = g->max_degree,
+                        .directed = g->directed, .f32 = g->wt == SG_WEIGHT_F32,
+                        .has_weights = weights, .split = true};
+    d.x_dev = p.split[0] ? p.split[0] + 1 : 0;
+    d.a_dev = g->x[p.split[1]];
+    d.w_dev = weights ? g->x[p.split[2]] : 0;
+    SG_TRY(sgk_graph_create(c, &d, &dg, err));
+    void *dx, *da, *dw;
+    sgk_graph_device_arrays(dg, &dx, &da, &dw);
+    uint64_t bytes = 0;
+    double secs = 0;
+    SG_TRY(sgk_graph_set_host(dg, g->x, g->a, weights ? g->w : NULL, err));
+    SG_TRY(sgk_upload(c, dx, g->x, d.x_dev * 8, err));
+    SG_TRY(sgk_upload(c, da, g->a, d.a_dev * 4, err));
+    if (weights) SG_TRY(sgk_upload(c, dw, g->w, d.w_dev * 4, err));
+    SG_TRY(sgk_stage_finish(c, &bytes, &secs, NULL, err));
+    run->dgraph = dg;
+    run->dgraph_uid = g->uid;
+    run->dgraph_weights = weights;
+    run->dgraph_split = true;
+    run->upload_bytes += bytes;
+    run->upload_seconds += secs;
+    run->plan = p;
+    run->has_plan = true;
+    static const char *const names[3] = {"split_x", "split_a", "split_w"};
+    for (int k = 0; k < 3; k++) sg_run_set(run, names[k], p.split[k]);
+    run->seconds[SG_PHASE_LOAD] += sgi_now() - t0;
+    return SG_OK;
+fail:
+    sgk_graph_free(dg);
+    return st;
+}
+
+/* The device copy an algorithm call runs on: the whole graph (gpu) or the
+ * planned split (hybrid). */
+static sg_status dgraph_for(sg_run *run, sgk_ctx *c, const sg_graph *g, sgi_algo algo,
+                            bool parents, sg_error *err)
+{
+    if (run->backend == SG_BACKEND_HYBRID)
+        return hybrid_ensure(run, c, (sg_graph *)g, algo, parents, err);
+    return dgraph_ensure(run, c, g, algo_weights(algo), err);
+}
+
 /* Copies the kernels' counters into the run and splits the time: the
  * kernels' preprocessing goes to "preprocess", the rest of the call to
  * "compute". Counters break "compute" down: "kernel_us" is the kernels'
@@ -233,6 +410,7 @@ static sg_status dgraph_ensure(sg_run *run, sgk_ctx *c, const sg_graph *g, bool 
  * "host_us" the host's part (result allocation and finishing). */
 static void account(sg_run *run, const sgk_stats *s, double wall, double call)
 {
+    run->hybrid_seconds = call;
     for (unsigned i = 0; i < s->n; i++) sg_run_set(run, s->name[i], s->value[i]);
     sg_run_set(run, "kernel_us", (uint64_t)llround(s->seconds_compute * 1e6));
     sg_run_set(run, "device_call_us", (uint64_t)llround(call * 1e6));
@@ -248,6 +426,10 @@ sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error 
     sg_forest *f = NULL;
     sg_status st = SG_OK;
     SG_TRY(ctx_get(run, &c, err));
+    if (run->backend == SG_BACKEND_HYBRID)
+        return sgi_fail(err, SG_E_UNSUPPORTED,
+                        "the forest has no hybrid executor yet (shortest paths and BFS have); "
+                        "use --backend gpu when the graph fits the device budget, or cpu");
     SG_TRY(dgraph_ensure(run, c, g, true, err));
     const double t0 = sgi_now();
     sgi_run_progress(run, "compute", 0.0);
@@ -282,7 +464,9 @@ sg_status sgi_gpu_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *op
     sg_sssp_result *r = NULL;
     sg_status st = SG_OK;
     SG_TRY(ctx_get(run, &c, err));
-    SG_TRY(dgraph_ensure(run, c, g, true, err));
+    SG_TRY(dgraph_for(run, c, g,
+                      opt->method == SG_SSSP_BELLMAN_FORD ? SGI_ALGO_SSSP_BF : SGI_ALGO_SSSP_DELTA,
+                      opt->want_parents, err));
     const double t0 = sgi_now();
     sgi_run_progress(run, "compute", 0.0);
     const bool f32 = g->wt == SG_WEIGHT_F32;
@@ -326,7 +510,7 @@ sg_status sgi_gpu_bfs(sg_run *run, const sg_graph *g, const sg_bfs_options *opt,
     sg_bfs_result *r = NULL;
     sg_status st = SG_OK;
     SG_TRY(ctx_get(run, &c, err));
-    SG_TRY(dgraph_ensure(run, c, g, false, err));
+    SG_TRY(dgraph_for(run, c, g, SGI_ALGO_BFS, opt->want_parents, err));
     const double t0 = sgi_now();
     sgi_run_progress(run, "compute", 0.0);
     SG_CHECK((r = sgi_bfs_alloc(g->n, opt->source, opt->want_parents)) != NULL, SG_E_NOMEM, err,

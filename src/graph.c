@@ -10,28 +10,35 @@
 #include "gpu.h"
 #endif
 
-/* One array of the handle in the requested memory kind. */
-static sg_status graph_alloc(sg_mem_kind mem, uint64_t bytes, void **out, const char *what,
-                             sg_error *err)
+/* One array of the handle in the requested memory kind (managed memory is
+ * advised for GPU `device`). */
+static sg_status graph_alloc(sg_mem_kind mem, int device, uint64_t bytes, void **out,
+                             const char *what, sg_error *err)
 {
-    if (mem == SG_MEM_PINNED) {
+    if (mem == SG_MEM_PINNED || mem == SG_MEM_MANAGED) {
 #if SG_HAVE_CUDA
-        sg_status st = sgk_host_alloc((size_t)bytes, out, err);
+        sg_status st = mem == SG_MEM_PINNED ? sgk_host_alloc((size_t)bytes, out, err)
+                                            : sgk_managed_alloc(device, (size_t)bytes, out, err);
         if (st != SG_OK) {
             char cuda_msg[sizeof err->msg];
             snprintf(cuda_msg, sizeof cuda_msg, "%s", err ? err->msg : "");
-            return sgi_fail(err, st, "pinning %llu bytes for %s: %s", (unsigned long long)bytes,
-                            what, cuda_msg);
+            return sgi_fail(err, st, "%s %llu bytes for %s: %s",
+                            mem == SG_MEM_PINNED ? "pinning" : "allocating managed",
+                            (unsigned long long)bytes, what, cuda_msg);
         }
         return SG_OK;
 #else
         (void)bytes;
         (void)out;
-        return sgi_fail(err, SG_E_UNSUPPORTED,
-                        "pinned memory for %s needs a build with CUDA (this one has none)", what);
+        (void)device;
+        return sgi_fail(err, SG_E_UNSUPPORTED, "%s memory for %s needs a build with CUDA (this "
+                        "one has none)", mem == SG_MEM_PINNED ? "pinned" : "managed", what);
 #endif
     }
-    void *p = sgi_huge_alloc((size_t)(bytes ? bytes : 1));
+    /* Whole pages, so that a hybrid run can pin each array in place
+     * (cudaHostRegister) without two arrays sharing a page. */
+    const size_t page = 4096, len = ((size_t)(bytes ? bytes : 1) + page - 1) & ~(page - 1);
+    void *p = len >= ((size_t)2 << 20) ? sgi_huge_alloc(len) : sgi_aligned_alloc(page, len);
     if (!p)
         return sgi_fail(err, SG_E_NOMEM, "out of memory allocating %s (%llu bytes)", what,
                         (unsigned long long)bytes);
@@ -39,7 +46,7 @@ static sg_status graph_alloc(sg_mem_kind mem, uint64_t bytes, void **out, const 
     return SG_OK;
 }
 
-static void graph_release(sg_mem_kind mem, void *p)
+static void graph_release(sg_mem_kind mem, bool registered, void *p)
 {
     if (!p) return;
 #if SG_HAVE_CUDA
@@ -47,6 +54,13 @@ static void graph_release(sg_mem_kind mem, void *p)
         sgk_host_free(p);
         return;
     }
+    if (mem == SG_MEM_MANAGED) {
+        sgk_managed_free(p);
+        return;
+    }
+    if (registered) sgk_host_unregister(p);
+#else
+    (void)registered;
 #endif
     (void)mem;
     sgi_free(p);
@@ -55,17 +69,17 @@ static void graph_release(sg_mem_kind mem, void *p)
 void sg_graph_free(sg_graph *g)
 {
     if (!g) return;
-    graph_release(g->mem, g->x);
-    graph_release(g->mem, g->a);
-    graph_release(g->mem, g->w);
+    graph_release(g->mem, g->registered, g->x);
+    graph_release(g->mem, g->registered, g->a);
+    graph_release(g->mem, g->registered, g->w);
     sgi_free(g->orig);
     sgi_free(g->source);
     sgi_free(g);
 }
 
 /* Allocates the handle and its arrays (contents undefined). */
-static sg_status graph_new(uint64_t n, uint64_t m, bool weights, sg_mem_kind mem, const char *source,
-                           sg_graph **out, sg_error *err)
+static sg_status graph_new(uint64_t n, uint64_t m, bool weights, sg_mem_kind mem, int device,
+                           const char *source, sg_graph **out, sg_error *err)
 {
     sg_status st = SG_OK;
     sg_graph *g = NULL;
@@ -76,9 +90,12 @@ static sg_status graph_new(uint64_t n, uint64_t m, bool weights, sg_mem_kind mem
     g->wt = SG_WEIGHT_U32;
     g->uid = sgi_graph_uid();
     SG_ALLOC(g->source, sgi_strdup(source), err, "the graph's name");
-    SG_TRY(graph_alloc(mem, (n + 1) * sizeof(uint64_t), (void **)&g->x, "the offsets (X)", err));
-    SG_TRY(graph_alloc(mem, m * sizeof(uint32_t), (void **)&g->a, "the neighbours (A)", err));
-    if (weights) SG_TRY(graph_alloc(mem, m * sizeof(uint32_t), &g->w, "the weights (W)", err));
+    SG_TRY(graph_alloc(mem, device, (n + 1) * sizeof(uint64_t), (void **)&g->x,
+                       "the offsets (X)", err));
+    SG_TRY(graph_alloc(mem, device, m * sizeof(uint32_t), (void **)&g->a, "the neighbours (A)",
+                       err));
+    if (weights)
+        SG_TRY(graph_alloc(mem, device, m * sizeof(uint32_t), &g->w, "the weights (W)", err));
     *out = g;
     return SG_OK;
 fail:
@@ -117,7 +134,11 @@ sg_status sg_graph_open(sg_run *run, const char *path, const sg_graph_options *o
     sg_store_info info;
     sg_store_get_info(s, &info);
     bool weights = !opt->no_weights;
-    SG_TRY(graph_new(info.n_vertices, info.n_edges, weights, opt->mem, path, &g, err));
+    sg_mem_kind mem = opt->mem;
+    if (mem == SG_MEM_AUTO)
+        mem = sgi_gpu_host_kind(run, (info.n_vertices + 1) * 8 +
+                                         info.n_edges * 4 * (weights ? 2 : 1));
+    SG_TRY(graph_new(info.n_vertices, info.n_edges, weights, mem, run->device, path, &g, err));
     g->directed = info.directed;
     g->negative_weights = info.negative_weights;
     g->wt = info.weight_type;
@@ -182,7 +203,7 @@ sg_status sg_graph_from_arrays(uint64_t n, const uint64_t *x, const uint32_t *a,
                                 (unsigned long long)e);
             if (f < 0) negative = true;
         }
-    SG_TRY(graph_new(n, m, true, SG_MEM_PLAIN, "memory", &g, err));
+    SG_TRY(graph_new(n, m, true, SG_MEM_PLAIN, 0, "memory", &g, err));
     g->directed = directed;
     g->wt = wt;
     g->negative_weights = negative;
@@ -281,4 +302,28 @@ sg_status sg_graph_find_original(const sg_graph *g, uint64_t orig, uint32_t *v, 
                         (unsigned long long)orig);
     *v = (uint32_t)lo;
     return SG_OK;
+}
+
+sg_status sgi_graph_device_readable(sg_graph *g, sg_error *err)
+{
+    if (g->mem != SG_MEM_PLAIN || g->registered) return SG_OK;
+#if SG_HAVE_CUDA
+    sg_status st = sgk_host_register(g->x, (g->n + 1) * sizeof(uint64_t), err);
+    if (st == SG_OK && g->m) {
+        st = sgk_host_register(g->a, g->m * sizeof(uint32_t), err);
+        if (st != SG_OK) sgk_host_unregister(g->x);
+    }
+    if (st == SG_OK && g->m && g->w) {
+        st = sgk_host_register(g->w, g->m * sizeof(uint32_t), err);
+        if (st != SG_OK) {
+            sgk_host_unregister(g->x);
+            sgk_host_unregister(g->a);
+        }
+    }
+    if (st != SG_OK) return sgi_fail(err, st, "pinning the graph's arrays in place: %s", err->msg);
+    g->registered = true;
+    return SG_OK;
+#else
+    return sgi_fail(err, SG_E_UNSUPPORTED, "the GPU cannot read host memory without CUDA");
+#endif
 }

@@ -32,6 +32,12 @@ struct sg_run {
     uint64_t upload_bytes;        /* graph bytes copied to the device */
     double upload_seconds;
     char fallback[160];           /* why auto ran the last call on the cpu */
+    bool force_split;             /* sg_run_options.split: the hybrid device prefixes */
+    uint64_t split[3];
+    bool has_plan;                /* the last call ran hybrid with `plan` */
+    sg_plan plan;
+    double hybrid_seconds;        /* its measured time (the device call) */
+    bool dgraph_split;            /* the device copy is a hybrid split one */
     int threads;                  /* > 0 */
     sg_progress_fn progress;      /* may be NULL */
     void *progress_ctx;
@@ -52,7 +58,8 @@ struct sg_graph {
     bool directed;
     bool negative_weights;
     sg_weight_type wt;            /* valid even when w == NULL (U32 then) */
-    sg_mem_kind mem;
+    sg_mem_kind mem;              /* never AUTO */
+    bool registered;              /* plain arrays pinned in place for a hybrid run */
     uint64_t *x;                  /* n + 1 */
     uint32_t *a;                  /* m */
     void *w;                      /* m (uint32_t or float), or NULL */
@@ -61,6 +68,17 @@ struct sg_graph {
     uint64_t uid;                 /* unique per handle in the process (device copies
                                    * are matched by it, never by address) */
 };
+
+/* Makes g's arrays readable by the GPU in place: plain ones are pinned
+ * where they are (cudaHostRegister, undone by sg_graph_free); pinned and
+ * managed ones already are. */
+sg_status sgi_graph_device_readable(sg_graph *g, sg_error *err);
+
+/* The host memory kind SG_MEM_AUTO resolves to for a graph of `bytes` on
+ * this run (gpu_engine.c): plain unless the run may use a GPU and the
+ * graph does not fit the device budget; then managed when it fits under
+ * the managed cap, else pinned. */
+sg_mem_kind sgi_gpu_host_kind(sg_run *run, uint64_t bytes);
 
 /* A fresh graph uid (atomic counter, never 0). */
 uint64_t sgi_graph_uid(void);

@@ -181,14 +181,13 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     sg_plan p;
     memset(&p, 0, sizeof p);
     p.algo = in->algo;
-    p.work_bytes = work_per_vertex[in->algo] * in->n;
-    if (in->device_budget < p.work_bytes)
+    p.work_bytes = in->work_bytes ? in->work_bytes : work_per_vertex[in->algo] * in->n;
+    if (!in->forced && in->device_budget < p.work_bytes)
         return sgi_fail(err, SG_E_NOMEM,
                         "device budget %llu bytes is below the %s working arrays' %llu bytes "
-                        "(%llu vertices x %llu bytes): raise --device-mem",
+                        "(%llu vertices): raise --device-mem",
                         (unsigned long long)in->device_budget, sg_plan_algo_name(in->algo),
-                        (unsigned long long)p.work_bytes, (unsigned long long)in->n,
-                        (unsigned long long)work_per_vertex[in->algo]);
+                        (unsigned long long)p.work_bytes, (unsigned long long)in->n);
     const double *f = read_frac[in->algo];
     const bool uses_w = f[2] > 0.0;
     /* Groups in priority order: bit masks of the arrays split together. */
@@ -201,8 +200,19 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
         if (uses_w) groups[ng++] = 1u << 2;
     }
     unsigned split_i[3] = {0, 0, 0};
-    uint64_t room = in->device_budget - p.work_bytes;
-    for (unsigned gi = 0; gi < ng; gi++) {
+    uint64_t room = in->device_budget > p.work_bytes ? in->device_budget - p.work_bytes : 0;
+    for (unsigned gi = 0; gi < ng && in->forced; gi++)
+        for (int k = 0; k < 3; k++) {
+            if (!(groups[gi] & (1u << k))) continue;
+            unsigned i = 0;
+            while (i < in->n_pts && in->pt_v[i] != in->forced_split[k]) i++;
+            if (i == in->n_pts)
+                return sgi_fail(err, SG_E_INVALID,
+                                "forced split %llu of %s is not one of the breakpoints",
+                                (unsigned long long)in->forced_split[k], k == 0 ? "X" : k == 1 ? "A" : "W");
+            split_i[k] = i;
+        }
+    for (unsigned gi = 0; gi < ng && !in->forced; gi++) {
         const unsigned idx = fit_index(in, groups[gi], room);
         for (int k = 0; k < 3; k++)
             if (groups[gi] & (1u << k)) {
@@ -248,7 +258,7 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
         if (f[k] > 0.0 && split_i[k] < lo_i) lo_i = split_i[k];
     double best = INFINITY;
     unsigned best_c = in->n_pts - 1;
-    for (unsigned ci = lo_i; ci < in->n_pts; ci++) {
+    for (unsigned ci = in->gpu_reads_all ? in->n_pts - 1 : lo_i; ci < in->n_pts; ci++) {
         double tg, tc;
         uint64_t gb, cb;
         pass_time(in, &p, split_i, ci, &tg, &tc, &gb, &cb);

@@ -48,21 +48,17 @@ sg_status sg_run_create(const sg_run_options *opt, sg_run **out, sg_error *err)
     case SG_BACKEND_AUTO: b = gpus > opt->device ? SG_BACKEND_GPU : SG_BACKEND_CPU; break;
     case SG_BACKEND_CPU: break;
     case SG_BACKEND_GPU:
+    case SG_BACKEND_HYBRID:
         if (!sg_gpu_built())
             return sgi_fail(err, SG_E_UNSUPPORTED,
-                            "the gpu backend needs a build with CUDA (this one has none); use "
-                            "--backend cpu or auto");
+                            "the %s backend needs a build with CUDA (this one has none); use "
+                            "--backend cpu or auto", sg_backend_name(b));
         if (gpus <= opt->device)
             return sgi_fail(err, SG_E_UNSUPPORTED,
-                            "the gpu backend needs a GPU: %s (see spillgraph devices); use "
-                            "--backend cpu or auto",
+                            "the %s backend needs a GPU: %s (see spillgraph devices); use "
+                            "--backend cpu or auto", sg_backend_name(b),
                             gpus == 0 ? "none found" : "no GPU with that index");
         break;
-    case SG_BACKEND_HYBRID:
-        return sgi_fail(err, SG_E_UNSUPPORTED,
-                        "the %s backend does not exist yet in spillgraph %s; use the cpu or gpu "
-                        "backend (--backend cpu, gpu or auto)",
-                        sg_backend_name(b), sg_version());
     default: return sgi_fail(err, SG_E_INVALID, "unknown backend %d", (int)b);
     }
     sg_run *r = sgi_calloc(1, sizeof *r);
@@ -71,6 +67,8 @@ sg_status sg_run_create(const sg_run_options *opt, sg_run **out, sg_error *err)
     r->requested = opt->backend;
     r->device = opt->device;
     r->device_mem = opt->device_mem;
+    r->force_split = opt->force_split;
+    for (int k = 0; k < 3; k++) r->split[k] = opt->split[k];
     r->threads = opt->threads > 0 ? opt->threads : omp_get_max_threads();
     r->progress = opt->progress;
     r->progress_ctx = opt->progress_ctx;
@@ -139,3 +137,12 @@ void sgi_run_progress(const sg_run *r, const char *phase, double fraction)
 {
     if (r && r->progress) r->progress(r->progress_ctx, phase, fraction);
 }
+
+bool sg_run_plan(const sg_run *r, sg_plan *out, double *measured_s)
+{
+    if (!r || !r->has_plan) return false;
+    if (out) *out = r->plan;
+    if (measured_s) *measured_s = r->hybrid_seconds;
+    return true;
+}
+

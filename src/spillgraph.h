@@ -172,10 +172,14 @@ SG_API sg_status sg_gen_grid(const char *path, const sg_grid_options *o, sg_gen_
 
 typedef enum sg_backend {
     SG_BACKEND_AUTO = 0, /* gpu when a GPU is present and the graph and the
-                          * algorithm's arrays fit the device budget, else cpu */
+                          * algorithm's arrays fit the device budget; hybrid when
+                          * they do not (shortest paths, BFS); else cpu */
     SG_BACKEND_CPU,      /* OpenMP threads */
     SG_BACKEND_GPU,      /* the whole graph in device memory */
-    SG_BACKEND_HYBRID    /* GPU + CPU with spilled arrays (not built yet) */
+    SG_BACKEND_HYBRID    /* the planner's placement: prefixes of X, A, W in device
+                          * memory, the rest read by the GPU from pinned or managed
+                          * host memory (shortest paths and BFS; the forest is not
+                          * built yet: SG_E_UNSUPPORTED) */
 } sg_backend;
 
 /* "auto", "cpu", "gpu", "hybrid". */
@@ -204,6 +208,9 @@ typedef struct sg_run_options {
                               * allocation of the run counts against it; 0 = the
                               * device's free memory less a margin (max(256 MiB,
                               * 3%)); more than is free is SG_E_INVALID */
+    bool force_split;        /* hybrid runs: use split[] instead of the plan */
+    uint64_t split[3];       /* X, A, W: vertices whose offsets / lists stay in
+                              * device memory (clamped to n) */
 } sg_run_options;
 
 typedef struct sg_run sg_run;
@@ -211,8 +218,8 @@ typedef struct sg_run sg_run;
 /* Creates a run. The backend is resolved here: auto becomes gpu when this
  * build has CUDA and a GPU is present, else cpu (and an algorithm whose
  * arrays do not fit the device budget still runs on the cpu under auto);
- * gpu fails with SG_E_UNSUPPORTED without CUDA or a GPU, saying which;
- * hybrid fails with SG_E_UNSUPPORTED (it does not exist yet). The device
+ * gpu and hybrid fail with SG_E_UNSUPPORTED without CUDA or a GPU, saying
+ * which. The device
  * context (and the budget check) is made at the first GPU use. opt may be
  * NULL (all defaults). */
 SG_API sg_status sg_run_create(const sg_run_options *opt, sg_run **out, sg_error *err);
@@ -271,8 +278,17 @@ SG_API const char *sg_run_counter(const sg_run *r, unsigned i, uint64_t *value);
 
 typedef enum sg_mem_kind {
     SG_MEM_PLAIN = 0,  /* ordinary host memory (huge pages advised) */
-    SG_MEM_PINNED      /* page-locked through CUDA, ready for device copies;
+    SG_MEM_PINNED,     /* page-locked through CUDA, ready for device copies;
                         * SG_E_UNSUPPORTED in a build without CUDA */
+    SG_MEM_MANAGED,    /* CUDA managed memory advised to stay on the host and be
+                        * read by the run's GPU in place (the hybrid backend's
+                        * spilled arrays); SG_E_UNSUPPORTED without CUDA */
+    SG_MEM_AUTO        /* the run decides: on a gpu or hybrid run whose graph
+                        * does not fit the device budget, managed when the whole
+                        * graph fits under the managed cap (the device's free
+                        * memory beyond the budget, less the margin), else
+                        * pinned; plain otherwise. sg_graph_get_info reports the
+                        * kind chosen */
 } sg_mem_kind;
 
 typedef struct sg_graph_options {
@@ -641,6 +657,14 @@ typedef struct sg_plan_input {
                                 * memory beyond the budget, less a margin) */
     uint64_t host_bytes;       /* host memory for the spilled part (0: unchecked) */
     sg_rates rates;
+    uint64_t work_bytes;       /* the device working arrays (0: the model's
+                                * per-vertex estimate) */
+    bool gpu_reads_all;        /* the executor has no CPU share: the GPU reads the
+                                * whole host range (gpu_host_end = n) */
+    bool forced;               /* evaluate forced_split (X, A, W; each one of
+                                * the breakpoints) instead of choosing; the
+                                * budget is not checked */
+    uint64_t forced_split[3];
 } sg_plan_input;
 
 typedef struct sg_plan {
@@ -666,6 +690,12 @@ typedef struct sg_plan {
  * SG_E_NOMEM (the budget is below the working arrays, or the spilled part
  * exceeds host_bytes). */
 SG_API sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err);
+
+/* The plan the run's last algorithm call used when it ran on the hybrid
+ * backend (false otherwise), with the measured seconds of that call's
+ * device work in *measured_s (may be NULL). With sg_run_options.split the
+ * plan's splits are the forced ones and its times are the model's for them. */
+SG_API bool sg_run_plan(const sg_run *r, sg_plan *out, double *measured_s);
 
 #ifdef __cplusplus
 }

@@ -251,11 +251,32 @@ for c in "mst g.sg" "sssp g.sg --source 0" "bfs g.sg --source 0" "cluster g.sg -
         expect 0 "$name --backend gpu (a GPU is present)" $c --backend gpu --verify --quiet
         rm -f lg.txt
     fi
-    # shellcheck disable=SC2086
-    expect 1 "$name --backend hybrid refused" $c --backend hybrid
-    grep_in err "does not exist yet" "$name --backend hybrid: the message says so"
+    if [ "$GPUS" -eq 0 ]; then
+        # shellcheck disable=SC2086
+        expect 1 "$name --backend hybrid refused (no GPU)" $c --backend hybrid
+        grep_in err "hybrid backend needs" "$name --backend hybrid: the message says what it needs"
+    elif [ "$name" = mst ] || [ "$name" = cluster ]; then
+        # shellcheck disable=SC2086
+        expect 1 "$name --backend hybrid refused (no hybrid forest)" $c --backend hybrid
+        grep_in err "no hybrid executor" "$name --backend hybrid: the message says why"
+    else
+        # shellcheck disable=SC2086
+        expect 0 "$name --backend hybrid" $c --backend hybrid --verify --quiet
+        # shellcheck disable=SC2086
+        expect 0 "$name --backend hybrid --split 0,0,0 --json" $c --backend hybrid --split 0,0,0 --json
+        json_keys "$name hybrid --json keys" plan.arrays plan.predicted.total_s plan.measured_s host_mem
+    fi
     rm -f lg.txt
 done
+expect 2 "--host-mem unknown kind" bfs g.sg --source 0 --host-mem fast
+grep_in err "unknown kind 'fast'" "--host-mem: the message names the kind"
+expect 2 "--split with two numbers" bfs g.sg --source 0 --split 1,2
+grep_in err "three vertex counts" "--split: the message says what it wants"
+expect 0 "--host-mem plain on the cpu" bfs g.sg --source 0 --backend cpu --host-mem plain --quiet
+if [ "$GPUS" -eq 0 ]; then
+    expect 1 "--host-mem managed without a GPU" bfs g.sg --source 0 --backend cpu --host-mem managed
+    grep_in err "managed" "--host-mem managed without a GPU: the message names it"
+fi
 expect 0 "mst --backend cpu" mst g.sg --backend cpu --quiet
 expect 0 "mst --backend auto" mst g.sg --backend auto --quiet
 expect 0 "mst --backend cpu --json" mst g.sg --backend cpu --json

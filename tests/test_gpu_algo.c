@@ -677,7 +677,10 @@ static void test_device_budget(void **state)
     }
     sg_run_free(gpu);
 
-    aut = mkrun(SG_BACKEND_AUTO, MIB);
+    /* 64 KiB holds not even the hybrid backend's working arrays: auto runs
+     * every algorithm on the cpu and says why. */
+    const uint64_t TINY = 64ull << 10;
+    aut = mkrun(SG_BACKEND_AUTO, TINY);
     {
         sg_forest *f = NULL;
         if (sg_mst(aut, g, &f, &err) != SG_OK) fail_msg("auto mst in 1 MiB: %s", err.msg);
@@ -686,8 +689,8 @@ static void test_device_budget(void **state)
         sg_forest_free(f);
         rep = expect_report(aut, false, "auto mst in 1 MiB");
         if (rep.fallback[0] == '\0') fail_msg("auto mst in 1 MiB ran on the cpu without a reason");
-        if (rep.used && rep.budget != MIB)
-            fail_msg("auto run with device_mem 1 MiB: budget %llu", (unsigned long long)rep.budget);
+        if (rep.used && rep.budget != TINY)
+            fail_msg("auto run with device_mem 64 KiB: budget %llu", (unsigned long long)rep.budget);
 
         sssp_check(aut, SG_BACKEND_CPU, g, 1, SG_SSSP_DELTA, 0.0, true, "auto, 1 MiB");
         sssp_check(aut, SG_BACKEND_CPU, g, 1, SG_SSSP_AUTO, 0.0, false, "auto, 1 MiB");
@@ -840,6 +843,219 @@ static void test_load_to_device(void **state)
     free(dir);
 }
 
+
+/* ------------------------------------------------------------ the hybrid backend */
+
+/* A hybrid (or auto) run; with `eighths` the splits are forced to
+ * eighths[k] * n / 8 vertices for X, A, W. */
+static sg_run *mkhybrid(sg_backend b, uint64_t device_mem, const int *eighths, uint64_t n)
+{
+    sg_run_options o = {.backend = b, .threads = 2, .device_mem = device_mem};
+    if (eighths) {
+        o.force_split = true;
+        for (int k = 0; k < 3; k++) o.split[k] = (uint64_t)eighths[k] * n / 8;
+    }
+    sg_run *r = NULL;
+    sg_error err = {0};
+    if (sg_run_create(&o, &r, &err) != SG_OK) fail_msg("sg_run_create(hybrid): %s", err.msg);
+    return r;
+}
+
+/* After a hybrid call: a plan is reported with the forced splits (when
+ * forced), within the budget, and the peak stayed within the budget. */
+static sg_plan expect_plan(const sg_run *run, const int *eighths, uint64_t n, bool weights,
+                           const char *what)
+{
+    sg_plan pl;
+    double measured = -1;
+    if (!sg_run_plan(run, &pl, &measured)) fail_msg("%s: no plan reported", what);
+    if (!(measured >= 0)) fail_msg("%s: measured time %g", what, measured);
+    for (int k = 0; k < (weights ? 3 : 2); k++) {
+        if (eighths && pl.split[k] != (uint64_t)eighths[k] * n / 8)
+            fail_msg("%s: split %d is %llu, forced %llu", what, k,
+                     (unsigned long long)pl.split[k], (unsigned long long)eighths[k] * n / 8);
+        if (pl.split[k] > n) fail_msg("%s: split %d past n", what, k);
+    }
+    expect_report(run, true, what);
+    return pl;
+}
+
+/* Every split from all on the device to all on the host, X, A and W split
+ * differently, on every family: distances and levels equal the oracles'. */
+static void test_hybrid_splits(void **state)
+{
+    (void)state;
+    static const int fr[][3] = {{8, 8, 8}, {0, 0, 0}, {8, 0, 0}, {0, 8, 8}, {8, 8, 0},
+                                {8, 0, 8}, {3, 5, 1}, {5, 1, 7}, {4, 4, 4}, {1, 7, 2}};
+    const int nfr = (int)(sizeof fr / sizeof fr[0]);
+    char what[300];
+    for (int k = 0; k < TG_NKINDS; k++)
+        for (int si = 0; si < n_sizes(); si++)
+            for (int directed = 0; directed < 2; directed++)
+                for (int f32 = 0; f32 < 2; f32++) {
+                    sg_graph *g = tg_make((tg_kind)k, size_at(si), 1, directed, f32);
+                    const uint64_t n = nverts(g);
+                    uint32_t src[3];
+                    const int ns = sources_of(g, 1, src);
+                    for (int i = 0; i < nfr; i++) {
+                        char base[200];
+                        describe(base, sizeof base, (tg_kind)k, size_at(si), 1, directed, f32, g);
+                        snprintf(what, sizeof what, "%s, hybrid split %d/8 %d/8 %d/8", base,
+                                 fr[i][0], fr[i][1], fr[i][2]);
+                        sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
+                        const uint32_t s = src[i % ns];
+                        const bool parents = i % 2;
+                        sssp_check(run, SG_BACKEND_HYBRID, g, s, SG_SSSP_DELTA, 0.0, parents, what);
+                        expect_plan(run, fr[i], n, true, what);
+                        sssp_check(run, SG_BACKEND_HYBRID, g, s, SG_SSSP_DELTA, 3.0, !parents, what);
+                        if (i < 3)
+                            sssp_check(run, SG_BACKEND_HYBRID, g, s, SG_SSSP_BELLMAN_FORD, 0.0,
+                                       false, what);
+                        bfs_check(run, SG_BACKEND_HYBRID, g, s, 0, 0, parents, what, NULL);
+                        expect_plan(run, fr[i], n, false, what);
+                        sg_run_free(run);
+                    }
+                    sg_graph_free(g);
+                }
+}
+
+/* Budgets from the working arrays alone up to the whole graph: auto picks
+ * hybrid while the graph does not fit (gpu once it does), the plan keeps
+ * its device bytes within what the budget leaves, the accountant's peak
+ * stays within the budget, and the results are the oracles'. The forest
+ * has no hybrid executor: auto runs it on the cpu and says so; hybrid
+ * refuses it. */
+static void test_hybrid_budget(void **state)
+{
+    (void)state;
+    sg_graph *g = tg_make(TG_RMAT, small_only ? 256 : 4096, 2, false, false);
+    const uint64_t n = nverts(g), full = (n + 1) * 8 + sg_graph_offsets(g)[n] * 8;
+    uint32_t s = 0;
+    sg_error err = {0};
+    if (sg_graph_random_source(g, 1, &s, &err) != SG_OK) fail_msg("%s", err.msg);
+    /* the working arrays, from a plan on a large budget */
+    uint64_t work[2];
+    for (int a = 0; a < 2; a++) {
+        sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, NULL, n);
+        if (a == 0)
+            sssp_check(run, SG_BACKEND_HYBRID, g, s, SG_SSSP_DELTA, 0.0, true, "rmat, hybrid");
+        else
+            bfs_check(run, SG_BACKEND_HYBRID, g, s, 0, 0, true, "rmat, hybrid", NULL);
+        const sg_plan pl = expect_plan(run, NULL, n, a == 0, "rmat, hybrid, default budget");
+        if (pl.split[0] != n || pl.split[1] != n)
+            fail_msg("rmat, hybrid, default budget: splits %llu %llu, want all on the device",
+                     (unsigned long long)pl.split[0], (unsigned long long)pl.split[1]);
+        work[a] = pl.work_bytes;
+        sg_run_free(run);
+    }
+    /* (SSSP's working bytes include room for its light index, about a
+     * quarter of this graph's bytes: up to 0.7 of the graph, it still spills.) */
+    static const double frac[] = {0.0, 0.05, 0.2, 0.45, 0.7};
+    const uint64_t graph_bytes[2] = {full, full - sg_graph_offsets(g)[n] * 4}; /* sssp, bfs */
+    for (unsigned i = 0; i < sizeof frac / sizeof frac[0]; i++)
+        for (int a = 0; a < 2; a++) {
+            const uint64_t budget = work[a] + (uint64_t)(frac[i] * (double)graph_bytes[a]) + 4096;
+            char what[160];
+            snprintf(what, sizeof what, "rmat n %llu, %s, auto, budget work + %.0f%% of the graph",
+                     (unsigned long long)n, a == 0 ? "sssp" : "bfs", 100 * frac[i]);
+            sg_run *run = mkhybrid(SG_BACKEND_AUTO, budget, NULL, n);
+            if (a == 0)
+                sssp_check(run, SG_BACKEND_HYBRID, g, s, SG_SSSP_DELTA, 0.0, true, what);
+            else
+                bfs_check(run, SG_BACKEND_HYBRID, g, s, 0, 0, true, what, NULL);
+            const sg_plan pl = expect_plan(run, NULL, n, a == 0, what);
+            const uint64_t dev = pl.device_bytes[0] + pl.device_bytes[1] + pl.device_bytes[2];
+            if (dev + pl.work_bytes > budget)
+                fail_msg("%s: plan puts %llu + %llu bytes on the device", what,
+                         (unsigned long long)dev, (unsigned long long)pl.work_bytes);
+            if (frac[i] >= 0.2 && pl.split[0] != n)
+                fail_msg("%s: X (%llu bytes) not all on the device", what,
+                         (unsigned long long)(n + 1) * 8);
+            if (frac[i] == 0.0 && pl.split[1] != 0 && pl.split[1] == n)
+                fail_msg("%s: A all on the device with no room for it", what);
+            sg_run_free(run);
+        }
+    /* Room for everything: auto runs in core. */
+    {
+        sg_run *run = mkhybrid(SG_BACKEND_AUTO, 0, NULL, n);
+        sssp_check(run, SG_BACKEND_GPU, g, s, SG_SSSP_DELTA, 0.0, false, "rmat, auto, room");
+        if (sg_run_plan(run, NULL, NULL)) fail_msg("rmat, auto, room: a plan for an in-core run");
+        sg_run_free(run);
+    }
+    /* The forest. */
+    {
+        sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, NULL, n);
+        sg_forest *f = NULL;
+        memset(&err, 0, sizeof err);
+        const sg_status st = sg_mst(run, g, &f, &err);
+        if (st != SG_E_UNSUPPORTED || !strstr(err.msg, "hybrid"))
+            fail_msg("hybrid mst: status %d, \"%s\"", (int)st, err.msg);
+        assert_null(f);
+        sg_run_free(run);
+        run = mkhybrid(SG_BACKEND_AUTO, work[0] + 4096, NULL, n);
+        if (sg_mst(run, g, &f, &err) != SG_OK) fail_msg("auto mst, small budget: %s", err.msg);
+        expect_backend(run, SG_BACKEND_CPU, "auto mst, small budget", "sg_mst");
+        if (sg_verify_forest(g, f, &err) != SG_OK) fail_msg("auto mst: %s", err.msg);
+        sg_forest_free(f);
+        sg_run_free(run);
+    }
+    sg_graph_free(g);
+}
+
+/* Stores loaded into managed and pinned host memory for hybrid runs (the
+ * kind auto picks for a graph over the budget, and each kind asked for),
+ * with splits forced and planned. */
+static void test_hybrid_host_memory(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir("gpu-hybrid");
+    char path[512];
+    snprintf(path, sizeof path, "%s/g", dir);
+    sg_rmat_options ro;
+    sg_rmat_defaults(&ro);
+    ro.scale = small_only ? 9 : 12;
+    ro.seed = 7;
+    sg_error err = {0};
+    if (sg_gen_rmat(path, &ro, NULL, &err) != SG_OK) fail_msg("gen rmat: %s", err.msg);
+    static const int fr[][3] = {{0, 0, 0}, {8, 3, 3}, {8, 8, 8}};
+    const sg_mem_kind kinds[] = {SG_MEM_AUTO, SG_MEM_MANAGED, SG_MEM_PINNED, SG_MEM_PLAIN};
+    for (int ki = 0; ki < 4; ki++)
+        for (int i = 0; i < 4; i++) {
+            char what[200];
+            snprintf(what, sizeof what, "rmat %d in host memory kind %d, split %d", (int)ro.scale,
+                     (int)kinds[ki], i);
+            /* auto: a budget far below the graph, so that it spills */
+            sg_run *run = i < 3 ? mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], 1u << ro.scale)
+                                : mkhybrid(SG_BACKEND_AUTO, small_only ? 64ull << 10 : 512ull << 10,
+                                           NULL, 0);
+            const sg_graph_options go = {.mem = kinds[ki]};
+            sg_graph *g = NULL;
+            if (sg_graph_open(run, path, &go, &g, &err) != SG_OK) fail_msg("%s: %s", what, err.msg);
+            sg_graph_info gi;
+            sg_graph_get_info(g, &gi);
+            /* auto: managed under the managed cap (the device's free memory
+             * beyond the budget): none is left beside the default budget */
+            const sg_mem_kind want = kinds[ki] != SG_MEM_AUTO ? kinds[ki]
+                                     : i < 3                  ? SG_MEM_PINNED
+                                                              : SG_MEM_MANAGED;
+            if (gi.mem != want) fail_msg("%s: memory kind %d, want %d", what, (int)gi.mem, (int)want);
+            uint32_t s = 0;
+            if (sg_graph_random_source(g, 2, &s, &err) != SG_OK) fail_msg("%s", err.msg);
+            sssp_check(run, SG_BACKEND_HYBRID, g, s, SG_SSSP_DELTA, 0.0, true, what);
+            const sg_plan pl = expect_plan(run, i < 3 ? fr[i] : NULL, gi.n_vertices, true, what);
+            const sg_spill_kind sk = gi.mem == SG_MEM_MANAGED ? SG_SPILL_MANAGED : SG_SPILL_PINNED;
+            for (int k = 0; k < 3; k++)
+                if (pl.host_bytes[k] && pl.spill_kind[k] != sk)
+                    fail_msg("%s: array %d spilled as %s", what, k,
+                             sg_spill_kind_name(pl.spill_kind[k]));
+            bfs_check(run, SG_BACKEND_HYBRID, g, s, 0, 0, true, what, NULL);
+            sg_graph_free(g);
+            sg_run_free(run);
+        }
+    tu_rm_rf(dir);
+    free(dir);
+}
+
 int main(void)
 {
     if (!sg_gpu_built()) {
@@ -862,6 +1078,9 @@ int main(void)
         cmocka_unit_test(test_disable_switches),
         cmocka_unit_test(test_device_budget),
         cmocka_unit_test(test_load_to_device),
+        cmocka_unit_test(test_hybrid_splits),
+        cmocka_unit_test(test_hybrid_budget),
+        cmocka_unit_test(test_hybrid_host_memory),
     };
     const char *only = getenv("SG_TEST_ONLY"); /* e.g. "test_bfs", for sanitizer runs */
     if (only) cmocka_set_test_filter(only);

@@ -150,6 +150,10 @@ void cli_json_str(cli_json *j, const char *key, const char *s);
 void cli_json_null(cli_json *j, const char *key);
 /* A JSON string literal (quotes included). */
 void cli_json_write_string(FILE *f, const char *s);
+/* The members of a placement plan (work bytes, per-array splits, device and
+ * host bytes, spill kinds, the host range and the predicted times), as
+ * spillgraph plan prints them and hybrid runs report them. */
+void cli_json_plan(cli_json *j, const sg_plan *pl);
 
 /* ------------------------------------------------------------ progress
  * A one-line bar on stderr, drawn only when stderr is a terminal and the

@@ -38,6 +38,8 @@ enum {
     OPT_ORIGINAL_IDS,
     OPT_DEVICE_MEM,
     OPT_DEVICE,
+    OPT_HOST_MEM,
+    OPT_SPLIT,
     OPT_METHOD,
 };
 
@@ -46,20 +48,31 @@ enum {
         {"threads", 't', true, OPT_THREADS}, {"json", 0, false, OPT_JSON},                  \
         {"verify", 0, false, OPT_VERIFY}, {"force", 'f', false, OPT_FORCE},                 \
         {"quiet", 'q', false, OPT_QUIET}, {"original-ids", 0, false, OPT_ORIGINAL_IDS},     \
-        {"device-mem", 0, true, OPT_DEVICE_MEM}, {"device", 0, true, OPT_DEVICE}
+        {"device-mem", 0, true, OPT_DEVICE_MEM}, {"device", 0, true, OPT_DEVICE},          \
+        {"host-mem", 0, true, OPT_HOST_MEM}, {"split", 0, true, OPT_SPLIT}
 
 #define COMMON_USAGE "         [--backend auto|cpu|gpu|hybrid] [--threads N] [--device-mem SIZE]\n" \
-                     "         [--device N] [--verify] [--force] [--original-ids] [--json] [--quiet]"
+                     "         [--device N] [--host-mem auto|plain|pinned|managed] [--split VX,VA,VW]\n" \
+                     "         [--verify] [--force] [--original-ids] [--json] [--quiet]"
 
 #define COMMON_HELP                                                                        \
     "  --backend B        auto (default: gpu when a GPU is present and the graph\n"       \
-    "                     fits the device budget, else cpu), cpu, gpu or hybrid\n"          \
-    "                     (hybrid does not exist yet: refused with a message)\n"          \
+    "                     fits the device budget, hybrid when it does not (sssp,\n"       \
+    "                     bfs), else cpu), cpu, gpu or hybrid (the planner keeps\n"      \
+    "                     prefixes of X, A, W on the device; the GPU reads the rest\n"   \
+    "                     from host memory; docs/plan.md)\n"                              \
     "  --threads N        worker threads (default: OpenMP's, OMP_NUM_THREADS)\n"           \
     "  --device-mem SIZE  device memory budget (K, M, G, T suffixes; default: the\n"      \
     "                     GPU's free memory less max(256M, 3%%)); every device\n"          \
     "                     allocation counts against it\n"                                 \
     "  --device N         the GPU to use (default 0; spillgraph devices lists them)\n"    \
+    "  --host-mem KIND    host memory of the graph: auto (default: plain, or for a\n"     \
+    "                     graph over the device budget managed when it fits under\n"    \
+    "                     the device's free memory beyond the budget, else pinned),\n"  \
+    "                     plain, pinned or managed\n"                                    \
+    "  --split VX,VA,VW   hybrid: keep the offsets of the first VX vertices and the\n"  \
+    "                     lists (A, W) of the first VA, VW on the device instead of\n"  \
+    "                     the planner's choice (experiments)\n"                          \
     "  --verify           check the result against the serial oracle; a difference\n"     \
     "                     is an error (exit 1) and nothing is written\n"                    \
     "  --force            replace output files that exist\n"                               \
@@ -90,6 +103,9 @@ typedef struct algo {
     bool original_ids;        /* --original-ids */
     uint64_t device_mem;      /* --device-mem (0 = automatic) */
     int device;               /* --device */
+    sg_mem_kind host_mem;     /* --host-mem */
+    bool force_split;         /* --split */
+    uint64_t split[3];
     /* what the run made */
     cli_progress bar;
     sg_run *run;
@@ -106,6 +122,7 @@ static void algo_init(algo *a, const char *cmd, const char *usage)
     a->cmd = cmd;
     a->usage = usage;
     a->backend = SG_BACKEND_AUTO;
+    a->host_mem = SG_MEM_AUTO;
 }
 
 static void algo_free(algo *a)
@@ -163,6 +180,30 @@ static int common_option(int id, cli_parser *p, algo *a)
     case OPT_ORIGINAL_IDS: a->original_ids = true; return 1;
     case OPT_DEVICE_MEM: return cli_value_size(p, 1, UINT64_MAX, &a->device_mem) ? 1 : -1;
     case OPT_DEVICE: return cli_value_int(p, 0, 1024, &a->device) ? 1 : -1;
+    case OPT_HOST_MEM: {
+        static const char *const kinds[] = {"plain", "pinned", "managed", "auto"};
+        for (int k = 0; k < 4; k++)
+            if (strcmp(p->value, kinds[k]) == 0) {
+                a->host_mem = (sg_mem_kind)k;
+                return 1;
+            }
+        cli_usage_error(a->cmd, a->usage,
+                        "--host-mem: unknown kind '%s' (auto, plain, pinned, managed)", p->value);
+        return -1;
+    }
+    case OPT_SPLIT: {
+        unsigned long long v[3];
+        int used = 0;
+        if (sscanf(p->value, "%llu,%llu,%llu%n", &v[0], &v[1], &v[2], &used) != 3 ||
+            p->value[used] != '\0') {
+            cli_usage_error(a->cmd, a->usage,
+                            "--split: '%s' is not three vertex counts VX,VA,VW", p->value);
+            return -1;
+        }
+        a->force_split = true;
+        for (int k = 0; k < 3; k++) a->split[k] = v[k];
+        return 1;
+    }
     }
     return 0;
 }
@@ -237,12 +278,14 @@ static int algo_open(algo *a, bool weights)
                                .progress = cli_progress_cb,
                                .progress_ctx = &a->bar,
                                .device = a->device,
-                               .device_mem = a->device_mem};
+                               .device_mem = a->device_mem,
+                               .force_split = a->force_split,
+                               .split = {a->split[0], a->split[1], a->split[2]}};
     sg_error err = {0};
     sg_status st = sg_run_create(&ro, &a->run, &err);
     if (st != SG_OK) return cli_fail_status(a->cmd, st, &err);
     const sg_graph_options go = {
-        .mem = SG_MEM_PLAIN, .no_weights = !weights, .original_ids = a->original_ids};
+        .mem = a->host_mem, .no_weights = !weights, .original_ids = a->original_ids};
     st = sg_graph_open(a->run, a->store, &go, &a->g, &err);
     if (st != SG_OK) {
         cli_progress_end(&a->bar);
@@ -311,13 +354,25 @@ static void text_head(const algo *a, const char *what)
     sg_device_report d;
     sg_run_device_report(a->run, &d);
     if (d.fallback[0]) printf("  fallback   cpu: %s\n", d.fallback);
-    if (d.used && sg_run_backend(a->run) == SG_BACKEND_GPU) {
+    if (d.used && sg_run_backend(a->run) != SG_BACKEND_CPU) {
         printf("  device     GPU %d (%s), peak %s of a %s budget", d.index, d.name,
                cli_bytes(d.peak_bytes).s, cli_bytes(d.budget).s);
         if (d.upload_bytes && d.upload_seconds > 0)
             printf(", graph copied %s at %.1f GB/s", cli_bytes(d.upload_bytes).s,
                    (double)d.upload_bytes / d.upload_seconds / 1e9);
         printf("\n");
+    }
+    sg_plan pl;
+    double measured = 0;
+    if (sg_run_plan(a->run, &pl, &measured)) {
+        printf("  placement  on the device: offsets of %s, lists of %s (A) and %s (W) of %s "
+               "vertices;\n             the rest in %s host memory\n",
+               cli_count(pl.split[0]).s, cli_count(pl.split[1]).s, cli_count(pl.split[2]).s,
+               cli_count(a->info.n_vertices).s,
+               a->info.mem == SG_MEM_MANAGED ? "managed" : "pinned");
+        printf("  predicted  %s (upload %s), measured %s on the device\n",
+               cli_seconds(pl.predicted_s).s, cli_seconds(pl.t_upload).s,
+               cli_seconds(measured).s);
     }
 }
 
@@ -370,6 +425,16 @@ static void json_head(const algo *a, cli_json *j)
         cli_json_num(j, "upload_gbps", d.upload_seconds > 0
                                            ? (double)d.upload_bytes / d.upload_seconds / 1e9
                                            : 0.0);
+        cli_json_object_end(j);
+    }
+    static const char *const mem_names[] = {"plain", "pinned", "managed", "auto"};
+    cli_json_str(j, "host_mem", mem_names[a->info.mem]);
+    sg_plan pl;
+    double measured = 0;
+    if (sg_run_plan(a->run, &pl, &measured)) {
+        cli_json_object(j, "plan");
+        cli_json_plan(j, &pl);
+        cli_json_num(j, "measured_s", measured);
         cli_json_object_end(j);
     }
 }

@@ -202,32 +202,7 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
         cli_json_u64(&j, "device_free", free_b);
         cli_json_u64(&j, "budget", budget);
         cli_json_u64(&j, "managed_cap", managed_cap);
-        cli_json_u64(&j, "work_bytes", pl.work_bytes);
-        cli_json_array(&j, "arrays");
-        for (int a = 0; a < 3; a++) {
-            cli_json_object(&j, NULL);
-            cli_json_str(&j, "array", names[a]);
-            cli_json_u64(&j, "split", pl.split[a]);
-            cli_json_u64(&j, "device_bytes", pl.device_bytes[a]);
-            cli_json_u64(&j, "host_bytes", pl.host_bytes[a]);
-            cli_json_str(&j, "spill", sg_spill_kind_name(pl.spill_kind[a]));
-            cli_json_object_end(&j);
-        }
-        cli_json_array_end(&j);
-        cli_json_u64(&j, "managed_bytes", pl.managed_bytes);
-        cli_json_u64(&j, "host_begin", pl.host_begin);
-        cli_json_u64(&j, "gpu_host_end", pl.gpu_host_end);
-        cli_json_num(&j, "cpu_share", pl.cpu_share);
-        cli_json_u64(&j, "pcie_bytes_per_pass", pl.pcie_bytes_per_pass);
-        cli_json_object(&j, "predicted");
-        cli_json_num(&j, "upload_s", pl.t_upload);
-        cli_json_num(&j, "device_s", pl.t_device);
-        cli_json_num(&j, "gpu_host_s", pl.t_gpu_host);
-        cli_json_num(&j, "cpu_s", pl.t_cpu);
-        cli_json_num(&j, "pass_s", pl.predicted_pass_s);
-        cli_json_num(&j, "passes", pl.passes);
-        cli_json_num(&j, "total_s", pl.predicted_s);
-        cli_json_object_end(&j);
+        cli_json_plan(&j, &pl);
         cli_json_end(&j);
         goto done;
     }
