@@ -385,13 +385,60 @@ static void test_calibrate_save(void **state)
     assert_int_not_equal(sg_rates_save("cal/file/rates", &back, &err), SG_OK);
 }
 
+/* What the hybrid backend asks for: its own working bytes, the GPU reading
+ * every spilled byte (no CPU share), and forced splits evaluated without
+ * the budget check; a forced split that is no breakpoint is an error. */
+static void test_executor_inputs(void **state)
+{
+    (void)state;
+    static table t;
+    make_table(&t, 1u << 16, 4096);
+    const uint64_t full = graph_bytes(&t, SG_PLAN_SSSP);
+    for (int a = 0; a < 3; a++) {
+        sg_plan_input in = input(&t, (sg_plan_algo)a, 3 * full / 4, 0);
+        in.work_bytes = 12345;
+        in.gpu_reads_all = true;
+        sg_plan p;
+        sg_error err = {0};
+        if (sg_plan_make(&in, &p, &err) != SG_OK) fail_msg("algo %d: %s", a, err.msg);
+        assert_int_equal(p.work_bytes, 12345);
+        assert_int_equal(p.gpu_host_end, t.n);
+        assert_true(p.cpu_share == 0.0 && p.t_cpu == 0.0);
+        uint64_t dev = 0;
+        for (int k = 0; k < 3; k++) dev += p.device_bytes[k];
+        assert_true(dev + p.work_bytes <= in.device_budget);
+        /* the work bytes count against the budget */
+        in.work_bytes = in.device_budget + 1;
+        assert_int_equal(sg_plan_make(&in, &p, &err), SG_E_NOMEM);
+        /* forced splits: any breakpoints, whatever the budget */
+        in.forced = true;
+        in.device_budget = 0;
+        const uint64_t f[3] = {t.v[NP - 1], t.v[3], t.v[100]};
+        for (int k = 0; k < 3; k++) in.forced_split[k] = f[k];
+        if (sg_plan_make(&in, &p, &err) != SG_OK) fail_msg("algo %d forced: %s", a, err.msg);
+        assert_int_equal(p.split[0], f[0]);
+        assert_int_equal(p.split[1], f[1]);
+        if (a == SG_PLAN_BFS) {
+            assert_int_equal(p.host_bytes[2], 0); /* no W */
+        } else {
+            assert_int_equal(p.split[2], f[2]);
+            assert_int_equal(p.device_bytes[2], t.e[100] * 4);
+        }
+        assert_int_equal(p.device_bytes[1], t.e[3] * 4);
+        assert_true(p.predicted_s > 0);
+        in.forced_split[1] = t.v[3] + 1;
+        assert_int_equal(sg_plan_make(&in, &p, &err), SG_E_INVALID);
+        if (!strstr(err.msg, "not one of the breakpoints")) fail_msg("\"%s\"", err.msg);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_budget_sweep), cmocka_unit_test(test_spill_order),
         cmocka_unit_test(test_managed_cap),  cmocka_unit_test(test_owner_split),
         cmocka_unit_test(test_errors),       cmocka_unit_test(test_rates_file),
-        cmocka_unit_test(test_calibrate_save),
+        cmocka_unit_test(test_calibrate_save), cmocka_unit_test(test_executor_inputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
