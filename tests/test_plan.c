@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../src/internal.h"
 
@@ -440,5 +441,17 @@ int main(void)
         cmocka_unit_test(test_errors),       cmocka_unit_test(test_rates_file),
         cmocka_unit_test(test_calibrate_save), cmocka_unit_test(test_executor_inputs),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    /* The rates-file tests write relative paths: in a directory of their
+     * own, removed afterwards, never where the test was started. */
+    char *dir = tu_tmpdir("plan");
+    char here[4096];
+    if (!getcwd(here, sizeof here) || chdir(dir) != 0) {
+        perror("test_plan: entering its temporary directory");
+        return 1;
+    }
+    const int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    if (chdir(here) != 0) perror("test_plan: returning to the start directory");
+    tu_rm_rf(dir);
+    free(dir);
+    return rc;
 }
