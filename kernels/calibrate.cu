@@ -143,16 +143,9 @@ extern "C" sg_status sgk_calibrate(int index, uint64_t bytes, sgk_calibration *o
     out->zc_rand_gbps = req_bytes / s / 1e9;
 
     // The same from managed memory with the two hints (nothing migrates).
-    SGK_CU(cudaMallocManaged(&b.m, bytes, cudaMemAttachGlobal));
-    memset(b.m, 1, bytes); // first touch on the host
-    cudaMemLocation host_loc, dev_loc;
-    memset(&host_loc, 0, sizeof host_loc);
-    memset(&dev_loc, 0, sizeof dev_loc);
-    host_loc.type = cudaMemLocationTypeHost;
-    dev_loc.type = cudaMemLocationTypeDevice;
-    dev_loc.id = index;
-    SGK_CU(cudaMemAdvise(b.m, bytes, cudaMemAdviseSetPreferredLocation, host_loc));
-    SGK_CU(cudaMemAdvise(b.m, bytes, cudaMemAdviseSetAccessedBy, dev_loc));
+    // (the hybrid backend's spilled arrays are allocated the same way)
+    SGK_TRY(sgk_managed_alloc(index, bytes, &b.m, err));
+    memset(b.m, 1, bytes); // first touch on the host, where the hint keeps it
     SGK_TRY(best_of(
         [&]() {
             random_128<<<grid, CBLOCK>>>((const uint32_t *)b.m, nchunks, per_warp, seed++, b.sink);
