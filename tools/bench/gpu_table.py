@@ -19,30 +19,35 @@ def rows(path):
             yield label, json.loads(line)
 
 
-for path in sys.argv[1:]:
-    groups = {}
-    for label, obj in rows(path):
-        groups.setdefault(label, []).append(obj)
-    print(f"\n{path}\n")
-    print("| variant | runs | compute ms | kernel ms | preprocess ms | MTEPS | peak GiB | upload GB/s | notes |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for label, objs in groups.items():
-        ok = [o for o in objs if "failed" not in o]
-        if not ok:
-            print(f"| {label} | 0 | failed | | | | | | |")
-            continue
-        med = lambda f: statistics.median(f(o) for o in ok)
-        comp = med(lambda o: o["seconds"]["compute"]) * 1e3
-        kern = med(lambda o: o.get("counters", {}).get("kernel_us", 0)) / 1e3
-        pre = med(lambda o: o["seconds"]["preprocess"]) * 1e3
-        m = ok[0]["n_edges"]
-        mteps = m / (comp / 1e3) / 1e6 if comp > 0 else float("nan")
-        dev = ok[0].get("device", {})
-        peak = dev.get("peak_bytes", 0) / 2**30
-        up = dev.get("upload_gbps", 0)
-        c = ok[0].get("counters", {})
-        keys = ["iterations", "buckets", "relaxations", "delta", "top_down_steps",
-                "bottom_up_steps", "contractions"]
-        notes = ", ".join(f"{k} {c[k]}" for k in keys if k in c)
-        print(f"| {label} | {len(ok)} | {comp:.2f} | {kern:.2f} | {pre:.1f} | {mteps:.0f} | "
-              f"{peak:.2f} | {up:.1f} | {notes} |")
+def main():
+    for path in sys.argv[1:]:
+        groups = {}
+        for label, obj in rows(path):
+            groups.setdefault(label, []).append(obj)
+        print(f"\n{path}\n")
+        print("| variant | runs | compute ms | kernel ms | preprocess ms | MTEPS | peak GiB | upload GB/s | notes |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for label, objs in groups.items():
+            ok = [o for o in objs if "failed" not in o]
+            if not ok:
+                print(f"| {label} | 0 | failed | | | | | | |")
+                continue
+            med = lambda f: statistics.median(f(o) for o in ok)
+            comp = med(lambda o: o["seconds"]["compute"]) * 1e3
+            kern = med(lambda o: o.get("counters", {}).get("kernel_us", 0)) / 1e3
+            pre = med(lambda o: o["seconds"]["preprocess"]) * 1e3
+            m = ok[0]["n_edges"]
+            mteps = m / (comp / 1e3) / 1e6 if comp > 0 else float("nan")
+            dev = ok[0].get("device", {})
+            peak = dev.get("peak_bytes", 0) / 2**30
+            up = dev.get("upload_gbps", 0)
+            c = ok[0].get("counters", {})
+            keys = ["iterations", "buckets", "relaxations", "delta", "top_down_steps",
+                    "bottom_up_steps", "contractions"]
+            notes = ", ".join(f"{k} {c[k]}" for k in keys if k in c)
+            print(f"| {label} | {len(ok)} | {comp:.2f} | {kern:.2f} | {pre:.1f} | {mteps:.0f} | "
+                  f"{peak:.2f} | {up:.1f} | {notes} |")
+
+
+if __name__ == "__main__":
+    main()

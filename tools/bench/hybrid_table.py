@@ -2,18 +2,11 @@
 """Summarises tools/bench/hybrid.sh output: per run, the backend, host
 memory, splits, kernel and compute time, MTEPS, the plan's predicted time
 against the measured one, and the ratio to the unbudgeted gpu run."""
-import json
+import os
 import sys
 
-
-def runs(path):
-    label = None
-    for line in open(path):
-        line = line.strip()
-        if line.startswith("# "):
-            label = line[2:]
-        elif line.startswith("{"):
-            yield label, json.loads(line)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gpu_table import rows as runs  # noqa: E402 (JSON lines with "# label" lines)
 
 
 def main():
