@@ -148,6 +148,8 @@ enum {
     C_NBIG,         // preprocessing: long lists found
     C_B0, C_B1,     // preprocessing: batch end and its offset
     C_X0,           // preprocessing: x[0]
+    C_INTER,        // in-place executor: entries found leaving their tree
+    C_HOSTB,        // in-place executor: bytes of A and W read from host memory
     C_NCTR
 };
 constexpr size_t CTR_BYTES = 128;   // >= C_NCTR * 8
@@ -639,6 +641,46 @@ __global__ void k_lens(uint64_t ns, const uint32_t *__restrict__ scan,
 // The inter-tree edges (copy with v < nbr) of the R remaining entries.
 // off: exclusive sums of the lengths (ns + 1, off[ns] = R). Each thread
 // takes 8 consecutive entries (a binary search for the first).
+// A lane's walk over the numbered entries of the scan list's segments (off:
+// exclusive sums of their lengths, off[ns] = the total), in increasing j:
+// the segment s holding j, its vertex v, v's tree t, and j's place in the
+// list arrays (the segment starts at start[v]: lo in core, X in place).
+struct SegWalk {
+    uint64_t s = 0, base = 0, soff = 0;
+    uint32_t v = 0, t = 0;
+    bool have = false;
+    // s = the largest in [0, ns) with off[s] <= j (j < off[ns])
+    __device__ __forceinline__ void seek(const uint64_t *__restrict__ off, uint64_t ns, uint64_t j)
+    {
+        uint64_t l = 0, h = ns - 1;
+        while (l < h) {
+            const uint64_t mid = l + (h - l + 1) / 2;
+            if (off[mid] <= j) l = mid;
+            else h = mid - 1;
+        }
+        s = l;
+        have = false;
+    }
+    template <class Start>
+    __device__ __forceinline__ uint64_t at(uint64_t j, const uint64_t *__restrict__ off,
+                                           const uint32_t *__restrict__ scan,
+                                           const uint32_t *__restrict__ comp, const Start &start)
+    {
+        while (off[s + 1] <= j) {
+            s++;
+            have = false;
+        }
+        if (!have) {
+            v = scan[s];
+            t = comp[v];
+            base = start[v];
+            soff = off[s];
+            have = true;
+        }
+        return base + (j - soff);
+    }
+};
+
 constexpr int CB_PER = 8;
 __global__ void k_cbuild(uint64_t ns, uint64_t R, const uint64_t *__restrict__ off,
                          const uint32_t *__restrict__ scan, const uint64_t *__restrict__ lo,
@@ -650,49 +692,26 @@ __global__ void k_cbuild(uint64_t ns, uint64_t R, const uint64_t *__restrict__ o
     uint64_t skipped = 0;
     for (uint64_t b = (gtid() - lane_id()) * CB_PER; b < R; b += span) {
         const uint64_t j0 = b + (uint64_t)lane_id() * CB_PER;
-        uint64_t s = 0;
-        if (j0 < R) {
-            // largest s in [0, ns) with off[s] <= j0
-            uint64_t l = 0, h = ns - 1;
-            while (l < h) {
-                const uint64_t mid = l + (h - l + 1) / 2;
-                if (off[mid] <= j0) l = mid;
-                else h = mid - 1;
-            }
-            s = l;
-        }
-        uint32_t v = 0, t = 0;
-        uint64_t base = 0, soff = 0;
-        bool have = false;
+        SegWalk sw;
+        if (j0 < R) sw.seek(off, ns, j0);
         for (int r = 0; r < CB_PER; r++) { // warp-uniform trip count
             const uint64_t j = j0 + (uint64_t)r;
             bool emit = false;
             uint64_t e = 0;
             uint32_t tn = 0;
             if (j < R) {
-                while (off[s + 1] <= j) {
-                    s++;
-                    have = false;
-                }
-                if (!have) {
-                    v = scan[s];
-                    t = comp[v];
-                    base = lo[v];
-                    soff = off[s];
-                    have = true;
-                }
-                e = E[base + (j - soff)];
+                e = E[sw.at(j, off, scan, comp, lo)];
                 const uint32_t nb = (uint32_t)e;
                 tn = comp[nb];
-                if (tn == t) skipped++;
-                else emit = v < nb;
+                if (tn == sw.t) skipped++;
+                else emit = sw.v < nb;
             }
             const uint64_t slot = warp_append(emit, &ctr[C_NE]);
             if (emit && slot < cap) {
                 ck[slot] = (uint32_t)(e >> 32);
-                cmn[slot] = v;
+                cmn[slot] = sw.v;
                 cmx[slot] = (uint32_t)e;
-                cta[slot] = t;
+                cta[slot] = sw.t;
                 ctb[slot] = tn;
             }
         }
@@ -766,6 +785,146 @@ __global__ void k_ecompact(uint64_t ne, const uint32_t *__restrict__ nid,
             dta[slot] = na;
             dtb[slot] = nb;
         }
+    }
+}
+
+// ------------------------------------------------------------ in-place executor kernels
+// (sgk_mst_inplace: unsorted lists read where they live, device or host)
+
+constexpr int HT_STEPS = 8; // a warp's tile: HT_STEPS x 32 consecutive list entries
+
+__global__ void k_hinit(sgk_arr<uint64_t> x, uint64_t n, uint32_t *comp, uint64_t *bestA,
+                        uint32_t *bestB, uint32_t *ids, uint8_t *flags)
+{
+    for (uint64_t v = gtid(); v < n; v += gthreads()) {
+        comp[v] = (uint32_t)v;
+        bestA[v] = NONE64;
+        bestB[v] = NONE32;
+        ids[v] = (uint32_t)v;
+        flags[v] = x[v + 1] > x[v];
+    }
+}
+
+// List length of each scan-list vertex; len[ns] = 0 (for the scan).
+__global__ void k_hlens(uint64_t ns, const uint32_t *__restrict__ scan, sgk_arr<uint64_t> x,
+                        uint64_t *len)
+{
+    for (uint64_t i = gtid(); i <= ns; i += gthreads()) {
+        if (i == ns) {
+            len[i] = 0;
+        } else {
+            const uint32_t v = scan[i];
+            len[i] = x[v + 1] - x[v];
+        }
+    }
+}
+
+// The entries of the scan list's lists, numbered 0..T-1 (off: exclusive sums
+// of the lengths, off[ns] = T), in warp tiles of HT_STEPS x 32: at step r
+// lane l takes entry tile + 32 r + l, so a warp reads 32 consecutive list
+// entries per load (one 128-byte request from the host), and finds its
+// vertex by one binary search per tile and then by walking forward.
+// FIND: each entry leaving its tree offers key << 32 | nbr to its vertex's
+// candidate (lanes sharing a vertex combine, as for trees); for a fixed
+// vertex this order is the tie order. W is read only for such entries.
+// Otherwise (GATHER): each leaving entry with v < nbr is appended to the
+// contracted list.
+template <bool GATHER>
+__global__ void __launch_bounds__(BLK)
+    k_hwalk(uint64_t ns, const uint64_t *__restrict__ off, const uint32_t *__restrict__ scan,
+            sgk_arr<uint64_t> x, sgk_arr<uint32_t> a, sgk_arr<uint32_t> w, bool f32,
+            const uint32_t *__restrict__ comp, uint64_t *cand, uint32_t *ck, uint32_t *cmn,
+            uint32_t *cmx, uint32_t *cta, uint32_t *ctb, uint64_t cap, ull *ctr)
+{
+    const uint64_t T = off[ns];
+    const uint64_t tile = 32ull * HT_STEPS;
+    const uint64_t span = (gthreads() / 32) * tile;
+    uint64_t skipped = 0, leaving = 0, hostb = 0;
+    for (uint64_t b = (gtid() / 32) * tile; b < T; b += span) {
+        uint64_t j = b + lane_id();
+        SegWalk sw;
+        if (j < T) sw.seek(off, ns, j);
+        for (int r = 0; r < HT_STEPS; r++, j += 32) { // warp-uniform trip count
+            uint32_t tag = NONE32, nb = 0, tn = 0, key = 0;
+            bool leave = false;
+            if (j < T) {
+                const uint64_t p = sw.at(j, off, scan, comp, x);
+                nb = a[p];
+                hostb += p >= a.s ? 4 : 0;
+                tn = comp[nb];
+                leave = tn != sw.t;
+                if (leave) {
+                    leaving++;
+                    if (!GATHER || sw.v < nb) {
+                        key = sgk_weight_key(f32, w[p]);
+                        hostb += p >= w.s ? 4 : 0;
+                    }
+                } else {
+                    skipped++;
+                }
+            }
+            if (!GATHER) {
+                if (leave) tag = (uint32_t)sw.s;
+                tree_min64(tag, (uint64_t)key << 32 | nb, cand);
+            } else {
+                const bool emit = leave && sw.v < nb;
+                const uint64_t slot = warp_append(emit, &ctr[C_NE]);
+                if (emit && slot < cap) {
+                    ck[slot] = key;
+                    cmn[slot] = sw.v;
+                    cmx[slot] = nb;
+                    cta[slot] = sw.t;
+                    ctb[slot] = tn;
+                }
+            }
+        }
+    }
+    warp_add(skipped, &ctr[C_SKIPPED]);
+    warp_add(hostb, &ctr[C_HOSTB]);
+    if (!GATHER) warp_add(leaving, &ctr[C_INTER]);
+}
+
+// D1 / D2 from the vertex candidates (key << 32 | nbr): as (key << 32 |
+// min(v, nbr), max(v, nbr)) per tree.
+__device__ __forceinline__ uint32_t hcand(uint64_t i, uint64_t ns,
+                                          const uint32_t *__restrict__ scan,
+                                          const uint64_t *__restrict__ cand,
+                                          const uint32_t *__restrict__ comp, uint64_t &ca,
+                                          uint32_t &cb)
+{
+    if (i >= ns) return NONE32;
+    const uint64_t c = cand[i];
+    if (c == NONE64) return NONE32;
+    const uint32_t v = scan[i], nb = (uint32_t)c;
+    ca = (c >> 32) << 32 | (v < nb ? v : nb);
+    cb = v < nb ? nb : v;
+    return comp[v];
+}
+
+__global__ void k_hreduce1(uint64_t ns, const uint32_t *__restrict__ scan,
+                           const uint64_t *__restrict__ cand, const uint32_t *__restrict__ comp,
+                           uint64_t *bestA)
+{
+    const uint64_t span = gthreads();
+    for (uint64_t b = gtid() - lane_id(); b < ns; b += span) {
+        uint64_t ca = NONE64;
+        uint32_t cb = NONE32;
+        const uint32_t t = hcand(b + lane_id(), ns, scan, cand, comp, ca, cb);
+        tree_min64(t, ca, bestA);
+    }
+}
+
+__global__ void k_hreduce2(uint64_t ns, const uint32_t *__restrict__ scan,
+                           const uint64_t *__restrict__ cand, const uint32_t *__restrict__ comp,
+                           const uint64_t *__restrict__ bestA, uint32_t *bestB)
+{
+    const uint64_t span = gthreads();
+    for (uint64_t b = gtid() - lane_id(); b < ns; b += span) {
+        uint64_t ca = NONE64;
+        uint32_t cb = NONE32;
+        uint32_t t = hcand(b + lane_id(), ns, scan, cand, comp, ca, cb);
+        if (t != NONE32 && bestA[t] != ca) t = NONE32;
+        tree_min32(t, t != NONE32 ? cb : NONE32, bestB);
     }
 }
 
@@ -1047,6 +1206,127 @@ static sg_status sort_lists(Ctx &X, const sgk_graph *g, uint64_t *E, ull *dctr)
     return SG_OK;
 }
 
+// Edge mode (both executors): Borůvka over the contracted list C[cur] of
+// ne edges (key, min, max, tree of min, tree of max) until no edge or one
+// tree is left; C[1 - cur] receives each round's survivors.
+static sg_status edge_rounds(Ctx &X, uint64_t n, uint64_t &k, uint64_t ne, uint64_t cap, bool f32,
+                             sgk_dbuf<uint32_t> (*C)[5], ull *dctr, ull *h, uint64_t *bestA,
+                             uint32_t *bestB, uint32_t *comp, uint32_t *nxt, uint32_t *par,
+                             uint32_t *rn, uint32_t *ou, uint32_t *ov, uint32_t *ow,
+                             uint64_t &iters)
+{
+    sgk_ctx *c = X.c;
+    sg_error *err = X.err;
+    cudaStream_t st = c->stream;
+    int cur = 0;
+    while (ne > 0 && k > 1) {
+        iters++;
+        sgk_dbuf<uint32_t> *A = C[cur], *B = C[1 - cur];
+        k_ereduce1<<<grid(c, ne), BLK, 0, st>>>(ne, A[0], A[1], A[3], A[4], bestA);
+        SGK_LAUNCHED("k_ereduce1");
+        k_ereduce2<<<grid(c, ne), BLK, 0, st>>>(ne, A[0], A[1], A[2], A[3], A[4], bestA, bestB);
+        SGK_LAUNCHED("k_ereduce2");
+        SGK_TRY(merge_round(c, n, k, cap, f32, X.tmp.p, X.tmp.n, dctr, bestA, bestB, comp, nxt,
+                            par, rn, ou, ov, ow, err));
+        SGK_CU(cudaMemsetAsync(dctr + C_NE, 0, sizeof(ull), st));
+        k_ecompact<<<grid(c, ne), BLK, 0, st>>>(ne, nxt, A[0], A[1], A[2], A[3], A[4], B[0], B[1],
+                                                B[2], B[3], B[4], dctr);
+        SGK_LAUNCHED("k_ecompact");
+        SGK_CU(cudaMemcpyAsync(h, dctr, C_NCTR * sizeof(ull), cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaStreamSynchronize(st));
+        if (h[C_OUT] > cap)
+            return sgi_fail(err, SG_E_DEVICE, "GPU forest: %llu edges recorded for %llu vertices",
+                            (unsigned long long)h[C_OUT], (unsigned long long)n);
+        const uint64_t knew = h[C_KNEW];
+        if (knew > 0) {
+            k_reset_best<<<grid(c, knew), BLK, 0, st>>>(knew, bestA, bestB);
+            SGK_LAUNCHED("k_reset_best");
+        }
+        k = knew;
+        ne = h[C_NE];
+        cur = 1 - cur;
+    }
+    return SG_OK;
+}
+
+// The forest's `out` edges to the host: sorted into the canonical order on
+// the device when CUB can (fewer than 2^31 edges), else as recorded.
+// Counters "forest_sorted" and "forest_sort_us". The working arrays should
+// be freed first (the sort needs 40 bytes per edge).
+static sg_status forest_out(sgk_ctx *c, uint64_t out, const uint32_t *ou, const uint32_t *ov,
+                            const uint32_t *ow, bool f32, uint32_t *u, uint32_t *v, uint32_t *w,
+                            sgk_stats *stats, sg_error *err)
+{
+    const double t0 = sgi_now();
+    const bool dsort = out <= (uint64_t)INT32_MAX; // CUB's int item count
+    if (out > 0 && dsort) {
+        SGK_TRY(forest_download(c, out, ou, ov, ow, f32, u, v, w, err));
+    } else if (out > 0) {
+        SGK_TRY(sgk_download(c, u, ou, out * sizeof(uint32_t), err));
+        SGK_TRY(sgk_download(c, v, ov, out * sizeof(uint32_t), err));
+        SGK_TRY(sgk_download(c, w, ow, out * sizeof(uint32_t), err));
+    }
+    sgk_stats_set(stats, "forest_sorted", dsort ? 1 : 0);
+    sgk_stats_set(stats, "forest_sort_us", (uint64_t)((sgi_now() - t0) * 1e6));
+    return SG_OK;
+}
+
+// The per-tree arrays both executors keep (minima, chosen trees, parents,
+// new ids) and the forest's output (capacity n - 1).
+static sg_status alloc_trees(sgk_ctx *c, uint64_t n, sgk_dbuf<uint64_t> &bestA,
+                             sgk_dbuf<uint32_t> &bestB, sgk_dbuf<uint32_t> &nxt,
+                             sgk_dbuf<uint32_t> &par, sgk_dbuf<uint32_t> &rn,
+                             sgk_dbuf<uint32_t> &ou, sgk_dbuf<uint32_t> &ov,
+                             sgk_dbuf<uint32_t> &ow, sg_error *err)
+{
+    SGK_TRY(bestA.alloc(c, n + 1, "the forest per-tree minima", err));
+    SGK_TRY(bestB.alloc(c, n, "the forest per-tree minima", err));
+    SGK_TRY(nxt.alloc(c, n, "the forest chosen trees", err));
+    SGK_TRY(par.alloc(c, n, "the forest tree parents", err));
+    SGK_TRY(rn.alloc(c, n, "the forest new tree ids", err));
+    SGK_TRY(ou.alloc(c, n - 1, "the forest", err));
+    SGK_TRY(ov.alloc(c, n - 1, "the forest", err));
+    SGK_TRY(ow.alloc(c, n - 1, "the forest", err));
+    return SG_OK;
+}
+
+// The checks both executors make (a NULL argument, a directed or
+// unweighted graph, more than 2^32 - 1 vertices); sets *n_edges = 0.
+static sg_status forest_check(const char *fn, const sgk_ctx *c, const sgk_graph *g,
+                              const uint32_t *u, const uint32_t *v, const uint32_t *w,
+                              uint64_t *n_edges, const sgk_stats *stats, sg_error *err)
+{
+    if (!c || !g || !u || !v || !w || !n_edges || !stats)
+        return sgi_fail(err, SG_E_INVALID, "%s: NULL argument", fn);
+    if (g->d.directed)
+        return sgi_fail(err, SG_E_INVALID,
+                        "minimum spanning forest needs an undirected graph (this one is directed)");
+    if (!g->d.has_weights)
+        return sgi_fail(err, SG_E_INVALID,
+                        "minimum spanning forest needs edge weights (the graph has none)");
+    if (g->d.n > (uint64_t)NONE32)
+        return sgi_fail(err, SG_E_INVALID, "%llu vertices: the GPU forest takes at most 2^32 - 1",
+                        (unsigned long long)g->d.n);
+    *n_edges = 0;
+    return SG_OK;
+}
+
+// The counters of a forest with nothing to find (n <= 1 or no edges).
+static void forest_nothing(sgk_stats *stats, bool inplace)
+{
+    stats->seconds_preprocess = 0;
+    stats->seconds_compute = 0;
+    sgk_stats_set(stats, "iterations", 0);
+    sgk_stats_set(stats, "edges_skipped", 0);
+    sgk_stats_set(stats, "segments_scanned", 0);
+    sgk_stats_set(stats, "contractions", 0);
+    sgk_stats_set(stats, "contracted_edges", 0);
+    if (inplace) {
+        sgk_stats_set(stats, "entries_read", 0);
+        sgk_stats_set(stats, "host_list_bytes", 0);
+    }
+}
+
 } // namespace
 
 uint64_t sgk_mst_bytes(uint64_t n, uint64_t m)
@@ -1061,23 +1341,12 @@ uint64_t sgk_mst_bytes(uint64_t n, uint64_t m)
 sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint32_t *w,
                   uint64_t *n_edges, sgk_stats *stats, sg_error *err)
 {
-    if (!c || !g || !u || !v || !w || !n_edges || !stats)
-        return sgi_fail(err, SG_E_INVALID, "sgk_mst: NULL argument");
-    if (g->d.directed)
-        return sgi_fail(err, SG_E_INVALID,
-                        "minimum spanning forest needs an undirected graph (this one is directed)");
-    if (!g->d.has_weights || !g->w)
-        return sgi_fail(err, SG_E_INVALID,
-                        "minimum spanning forest needs edge weights (the graph has none)");
-    if (g->spilled)
+    SGK_TRY(forest_check("sgk_mst", c, g, u, v, w, n_edges, stats, err));
+    if (g->spilled || !g->w)
         return sgi_fail(err, SG_E_UNSUPPORTED,
-                        "the GPU forest needs the whole graph in device memory (its hybrid "
-                        "executor is not built yet)");
+                        "the in-core GPU forest needs the whole graph in device memory (a "
+                        "split graph runs on sgk_mst_inplace, the hybrid backend's forest)");
     const uint64_t n = g->d.n, m = g->d.m;
-    if (n > (uint64_t)NONE32)
-        return sgi_fail(err, SG_E_INVALID, "%llu vertices: the GPU forest takes at most 2^32 - 1",
-                        (unsigned long long)n);
-    *n_edges = 0;
     const bool f32 = g->d.f32;
     const bool probe = !sgk_ctx_disabled(c, "first-probe");
     const bool contract_on = !sgk_ctx_disabled(c, "contract");
@@ -1087,13 +1356,7 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
     ull h[C_NCTR];
     memset(h, 0, sizeof h);
     if (n <= 1 || m == 0) {
-        stats->seconds_preprocess = 0;
-        stats->seconds_compute = 0;
-        sgk_stats_set(stats, "iterations", 0);
-        sgk_stats_set(stats, "edges_skipped", 0);
-        sgk_stats_set(stats, "segments_scanned", 0);
-        sgk_stats_set(stats, "contractions", 0);
-        sgk_stats_set(stats, "contracted_edges", 0);
+        forest_nothing(stats, false);
         return SG_OK;
     }
     const double t0 = sgi_now();
@@ -1126,14 +1389,7 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
     SGK_TRY(tkB.alloc(c, n, "the MST tree keys", err));
     SGK_TRY(unres.alloc(c, n, "the MST warp queue", err));
     SGK_TRY(heavy.alloc(c, n, "the MST block queue", err));
-    SGK_TRY(bestA.alloc(c, n + 1, "the MST per-tree minima", err));
-    SGK_TRY(bestB.alloc(c, n, "the MST per-tree minima", err));
-    SGK_TRY(nxt.alloc(c, n, "the MST chosen trees", err));
-    SGK_TRY(par.alloc(c, n, "the MST tree parents", err));
-    SGK_TRY(rn.alloc(c, n, "the MST new tree ids", err));
-    SGK_TRY(ou.alloc(c, cap, "the MST forest", err));
-    SGK_TRY(ov.alloc(c, cap, "the MST forest", err));
-    SGK_TRY(ow.alloc(c, cap, "the MST forest", err));
+    SGK_TRY(alloc_trees(c, n, bestA, bestB, nxt, par, rn, ou, ov, ow, err));
 
     // One CUB scratch for the rounds: the largest of their queries.
     {
@@ -1167,7 +1423,6 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
     // ---------------------------------------------------------- vertex mode
     bool edge_mode = false;
     sgk_dbuf<uint32_t> C[2][5]; // key, min, max, tree of min, tree of max
-    int cur = 0;
     uint64_t ne = 0;
     while (ns > 0 && k > 1) {
         iters++;
@@ -1262,33 +1517,9 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
     }
 
     // ---------------------------------------------------------- edge mode
-    while (edge_mode && ne > 0 && k > 1) {
-        iters++;
-        sgk_dbuf<uint32_t> *A = C[cur], *B = C[1 - cur];
-        k_ereduce1<<<grid(c, ne), BLK, 0, st>>>(ne, A[0], A[1], A[3], A[4], bestA);
-        SGK_LAUNCHED("k_ereduce1");
-        k_ereduce2<<<grid(c, ne), BLK, 0, st>>>(ne, A[0], A[1], A[2], A[3], A[4], bestA, bestB);
-        SGK_LAUNCHED("k_ereduce2");
-        SGK_TRY(merge_round(c, n, k, cap, f32, X.tmp.p, X.tmp.n, dctr.p, bestA.p, bestB.p, comp.p,
-                            nxt.p, par.p, rn.p, ou.p, ov.p, ow.p, err));
-        SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
-        k_ecompact<<<grid(c, ne), BLK, 0, st>>>(ne, nxt, A[0], A[1], A[2], A[3], A[4], B[0], B[1],
-                                                B[2], B[3], B[4], dctr);
-        SGK_LAUNCHED("k_ecompact");
-        SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
-        SGK_CU(cudaStreamSynchronize(st));
-        if (h[C_OUT] > cap)
-            return sgi_fail(err, SG_E_DEVICE, "GPU forest: %llu edges recorded for %llu vertices",
-                            (unsigned long long)h[C_OUT], (unsigned long long)n);
-        const uint64_t knew = h[C_KNEW];
-        if (knew > 0) {
-            k_reset_best<<<grid(c, knew), BLK, 0, st>>>(knew, bestA, bestB);
-            SGK_LAUNCHED("k_reset_best");
-        }
-        k = knew;
-        ne = h[C_NE];
-        cur = 1 - cur;
-    }
+    if (edge_mode)
+        SGK_TRY(edge_rounds(X, n, k, ne, cap, f32, C, dctr.p, h, bestA.p, bestB.p, comp.p, nxt.p,
+                            par.p, rn.p, ou.p, ov.p, ow.p, iters));
     SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
     SGK_CU(cudaStreamSynchronize(st));
     const double t2 = sgi_now();
@@ -1302,21 +1533,214 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
     S1.release(), candB.release(), candT.release(), tkA.release(), tkB.release();
     unres.release(), heavy.release(), bestB.release(), nxt.release(), par.release();
     rn.release(), flags.release(), E.release(), X.tmp.release();
-    const bool dsort = out <= (uint64_t)INT32_MAX; // CUB's int item count
-    if (out > 0 && dsort) {
-        SGK_TRY(forest_download(c, out, ou.p, ov.p, ow.p, f32, u, v, w, err));
-    } else if (out > 0) {
-        SGK_TRY(sgk_download(c, u, ou.p, out * sizeof(uint32_t), err));
-        SGK_TRY(sgk_download(c, v, ov.p, out * sizeof(uint32_t), err));
-        SGK_TRY(sgk_download(c, w, ow.p, out * sizeof(uint32_t), err));
-    }
-    sgk_stats_set(stats, "forest_sorted", dsort ? 1 : 0);
-    const double t3 = sgi_now();
+    SGK_TRY(forest_out(c, out, ou.p, ov.p, ow.p, f32, u, v, w, stats, err));
     *n_edges = out;
-    sgk_stats_set(stats, "forest_sort_us", (uint64_t)((t3 - t2) * 1e6));
     sgk_stats_set(stats, "iterations", iters);
     sgk_stats_set(stats, "edges_skipped", h[C_SKIPPED]);
     sgk_stats_set(stats, "segments_scanned", scanned);
+    sgk_stats_set(stats, "contractions", contractions);
+    sgk_stats_set(stats, "contracted_edges", cedges);
+    return SG_OK;
+}
+
+// ------------------------------------------------------------ the in-place executor
+//
+// METHOD (sgk_mst_inplace, the hybrid backend's forest). The lists are not
+// copied or sorted: there is no room for E (8 m bytes) when the graph does
+// not fit, and sorting host-resident lists would cost more than the rounds.
+// Each Borůvka round reads the whole list of every vertex on the scan list
+// where it lives (device prefix or host, through the split arrays), entry
+// parallel in warp tiles so that spilled lists stream in 128-byte requests;
+// W is read only for entries that leave their tree. Per vertex the lightest
+// leaving entry (key, nbr) is the candidate; per tree the minimum as in the
+// in-core D, then the same merge (E) and scan-list selection (F): a vertex
+// whose list has no leaving entry is dropped for good (trees only grow).
+// Contraction: the find pass counts the leaving entries L; the copies with
+// v < nbr are at most L / 2. When a list of L / 2 edges (20 bytes each)
+// fits in the budget's free memory, and a second one once the vertex-mode
+// arrays (25 bytes per vertex) are freed, the next round gathers the edges
+// between trees into a device list and the rest runs in edge mode on the
+// device (the in-core edge rounds), reading the graph no more. The hybrid
+// backend leaves room for it (src/gpu_engine.c).
+// DEVICE MEMORY: comp 4, two scan lists 8, keep flags 1, vertex candidates
+// 8, list offsets 8, per-tree minima 12, nxt/par/rn 12, forest 12 bytes per
+// vertex (65 n) + CUB scratch; graph prefixes are the caller's.
+// COST: a round reads every live list: on R-MAT about 8 bytes per entry
+// (A, and W for the leaving ones) for most of m each round, so spilled
+// lists cost their bytes over PCIe once per round until the contraction.
+
+namespace {
+constexpr uint64_t HYB_CUB = (uint64_t)2 << 20; // CUB scratch bound beyond n / 16
+}
+
+uint64_t sgk_mst_inplace_bytes(uint64_t n)
+{
+    return 65 * (n + 1) + 16 + (n + 1) / 16 + HYB_CUB + CTR_BYTES + 4096;
+}
+
+sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint32_t *w,
+                          uint64_t *n_edges, sgk_stats *stats, sg_error *err)
+{
+    SGK_TRY(forest_check("sgk_mst_inplace", c, g, u, v, w, n_edges, stats, err));
+    SGK_TRY(sgk_graph_ready(g, err));
+    const uint64_t n = g->d.n, m = g->d.m;
+    const bool f32 = g->d.f32;
+    const bool contract_on = !sgk_ctx_disabled(c, "contract");
+    cudaStream_t st = c->stream;
+    uint64_t iters = 0, scanned = 0, contractions = 0, cedges = 0, walked = 0;
+    ull h[C_NCTR];
+    memset(h, 0, sizeof h);
+    stats->seconds_preprocess = 0;
+    if (n <= 1 || m == 0) {
+        forest_nothing(stats, true);
+        return SG_OK;
+    }
+    const double t1 = sgi_now();
+    Ctx X;
+    X.c = c;
+    X.err = err;
+    const sgk_arr<uint64_t> gx = g->X;
+    sgk_dbuf<ull> dctr;
+    sgk_dbuf<uint64_t> cand, off, bestA;
+    sgk_dbuf<uint32_t> comp, S0, S1, bestB, nxt, par, rn, ou, ov, ow;
+    sgk_dbuf<uint8_t> flags;
+    const uint64_t cap = n - 1;
+    SGK_TRY(dctr.alloc(c, CTR_BYTES / 8, "the forest counters", err));
+    SGK_TRY(comp.alloc(c, n, "the forest tree ids", err));
+    SGK_TRY(S0.alloc(c, n, "the forest scan list", err));
+    SGK_TRY(S1.alloc(c, n, "the forest scan list", err));
+    SGK_TRY(flags.alloc(c, n, "the forest keep flags", err));
+    SGK_TRY(cand.alloc(c, n, "the forest vertex candidates", err));
+    SGK_TRY(off.alloc(c, n + 1, "the forest list offsets", err));
+    SGK_TRY(alloc_trees(c, n, bestA, bestB, nxt, par, rn, ou, ov, ow, err));
+    {
+        size_t t1b = 0, t2b = 0, t3b = 0;
+        SGK_CU(cub::DeviceSelect::Flagged(nullptr, t1b, S0.p, flags.p, S1.p, dctr.p + C_NSEL,
+                                          (int64_t)n, st));
+        SGK_CU(cub::DeviceScan::ExclusiveSum(nullptr, t2b, nxt.p, rn.p, n, st));
+        SGK_CU(cub::DeviceScan::ExclusiveSum(nullptr, t3b, bestA.p, off.p, n + 1, st));
+        size_t mx = t1b > t2b ? t1b : t2b;
+        if (t3b > mx) mx = t3b;
+        SGK_TRY(X.grow(mx));
+    }
+    SGK_CU(cudaMemsetAsync(dctr.p, 0, CTR_BYTES, st));
+    k_hinit<<<grid(c, n), BLK, 0, st>>>(gx, n, comp, bestA, bestB, S1, flags);
+    SGK_LAUNCHED("k_hinit");
+    size_t tb = X.tmp.n;
+    SGK_CU(cub::DeviceSelect::Flagged(X.tmp.p, tb, S1.p, flags.p, S0.p, dctr.p + C_NSEL,
+                                      (int64_t)n, st));
+    SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
+    SGK_CU(cudaStreamSynchronize(st));
+    uint32_t *scan = S0.p, *spare = S1.p;
+    uint64_t ns = h[C_NSEL], k = n;
+    const unsigned wgrid = grid(c, m); // walks: grid-stride over the tiles
+
+    // The scan list's offsets into off (off[ns] = its entries); bestA is
+    // the lengths' scratch and is reset for the k trees after.
+    auto offsets = [&]() -> sg_status {
+        k_hlens<<<grid(c, ns + 1), BLK, 0, st>>>(ns, scan, gx, bestA);
+        SGK_LAUNCHED("k_hlens");
+        size_t b = X.tmp.n;
+        SGK_CU(cub::DeviceScan::ExclusiveSum(X.tmp.p, b, bestA.p, off.p, ns + 1, st));
+        k_reset_best<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB);
+        SGK_LAUNCHED("k_reset_best");
+        return SG_OK;
+    };
+
+    bool edge_mode = false;
+    sgk_dbuf<uint32_t> C[2][5]; // key, min, max, tree of min, tree of max
+    uint64_t ne = 0;
+    while (ns > 0 && k > 1) {
+        iters++;
+        scanned += ns;
+        SGK_TRY(offsets());
+        SGK_CU(cudaMemsetAsync(cand.p, 0xff, ns * sizeof(uint64_t), st));
+        SGK_CU(cudaMemsetAsync(dctr.p + C_INTER, 0, sizeof(ull), st));
+        k_hwalk<false><<<wgrid, BLK, 0, st>>>(ns, off, scan, gx, g->A, g->W, f32, comp, cand,
+                                               nullptr, nullptr, nullptr, nullptr, nullptr, 0,
+                                               dctr);
+        SGK_LAUNCHED("k_hwalk");
+        k_hreduce1<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cand, comp, bestA);
+        SGK_LAUNCHED("k_hreduce1");
+        k_hreduce2<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cand, comp, bestA, bestB);
+        SGK_LAUNCHED("k_hreduce2");
+        SGK_TRY(merge_round(c, n, k, cap, f32, X.tmp.p, X.tmp.n, dctr.p, bestA.p, bestB.p, comp.p,
+                            nxt.p, par.p, rn.p, ou.p, ov.p, ow.p, err));
+        k_keep<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cand, comp, flags);
+        SGK_LAUNCHED("k_keep");
+        tb = X.tmp.n;
+        SGK_CU(cub::DeviceSelect::Flagged(X.tmp.p, tb, scan, flags.p, spare, dctr.p + C_NSEL,
+                                          (int64_t)ns, st));
+        SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaMemcpyAsync(&ne, off.p + ns, sizeof ne, cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaStreamSynchronize(st));
+        walked += ne;
+        {
+            uint32_t *tp = scan;
+            scan = spare;
+            spare = tp;
+        }
+        if (h[C_OUT] > cap)
+            return sgi_fail(err, SG_E_DEVICE, "GPU forest: %llu edges recorded for %llu vertices",
+                            (unsigned long long)h[C_OUT], (unsigned long long)n);
+        k = h[C_KNEW];
+        ns = h[C_NSEL];
+        if (ns == 0 || k <= 1) break;
+        // Contract when the lists of the leaving edges (at most L / 2, 20
+        // bytes each) fit: the first beside everything, the second once the
+        // vertex-mode arrays are freed.
+        const uint64_t ccap = h[C_INTER] / 2 + 1;
+        sgk_mem_stats ms;
+        sgk_ctx_mem(c, &ms);
+        const uint64_t room = ms.budget > ms.in_use ? ms.budget - ms.in_use : 0;
+        const uint64_t freed = 8 * cand.n + 8 * off.n + 4 * S0.n + 4 * S1.n + flags.n;
+        const uint64_t slack = (uint64_t)16 << 20;
+        if (contract_on && 20 * ccap + slack <= room && 40 * ccap + slack <= room + freed) {
+            SGK_TRY(offsets());
+            for (int j = 0; j < 5; j++)
+                SGK_TRY(C[0][j].alloc(c, ccap, "the forest contracted edges", err));
+            SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
+            k_hwalk<true><<<wgrid, BLK, 0, st>>>(ns, off, scan, gx, g->A, g->W, f32, comp,
+                                                  nullptr, C[0][0], C[0][1], C[0][2], C[0][3],
+                                                  C[0][4], ccap, dctr);
+            SGK_LAUNCHED("k_hwalk");
+            SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
+            SGK_CU(cudaMemcpyAsync(&ne, off.p + ns, sizeof ne, cudaMemcpyDeviceToHost, st));
+            SGK_CU(cudaStreamSynchronize(st));
+            walked += ne;
+            ne = h[C_NE];
+            if (ne > ccap) return sgi_fail(err, SG_E_DEVICE, "GPU forest: contracted list overflow");
+            cand.release(), off.release(), S0.release(), S1.release(), flags.release();
+            for (int j = 0; j < 5; j++)
+                SGK_TRY(C[1][j].alloc(c, ccap, "the forest contracted edges", err));
+            contractions = 1;
+            cedges = ne;
+            edge_mode = true;
+            break;
+        }
+    }
+    if (edge_mode)
+        SGK_TRY(edge_rounds(X, n, k, ne, cap, f32, C, dctr.p, h, bestA.p, bestB.p, comp.p, nxt.p,
+                            par.p, rn.p, ou.p, ov.p, ow.p, iters));
+    SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
+    SGK_CU(cudaStreamSynchronize(st));
+    stats->seconds_compute = sgi_now() - t1;
+    const uint64_t out = h[C_OUT];
+    if (out > cap)
+        return sgi_fail(err, SG_E_DEVICE, "GPU forest: %llu edges recorded for %llu vertices",
+                        (unsigned long long)out, (unsigned long long)n);
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 5; j++) C[i][j].release();
+    cand.release(), off.release(), bestA.release(), comp.release(), S0.release();
+    S1.release(), bestB.release(), nxt.release(), par.release(), rn.release();
+    flags.release(), X.tmp.release();
+    SGK_TRY(forest_out(c, out, ou.p, ov.p, ow.p, f32, u, v, w, stats, err));
+    *n_edges = out;
+    sgk_stats_set(stats, "iterations", iters);
+    sgk_stats_set(stats, "edges_skipped", h[C_SKIPPED]);
+    sgk_stats_set(stats, "segments_scanned", scanned);
+    sgk_stats_set(stats, "entries_read", walked);
+    sgk_stats_set(stats, "host_list_bytes", h[C_HOSTB]);
     sgk_stats_set(stats, "contractions", contractions);
     sgk_stats_set(stats, "contracted_edges", cedges);
     return SG_OK;

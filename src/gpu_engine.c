@@ -167,7 +167,14 @@ static uint64_t held_graph(const sg_run *run)
 }
 
 /* The algorithms with a hybrid executor. */
-static bool hybrid_algo(sgi_algo a) { return a == SGI_ALGO_SSSP_DELTA || a == SGI_ALGO_BFS; }
+static bool hybrid_algo(sgi_algo a) { return a != SGI_ALGO_SSSP_BF; }
+
+/* Device bytes of the hybrid executor's own arrays (the forest's in-place
+ * executor keeps no sorted copy of the lists). */
+static uint64_t hybrid_bytes(sgi_algo a, const sg_graph *g, bool parents)
+{
+    return a == SGI_ALGO_MST ? sgk_mst_inplace_bytes(g->n) : algo_bytes(a, g, parents);
+}
 
 bool sgi_gpu_pick(sg_run *run, const sg_graph *g, sgi_algo algo, bool parents)
 {
@@ -202,7 +209,7 @@ bool sgi_gpu_pick(sg_run *run, const sg_graph *g, sgi_algo algo, bool parents)
      * any device copy of a graph first). */
     const uint64_t own = run->dgraph ? m.in_use - held_graph(run) : m.in_use;
     if (held + need > m.budget && hybrid_algo(algo) &&
-        own + algo_bytes(algo, g, parents) <= m.budget) {
+        own + hybrid_bytes(algo, g, parents) <= m.budget) {
         run->backend = SG_BACKEND_HYBRID;
         return true;
     }
@@ -211,9 +218,7 @@ bool sgi_gpu_pick(sg_run *run, const sg_graph *g, sgi_algo algo, bool parents)
                  "the graph and the %s arrays need %.2f GiB of device memory, the budget has "
                  "%.2f GiB free%s",
                  algo_name(algo), gib(need), gib(m.budget > held ? m.budget - held : 0),
-                 algo == SGI_ALGO_MST ? " (the forest has no hybrid executor yet)"
-                 : hybrid_algo(algo)  ? " (not even the hybrid working arrays fit)"
-                                      : "");
+                 hybrid_algo(algo) ? " (not even the hybrid working arrays fit)" : "");
         run->backend = SG_BACKEND_CPU;
         return false;
     }
@@ -330,7 +335,8 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     uint64_t pt_v[HYB_POINTS + 4], pt_e[HYB_POINTS + 4];
     sg_plan_input in;
     memset(&in, 0, sizeof in);
-    in.algo = algo == SGI_ALGO_BFS ? SG_PLAN_BFS : SG_PLAN_SSSP;
+    in.algo = algo == SGI_ALGO_BFS ? SG_PLAN_BFS : algo == SGI_ALGO_MST ? SG_PLAN_MST : SG_PLAN_SSSP;
+    in.lists_unsorted = algo == SGI_ALGO_MST;
     in.n = g->n;
     in.m = g->m;
     in.weight_bytes = 4;
@@ -343,9 +349,20 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
      * bytes), which lets the rounds read device memory only: measured at
      * R-MAT scale 22 with 87 % of the lists spilled, rounds without it took
      * twice as long as with every list spilled and the index built. */
-    in.work_bytes = algo_bytes(algo, g, parents);
+    in.work_bytes = hybrid_bytes(algo, g, parents);
     if (algo == SGI_ALGO_SSSP_DELTA)
         in.work_bytes += 16 * (g->n + 1) + g->m + (g->n + 1) / 4 + 4096; /* + scan storage */
+    /* The forest: room for its contracted edge list (20 bytes per edge, up
+     * to m/16 edges as in core) before any list, after X: every round
+     * before the contraction reads all live lists, so an earlier switch to
+     * the device list saves whole passes, while a list prefix on the device
+     * saves only its share of one. */
+    if (algo == SGI_ALGO_MST) {
+        const uint64_t fixed = in.work_bytes + 8 * (g->n + 1);
+        const uint64_t room = in.device_budget > fixed ? in.device_budget - fixed : 0;
+        const uint64_t want = 20 * (g->m / 16);
+        in.work_bytes += want < room ? want : room;
+    }
     in.managed_cap = g->mem == SG_MEM_MANAGED ? UINT64_MAX / 4 : 0;
     in.gpu_reads_all = true;
     in.forced = run->force_split;
@@ -426,11 +443,8 @@ sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error 
     sg_forest *f = NULL;
     sg_status st = SG_OK;
     SG_TRY(ctx_get(run, &c, err));
-    if (run->backend == SG_BACKEND_HYBRID)
-        return sgi_fail(err, SG_E_UNSUPPORTED,
-                        "the forest has no hybrid executor yet (shortest paths and BFS have); "
-                        "use --backend gpu when the graph fits the device budget, or cpu");
-    SG_TRY(dgraph_ensure(run, c, g, true, err));
+    const bool hybrid = run->backend == SG_BACKEND_HYBRID;
+    SG_TRY(dgraph_for(run, c, g, SGI_ALGO_MST, false, err));
     const double t0 = sgi_now();
     sgi_run_progress(run, "compute", 0.0);
     SG_ALLOC(f, sgi_forest_alloc(g->n, g->n ? g->n - 1 : 0, g->wt), err, "the forest");
@@ -438,7 +452,9 @@ sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error 
     memset(&stats, 0, sizeof stats);
     uint64_t ne = 0;
     const double t1 = sgi_now();
-    if (g->n > 0) SG_TRY(sgk_mst(c, DGRAPH(run), f->u, f->v, f->w, &ne, &stats, err));
+    if (g->n > 0)
+        SG_TRY((hybrid ? sgk_mst_inplace : sgk_mst)(c, DGRAPH(run), f->u, f->v, f->w, &ne, &stats,
+                                                    err));
     const double t2 = sgi_now();
     f->n_edges = ne;
     bool sorted = false;

@@ -73,6 +73,20 @@ static const double read_frac[3][3] = {
     {1.0, 1.0, 0.0}, /* bfs: no weights */
 };
 
+/* Reads per byte of the three arrays for this input: the forest over
+ * unsorted lists (the hybrid's in-place executor) reads W with A. */
+static void reads_per_byte(const sg_plan_input *in, double f[3])
+{
+    for (int k = 0; k < 3; k++) f[k] = read_frac[in->algo][k];
+    if (in->algo == SG_PLAN_MST && in->lists_unsorted) f[2] = 1.0;
+}
+
+/* A and W at one split: they are read together. */
+static bool joint_aw(const sg_plan_input *in)
+{
+    return in->algo == SG_PLAN_SSSP || (in->algo == SG_PLAN_MST && in->lists_unsorted);
+}
+
 /* Passes over the edges the algorithm makes (model): Borůvka iterations
  * ~ log2(n) / 4 (6 at R-MAT scale 24, measured 6); SSSP 1.2 (each edge
  * relaxed about once, light lists rescanned); BFS 1. */
@@ -150,7 +164,8 @@ static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned 
                       unsigned ci, double *t_gpu_host, double *t_cpu, uint64_t *gpu_bytes,
                       uint64_t *cpu_bytes)
 {
-    const double *f = read_frac[in->algo];
+    double f[3];
+    reads_per_byte(in, f);
     double tg = 0.0, tc = 0.0;
     uint64_t gb = 0, cb = 0;
     for (int k = 0; k < 3; k++) {
@@ -188,12 +203,13 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
                         "(%llu vertices): raise --device-mem",
                         (unsigned long long)in->device_budget, sg_plan_algo_name(in->algo),
                         (unsigned long long)p.work_bytes, (unsigned long long)in->n);
-    const double *f = read_frac[in->algo];
+    double f[3];
+    reads_per_byte(in, f);
     const bool uses_w = f[2] > 0.0;
     /* Groups in priority order: bit masks of the arrays split together. */
     unsigned groups[3], ng = 0;
     groups[ng++] = 1u << 0;
-    if (in->algo == SG_PLAN_SSSP) {
+    if (joint_aw(in)) {
         groups[ng++] = (1u << 1) | (1u << 2);
     } else {
         groups[ng++] = 1u << 1;

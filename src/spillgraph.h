@@ -661,6 +661,9 @@ typedef struct sg_plan_input {
                                 * per-vertex estimate) */
     bool gpu_reads_all;        /* the executor has no CPU share: the GPU reads the
                                 * whole host range (gpu_host_end = n) */
+    bool lists_unsorted;       /* mst: the lists are read unsorted, whole, each
+                                * round (the hybrid's in-place executor): W is
+                                * read with A and split with it */
     bool forced;               /* evaluate forced_split (X, A, W; each one of
                                 * the breakpoints) instead of choosing; the
                                 * budget is not checked */

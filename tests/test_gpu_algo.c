@@ -99,6 +99,21 @@ static bool counter(const sg_run *run, const char *name, uint64_t *value)
     return false;
 }
 
+/* A hybrid (or auto) run; with `eighths` the splits are forced to
+ * eighths[k] * n / 8 vertices for X, A, W. */
+static sg_run *mkhybrid(sg_backend b, uint64_t device_mem, const int *eighths, uint64_t n)
+{
+    sg_run_options o = {.backend = b, .threads = 2, .device_mem = device_mem};
+    if (eighths) {
+        o.force_split = true;
+        for (int k = 0; k < 3; k++) o.split[k] = (uint64_t)eighths[k] * n / 8;
+    }
+    sg_run *r = NULL;
+    sg_error err = {0};
+    if (sg_run_create(&o, &r, &err) != SG_OK) fail_msg("sg_run_create(hybrid): %s", err.msg);
+    return r;
+}
+
 static void expect_backend(const sg_run *run, sg_backend want, const char *what, const char *call)
 {
     if (sg_run_backend(run) != want)
@@ -152,19 +167,26 @@ static void expect_same_forest(const sg_forest *gf, const sg_forest *cf, const c
                  cf->total);
 }
 
-/* sg_mst on the gpu run equals the cpu run's forest and verifies. */
-static void mst_compare(sg_run *cpu, sg_run *gpu, const sg_graph *g, const char *what)
+/* sg_mst on the gpu (or hybrid) run equals the cpu run's forest and
+ * verifies. */
+static void mst_check(sg_run *cpu, sg_run *gpu, sg_backend want, const sg_graph *g,
+                      const char *what)
 {
     sg_forest *fc = NULL, *fg = NULL;
     sg_error err = {0};
     if (sg_mst(cpu, g, &fc, &err) != SG_OK) fail_msg("%s: cpu sg_mst: %s", what, err.msg);
     if (sg_mst(gpu, g, &fg, &err) != SG_OK) fail_msg("%s: gpu sg_mst: %s", what, err.msg);
-    expect_backend(gpu, SG_BACKEND_GPU, what, "sg_mst");
+    expect_backend(gpu, want, what, "sg_mst");
     if (sg_verify_forest(g, fg, &err) != SG_OK)
         fail_msg("%s: gpu forest against Kruskal: %s", what, err.msg);
     expect_same_forest(fg, fc, what);
     sg_forest_free(fc);
     sg_forest_free(fg);
+}
+
+static void mst_compare(sg_run *cpu, sg_run *gpu, const sg_graph *g, const char *what)
+{
+    mst_check(cpu, gpu, SG_BACKEND_GPU, g, what);
 }
 
 /* One sg_sssp on `run` (expected to run on `want`), verified against
@@ -544,7 +566,14 @@ static void test_disable_switches(void **state)
             char desc[200];
             describe(desc, sizeof desc, (tg_kind)k, n, 7, directed, f32, g);
             snprintf(what, sizeof what, "%s, SPILLGRAPH_GPU_DISABLE=%s", desc, all);
-            if (!directed) mst_compare(cpu, gpu, g, what);
+            if (!directed) {
+                mst_compare(cpu, gpu, g, what);
+                /* the in-place forest without contraction: vertex rounds to the end */
+                static const int half[3] = {4, 4, 4};
+                sg_run *hyb = mkhybrid(SG_BACKEND_HYBRID, 0, half, nverts(g));
+                mst_check(cpu, hyb, SG_BACKEND_HYBRID, g, what);
+                sg_run_free(hyb);
+            }
             uint32_t src[3];
             const int ns = sources_of(g, 7, src);
             for (int s = 0; s < ns; s++) {
@@ -846,21 +875,6 @@ static void test_load_to_device(void **state)
 
 /* ------------------------------------------------------------ the hybrid backend */
 
-/* A hybrid (or auto) run; with `eighths` the splits are forced to
- * eighths[k] * n / 8 vertices for X, A, W. */
-static sg_run *mkhybrid(sg_backend b, uint64_t device_mem, const int *eighths, uint64_t n)
-{
-    sg_run_options o = {.backend = b, .threads = 2, .device_mem = device_mem};
-    if (eighths) {
-        o.force_split = true;
-        for (int k = 0; k < 3; k++) o.split[k] = (uint64_t)eighths[k] * n / 8;
-    }
-    sg_run *r = NULL;
-    sg_error err = {0};
-    if (sg_run_create(&o, &r, &err) != SG_OK) fail_msg("sg_run_create(hybrid): %s", err.msg);
-    return r;
-}
-
 /* After a hybrid call: a plan is reported with the forced splits (when
  * forced), within the budget, and the peak stayed within the budget. */
 static sg_plan expect_plan(const sg_run *run, const int *eighths, uint64_t n, bool weights,
@@ -889,6 +903,7 @@ static void test_hybrid_splits(void **state)
                                 {8, 0, 8}, {3, 5, 1}, {5, 1, 7}, {4, 4, 4}, {1, 7, 2}};
     const int nfr = (int)(sizeof fr / sizeof fr[0]);
     char what[300];
+    sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     for (int k = 0; k < TG_NKINDS; k++)
         for (int si = 0; si < n_sizes(); si++)
             for (int directed = 0; directed < 2; directed++)
@@ -913,18 +928,24 @@ static void test_hybrid_splits(void **state)
                                        false, what);
                         bfs_check(run, SG_BACKEND_HYBRID, g, s, 0, 0, parents, what, NULL);
                         expect_plan(run, fr[i], n, false, what);
+                        if (!directed) {
+                            mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
+                            expect_plan(run, fr[i], n, true, what);
+                        }
                         sg_run_free(run);
                     }
                     sg_graph_free(g);
                 }
+    sg_run_free(cpu);
 }
 
 /* Budgets from the working arrays alone up to the whole graph: auto picks
  * hybrid while the graph does not fit (gpu once it does), the plan keeps
  * its device bytes within what the budget leaves, the accountant's peak
  * stays within the budget, and the results are the oracles'. The forest
- * has no hybrid executor: auto runs it on the cpu and says so; hybrid
- * refuses it. */
+ * too, down to its in-place executor's own arrays (where the contracted
+ * list no longer fits and the vertex rounds go to the end); below those,
+ * auto runs it on the cpu and says why. */
 static void test_hybrid_budget(void **state)
 {
     (void)state;
@@ -984,20 +1005,37 @@ static void test_hybrid_budget(void **state)
     }
     /* The forest. */
     {
+        sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
         sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, NULL, n);
-        sg_forest *f = NULL;
-        memset(&err, 0, sizeof err);
-        const sg_status st = sg_mst(run, g, &f, &err);
-        if (st != SG_E_UNSUPPORTED || !strstr(err.msg, "hybrid"))
-            fail_msg("hybrid mst: status %d, \"%s\"", (int)st, err.msg);
-        assert_null(f);
+        mst_check(cpu, run, SG_BACKEND_HYBRID, g, "rmat, hybrid mst, default budget");
+        const uint64_t fwork =
+            expect_plan(run, NULL, n, true, "rmat, hybrid mst, default budget").work_bytes;
         sg_run_free(run);
-        run = mkhybrid(SG_BACKEND_AUTO, work[0] + 4096, NULL, n);
+        for (unsigned i = 0; i < sizeof frac / sizeof frac[0]; i++) {
+            const uint64_t budget = fwork + (uint64_t)(frac[i] * (double)full) + 4096;
+            char what[160];
+            snprintf(what, sizeof what, "rmat n %llu, mst, auto, budget work + %.0f%% of the graph",
+                     (unsigned long long)n, 100 * frac[i]);
+            run = mkhybrid(SG_BACKEND_AUTO, budget, NULL, n);
+            mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
+            const sg_plan pl = expect_plan(run, NULL, n, true, what);
+            const uint64_t dev = pl.device_bytes[0] + pl.device_bytes[1] + pl.device_bytes[2];
+            if (dev + pl.work_bytes > budget)
+                fail_msg("%s: plan puts %llu + %llu bytes on the device", what,
+                         (unsigned long long)dev, (unsigned long long)pl.work_bytes);
+            const sg_device_report rep = expect_report(run, true, what);
+            if (rep.peak_bytes > budget)
+                fail_msg("%s: peak %llu over the budget", what, (unsigned long long)rep.peak_bytes);
+            sg_run_free(run);
+        }
+        sg_forest *f = NULL;
+        run = mkhybrid(SG_BACKEND_AUTO, fwork / 2, NULL, n);
         if (sg_mst(run, g, &f, &err) != SG_OK) fail_msg("auto mst, small budget: %s", err.msg);
-        expect_backend(run, SG_BACKEND_CPU, "auto mst, small budget", "sg_mst");
+        expect_backend(run, SG_BACKEND_CPU, "auto mst, budget below the working arrays", "sg_mst");
         if (sg_verify_forest(g, f, &err) != SG_OK) fail_msg("auto mst: %s", err.msg);
         sg_forest_free(f);
         sg_run_free(run);
+        sg_run_free(cpu);
     }
     sg_graph_free(g);
 }
@@ -1017,6 +1055,19 @@ static void test_hybrid_host_memory(void **state)
     ro.seed = 7;
     sg_error err = {0};
     if (sg_gen_rmat(path, &ro, NULL, &err) != SG_OK) fail_msg("gen rmat: %s", err.msg);
+    /* auto: a budget just below X and A, so that neither SSSP's nor BFS's
+     * graph fits (BFS needs no W) while their working arrays do */
+    uint64_t xa = 0;
+    {
+        sg_run *cpu = mkhybrid(SG_BACKEND_CPU, 0, NULL, 0);
+        sg_graph *g = NULL;
+        if (sg_graph_open(cpu, path, NULL, &g, &err) != SG_OK) fail_msg("open: %s", err.msg);
+        sg_graph_info gi;
+        sg_graph_get_info(g, &gi);
+        xa = 8 * (gi.n_vertices + 1) + 4 * gi.n_edges - 1;
+        sg_graph_free(g);
+        sg_run_free(cpu);
+    }
     static const int fr[][3] = {{0, 0, 0}, {8, 3, 3}, {8, 8, 8}};
     const sg_mem_kind kinds[] = {SG_MEM_AUTO, SG_MEM_MANAGED, SG_MEM_PINNED, SG_MEM_PLAIN};
     for (int ki = 0; ki < 4; ki++)
@@ -1024,10 +1075,8 @@ static void test_hybrid_host_memory(void **state)
             char what[200];
             snprintf(what, sizeof what, "rmat %d in host memory kind %d, split %d", (int)ro.scale,
                      (int)kinds[ki], i);
-            /* auto: a budget far below the graph, so that it spills */
             sg_run *run = i < 3 ? mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], 1u << ro.scale)
-                                : mkhybrid(SG_BACKEND_AUTO, small_only ? 64ull << 10 : 512ull << 10,
-                                           NULL, 0);
+                                : mkhybrid(SG_BACKEND_AUTO, xa, NULL, 0);
             const sg_graph_options go = {.mem = kinds[ki]};
             sg_graph *g = NULL;
             if (sg_graph_open(run, path, &go, &g, &err) != SG_OK) fail_msg("%s: %s", what, err.msg);
@@ -1049,6 +1098,13 @@ static void test_hybrid_host_memory(void **state)
                     fail_msg("%s: array %d spilled as %s", what, k,
                              sg_spill_kind_name(pl.spill_kind[k]));
             bfs_check(run, SG_BACKEND_HYBRID, g, s, 0, 0, true, what, NULL);
+            if (i < 3) { /* auto's budget is sized for SSSP and BFS */
+                sg_forest *f = NULL;
+                if (sg_mst(run, g, &f, &err) != SG_OK) fail_msg("%s: mst: %s", what, err.msg);
+                expect_backend(run, SG_BACKEND_HYBRID, what, "sg_mst");
+                if (sg_verify_forest(g, f, &err) != SG_OK) fail_msg("%s: mst: %s", what, err.msg);
+                sg_forest_free(f);
+            }
             sg_graph_free(g);
             sg_run_free(run);
         }

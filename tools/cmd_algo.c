@@ -57,10 +57,10 @@ enum {
 
 #define COMMON_HELP                                                                        \
     "  --backend B        auto (default: gpu when a GPU is present and the graph\n"       \
-    "                     fits the device budget, hybrid when it does not (sssp,\n"       \
-    "                     bfs), else cpu), cpu, gpu or hybrid (the planner keeps\n"      \
-    "                     prefixes of X, A, W on the device; the GPU reads the rest\n"   \
-    "                     from host memory; docs/plan.md)\n"                              \
+    "                     fits the device budget, hybrid when it does not but the\n"     \
+    "                     working arrays do, else cpu), cpu, gpu or hybrid (the\n"      \
+    "                     planner keeps prefixes of X, A, W on the device; the GPU\n"    \
+    "                     reads the rest from host memory; docs/plan.md)\n"              \
     "  --threads N        worker threads (default: OpenMP's, OMP_NUM_THREADS)\n"           \
     "  --device-mem SIZE  device memory budget (K, M, G, T suffixes; default: the\n"      \
     "                     GPU's free memory less max(256M, 3%%)); every device\n"          \

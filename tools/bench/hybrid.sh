@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Out-of-core benchmarks for docs/benchmarks.md (issue 6): on R-MAT (and,
-# with SSCA2=1, SSCA2) graphs of the given scale, bfs and sssp on the
+# with SSCA2=1, SSCA2; SSCA2_ONLY=1: SSCA2 alone) graphs of the given scale, each of ALGOS (default
+# "bfs sssp mst") on the
 # 16-thread cpu backend, the gpu backend with no budget, and the hybrid
 # backend at each budget of BUDGETS (default "24G 12G 6G"; auto picks
 # hybrid when the graph does not fit), plus 6G with pinned host memory.
@@ -14,7 +15,8 @@ log=${2:?LOGDIR}
 s=${3:?SCALE}
 sg=./build/tools/spillgraph
 threads=${THREADS:-16}
-budgets=${BUDGETS:-24G 12G 6G}
+budgets=${BUDGETS-24G 12G 6G}
+algos=${ALGOS:-bfs sssp mst}
 mkdir -p "$work" "$log"
 nvidia-smi --query-gpu=name,memory.total,memory.used --format=csv || true
 
@@ -22,24 +24,27 @@ run() { # label, args...
   local label=$1
   shift
   echo "# $label"
-  "$@" --json --quiet || echo "{\"failed\":\"$label\"}"
+  timeout "${RUN_TIMEOUT:-300}" "$@" --json --quiet || echo "{\"failed\":\"$label\"}"
 }
 
 kinds=(rmat)
 [ "${SSCA2:-0}" = 1 ] && kinds+=(ssca2)
+[ "${SSCA2_ONLY:-0}" = 1 ] && kinds=(ssca2)
 for k in "${kinds[@]}"; do
   store=$work/$k$s.sg
   [ -d "$store" ] || /usr/bin/time -f "gen $k $s: %e s" $sg gen "$k" --scale "$s" -o "$store" --quiet
   out=$log/hybrid-$k-$s.jsonl
   : > "$out"
-  for a in bfs sssp; do
+  for a in $algos; do
+    src=(--source random:1)
+    [ "$a" = mst ] && src=()
     {
-      run "$a-cpu" $sg $a "$store" --source random:1 --backend cpu --threads "$threads"
-      run "$a-gpu" $sg $a "$store" --source random:1 --backend gpu
+      run "$a-cpu" $sg $a "$store" "${src[@]}" --backend cpu --threads "$threads"
+      run "$a-gpu" $sg $a "$store" "${src[@]}" --backend gpu
       for b in $budgets; do
-        run "$a-$b" $sg $a "$store" --source random:1 --device-mem "$b"
+        run "$a-$b" $sg $a "$store" "${src[@]}" --device-mem "$b"
       done
-      run "$a-6G-pinned" $sg $a "$store" --source random:1 --device-mem 6G --host-mem pinned
+      [ -n "$budgets" ] && run "$a-6G-pinned" $sg $a "$store" "${src[@]}" --device-mem 6G --host-mem pinned
     } | tee -a "$out"
   done
 done
