@@ -233,12 +233,17 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
 /* The same forest over a split graph (the hybrid backend; any split,
  * "all on the device" included): the lists are read where they live, in
- * place and unsorted, every round, until the edges between trees fit the
- * budget; then the rest runs on a contracted list in device memory
- * (kernels/mst.cu, "the in-place executor"). Needs sgk_mst_inplace_bytes(n)
- * of device memory beside the graph's prefixes. Counters as sgk_mst's, plus
- * "entries_read" (list entries read, summed over rounds) and
- * "host_list_bytes" (bytes of A and W read from host memory: over PCIe). */
+ * place and unsorted: all in the first round, later only those whose
+ * vertex cache (the K lightest leaving entries, in the budget's free
+ * memory) is spent and could beat its tree's minimum; once the edges
+ * between trees fit the budget, the rest runs on a contracted list in
+ * device memory (kernels/mst.cu, "the in-place executor"). Needs
+ * sgk_mst_inplace_bytes(n) of device memory beside the graph's prefixes
+ * (the cache takes only what is free beyond it). Counters as sgk_mst's,
+ * plus "entries_read" (list entries read, summed over rounds),
+ * "host_list_bytes" (bytes of A and W read from host memory: over PCIe),
+ * "cache_slots" (K, 0 without a cache) and "lists_refilled". Disable
+ * names: "vertex-cache", "wide-cache" (one slot), "contract". */
 sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint32_t *w,
                           uint64_t *n_edges, sgk_stats *stats, sg_error *err);
 uint64_t sgk_mst_inplace_bytes(uint64_t n);

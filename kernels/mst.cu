@@ -150,9 +150,12 @@ enum {
     C_X0,           // preprocessing: x[0]
     C_INTER,        // in-place executor: entries found leaving their tree
     C_HOSTB,        // in-place executor: bytes of A and W read from host memory
+    C_NRESCAN,      // in-place executor: lists to read again (the vertex cache)
+    C_LIVE,         // in-place executor: entries of the lists kept (with the cache)
+    C_WALKED,       // in-place executor: list entries read by the walks
     C_NCTR
 };
-constexpr size_t CTR_BYTES = 128;   // >= C_NCTR * 8
+constexpr size_t CTR_BYTES = 256;   // >= C_NCTR * 8
 static_assert(C_NCTR * 8 <= CTR_BYTES, "counter slots");
 
 typedef unsigned long long ull;
@@ -819,24 +822,68 @@ __global__ void k_hlens(uint64_t ns, const uint32_t *__restrict__ scan, sgk_arr<
     }
 }
 
+// The vertex cache (in-place executor): K slots per vertex, vc[v K + s],
+// holding the K lightest entries (key << 32 | nbr, ascending, NONE64 for
+// none) that left v's tree when v's list was last read. Trees only grow, so
+// an entry inside its tree stays inside, and the first cached entry still
+// leaving is v's candidate while one is; when all K are inside ("spent")
+// every other leaving entry is >= the last slot, a lower bound on v's
+// candidate; with fewer than K filled the list had no other leaving entry.
+
+// Inserts x into the K ascending slots (the K smallest of all values
+// offered, as a multiset, whatever the interleaving): slot s keeps the
+// minimum of what reaches it and passes the larger value on.
+__device__ __forceinline__ void cache_insert(uint64_t *slot, int K, uint64_t x)
+{
+    for (int s = 0; s < K && x != NONE64; s++) {
+        if (x >= *(volatile uint64_t *)&slot[s]) continue; // atomicMin would pass x on
+        const uint64_t old = sgk_atomic_min_u64(&slot[s], x);
+        x = old > x ? old : x;
+    }
+}
+
+// Lanes offering to vertex v (NONE32 for none) combine: the group's K
+// smallest offers below v's last slot go in, one insert each by the
+// group's leader. All lanes must call.
+__device__ __forceinline__ void cache_offer(uint32_t v, uint64_t x, uint64_t *vc, int K)
+{
+    const unsigned grp = __match_any_sync(FULL, v);
+    uint64_t *slot = vc + (uint64_t)v * (uint64_t)K;
+    if (v == NONE32 || x >= *(volatile uint64_t *)&slot[K - 1]) x = NONE64;
+    const bool leader = (int)lane_id() == __ffs(grp) - 1;
+    for (int s = 0; s < K; s++) {
+        const uint32_t hi = (uint32_t)(x >> 32);
+        const uint32_t hmin = __reduce_min_sync(grp, hi);
+        const uint32_t lmin = __reduce_min_sync(grp, hi == hmin ? (uint32_t)x : NONE32);
+        const uint64_t mn = (uint64_t)hmin << 32 | lmin;
+        if (mn == NONE64) break; // uniform within the group
+        const unsigned holders = __ballot_sync(grp, x == mn);
+        if ((int)lane_id() == __ffs(holders) - 1) x = NONE64;
+        if (leader) cache_insert(slot, K, mn);
+    }
+}
+
 // The entries of the scan list's lists, numbered 0..T-1 (off: exclusive sums
 // of the lengths, off[ns] = T), in warp tiles of HT_STEPS x 32: at step r
 // lane l takes entry tile + 32 r + l, so a warp reads 32 consecutive list
 // entries per load (one 128-byte request from the host), and finds its
 // vertex by one binary search per tile and then by walking forward.
-// FIND: each entry leaving its tree offers key << 32 | nbr to its vertex's
-// candidate (lanes sharing a vertex combine, as for trees); for a fixed
-// vertex this order is the tie order. W is read only for such entries.
-// Otherwise (GATHER): each leaving entry with v < nbr is appended to the
-// contracted list.
-template <bool GATHER>
+// HW_FIND: each entry leaving its tree offers key << 32 | nbr to its
+// vertex's candidate (lanes sharing a vertex combine, as for trees); for a
+// fixed vertex this order is the tie order. W is read only for such entries.
+// HW_FILL: the same offers go to the vertex cache (slots reset before).
+// HW_GATHER: each leaving entry with v < nbr is appended to the contracted
+// list. FIND and FILL count the leaving entries (C_INTER).
+enum { HW_FIND = 0, HW_GATHER = 1, HW_FILL = 2 };
+template <int MODE>
 __global__ void __launch_bounds__(BLK)
     k_hwalk(uint64_t ns, const uint64_t *__restrict__ off, const uint32_t *__restrict__ scan,
             sgk_arr<uint64_t> x, sgk_arr<uint32_t> a, sgk_arr<uint32_t> w, bool f32,
-            const uint32_t *__restrict__ comp, uint64_t *cand, uint32_t *ck, uint32_t *cmn,
-            uint32_t *cmx, uint32_t *cta, uint32_t *ctb, uint64_t cap, ull *ctr)
+            const uint32_t *__restrict__ comp, uint64_t *cand, uint64_t *vc, int K, uint32_t *ck,
+            uint32_t *cmn, uint32_t *cmx, uint32_t *cta, uint32_t *ctb, uint64_t cap, ull *ctr)
 {
     const uint64_t T = off[ns];
+    if (gtid() == 0) atomicAdd(&ctr[C_WALKED], (ull)T);
     const uint64_t tile = 32ull * HT_STEPS;
     const uint64_t span = (gthreads() / 32) * tile;
     uint64_t skipped = 0, leaving = 0, hostb = 0;
@@ -855,7 +902,7 @@ __global__ void __launch_bounds__(BLK)
                 leave = tn != sw.t;
                 if (leave) {
                     leaving++;
-                    if (!GATHER || sw.v < nb) {
+                    if (MODE != HW_GATHER || sw.v < nb) {
                         key = sgk_weight_key(f32, w[p]);
                         hostb += p >= w.s ? 4 : 0;
                     }
@@ -863,9 +910,11 @@ __global__ void __launch_bounds__(BLK)
                     skipped++;
                 }
             }
-            if (!GATHER) {
+            if (MODE == HW_FIND) {
                 if (leave) tag = (uint32_t)sw.s;
                 tree_min64(tag, (uint64_t)key << 32 | nb, cand);
+            } else if (MODE == HW_FILL) {
+                cache_offer(leave ? sw.v : NONE32, (uint64_t)key << 32 | nb, vc, K);
             } else {
                 const bool emit = leave && sw.v < nb;
                 const uint64_t slot = warp_append(emit, &ctr[C_NE]);
@@ -881,7 +930,80 @@ __global__ void __launch_bounds__(BLK)
     }
     warp_add(skipped, &ctr[C_SKIPPED]);
     warp_add(hostb, &ctr[C_HOSTB]);
-    if (!GATHER) warp_add(leaving, &ctr[C_INTER]);
+    if (MODE != HW_GATHER) warp_add(leaving, &ctr[C_INTER]);
+}
+
+// The cache's candidates: cand[i] = the first slot of scan[i] still leaving
+// its tree (NONE64 for none); state[i] = 2 when the cache is spent (K
+// slots, all inside: the list may hold more leaving entries), else 0.
+__global__ void k_cpick(uint64_t ns, const uint32_t *__restrict__ scan,
+                        const uint32_t *__restrict__ comp, const uint64_t *__restrict__ vc, int K,
+                        uint64_t *cand, uint8_t *state)
+{
+    for (uint64_t i = gtid(); i < ns; i += gthreads()) {
+        const uint32_t v = scan[i], t = comp[v];
+        const uint64_t *slot = vc + (uint64_t)v * (uint64_t)K;
+        uint64_t c = NONE64;
+        int s = 0;
+        for (; s < K; s++) {
+            const uint64_t e = slot[s];
+            if (e == NONE64) break;
+            if (comp[(uint32_t)e] != t) {
+                c = e;
+                break;
+            }
+        }
+        cand[i] = c;
+        state[i] = s == K ? 2 : 0;
+    }
+}
+
+// Which spent caches to refill: those whose lower bound (the last slot's
+// key) does not exceed the key of their tree's minimum from the cached
+// candidates (or whose tree has none). need[i] = 1 for those, else 0.
+__global__ void k_cneed(uint64_t ns, const uint32_t *__restrict__ scan,
+                        const uint32_t *__restrict__ comp, const uint64_t *__restrict__ vc, int K,
+                        const uint64_t *__restrict__ bestA, uint8_t *need)
+{
+    for (uint64_t i = gtid(); i < ns; i += gthreads()) {
+        if (need[i] != 2) {
+            need[i] = 0;
+            continue;
+        }
+        const uint32_t v = scan[i];
+        const uint64_t lb = vc[(uint64_t)v * (uint64_t)K + (uint64_t)(K - 1)] >> 32;
+        const uint64_t b = bestA[comp[v]];
+        need[i] = b == NONE64 || (b >> 32) >= lb;
+    }
+}
+
+// Empties the cache slots of the nr vertices in list.
+__global__ void k_creset(uint64_t nr, const uint32_t *__restrict__ list, uint64_t *vc, int K)
+{
+    const uint64_t total = nr * (uint64_t)K;
+    for (uint64_t i = gtid(); i < total; i += gthreads())
+        vc[(uint64_t)list[i / (uint64_t)K] * (uint64_t)K + i % (uint64_t)K] = NONE64;
+}
+
+// F with the cache: a vertex stays on the scan list while it has a
+// candidate or a spent cache (state 2 from k_cpick) and its tree is live.
+// C_LIVE sums the kept lists' lengths.
+__global__ void k_ckeep(uint64_t ns, const uint32_t *__restrict__ scan,
+                        const uint64_t *__restrict__ cand, const uint32_t *__restrict__ comp,
+                        sgk_arr<uint64_t> x, uint8_t *flags, ull *ctr)
+{
+    const uint64_t span = gthreads();
+    uint64_t live = 0;
+    for (uint64_t b = gtid() - lane_id(); b < ns; b += span) { // warp-uniform trips
+        const uint64_t i = b + lane_id();
+        if (i < ns) {
+            const uint32_t v = scan[i];
+            const bool keep = (cand[i] != NONE64 || flags[i] == 2) && comp[v] != NONE32;
+            flags[i] = keep;
+            if (keep) live += x[v + 1] - x[v];
+        }
+    }
+    warp_add(live, &ctr[C_LIVE]);
 }
 
 // D1 / D2 from the vertex candidates (key << 32 | nbr): as (key << 32 |
@@ -1324,6 +1446,8 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
     if (inplace) {
         sgk_stats_set(stats, "entries_read", 0);
         sgk_stats_set(stats, "host_list_bytes", 0);
+        sgk_stats_set(stats, "cache_slots", 0);
+        sgk_stats_set(stats, "lists_refilled", 0);
     }
 }
 
@@ -1548,26 +1672,45 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // METHOD (sgk_mst_inplace, the hybrid backend's forest). The lists are not
 // copied or sorted: there is no room for E (8 m bytes) when the graph does
 // not fit, and sorting host-resident lists would cost more than the rounds.
-// Each Borůvka round reads the whole list of every vertex on the scan list
-// where it lives (device prefix or host, through the split arrays), entry
-// parallel in warp tiles so that spilled lists stream in 128-byte requests;
-// W is read only for entries that leave their tree. Per vertex the lightest
-// leaving entry (key, nbr) is the candidate; per tree the minimum as in the
-// in-core D, then the same merge (E) and scan-list selection (F): a vertex
-// whose list has no leaving entry is dropped for good (trees only grow).
-// Contraction: the find pass counts the leaving entries L; the copies with
+// A walk reads the whole list of every vertex on its list where it lives
+// (device prefix or host, through the split arrays), entry parallel in
+// warp tiles so that spilled lists stream in 128-byte requests; W is read
+// only for entries that leave their tree.
+// THE VERTEX CACHE (K = 1..4 slots per vertex, as many as the budget's free
+// memory holds): the first round's walk keeps, per vertex, the K lightest
+// leaving entries (key << 32 | nbr). A later round takes each vertex's
+// candidate from its cache (the first entry still leaving: trees only
+// grow, so every lighter entry is inside for good) and the per-tree minima
+// from those; a vertex whose K entries are all inside ("spent") has a lower
+// bound, its last slot's key, and its list is read again (refilling the
+// cache with the K lightest entries leaving now) only when that bound does
+// not exceed its tree's minimum key; then the minima are taken again. On
+// R-MAT (CPU model, scale 21) this reads about 2.2 m entries in all against
+// 6 m when every round reads every live list; the last rounds, where the
+// giant tree's caches are spent and it has no cached candidate, read most.
+// Without room for one slot (or "vertex-cache" disabled) every round reads
+// every live list (per vertex the lightest leaving entry is the candidate).
+// Per tree the minimum as in the in-core D, then the same merge (E) and
+// scan-list selection (F): a vertex with no leaving entry and no spent
+// cache is dropped for good.
+// Contraction: L bounds the leaving entries, the count of a walk over every
+// live list or, with the cache, the kept lists' lengths; the copies with
 // v < nbr are at most L / 2. When a list of L / 2 edges (20 bytes each)
-// fits in the budget's free memory, and a second one once the vertex-mode
-// arrays (25 bytes per vertex) are freed, the next round gathers the edges
-// between trees into a device list and the rest runs in edge mode on the
-// device (the in-core edge rounds), reading the graph no more. The hybrid
-// backend leaves room for it (src/gpu_engine.c).
+// fits in the budget's free memory (the cache freed first), and a second
+// one once the vertex-mode arrays (25 bytes per vertex) are freed, the next
+// round gathers the edges between trees into a device list and the rest
+// runs in edge mode on the device (the in-core edge rounds), reading the
+// graph no more. The hybrid backend leaves room for it (src/gpu_engine.c),
+// which the cache uses until then.
 // DEVICE MEMORY: comp 4, two scan lists 8, keep flags 1, vertex candidates
 // 8, list offsets 8, per-tree minima 12, nxt/par/rn 12, forest 12 bytes per
-// vertex (65 n) + CUB scratch; graph prefixes are the caller's.
-// COST: a round reads every live list: on R-MAT about 8 bytes per entry
-// (A, and W for the leaving ones) for most of m each round, so spilled
-// lists cost their bytes over PCIe once per round until the contraction.
+// vertex (65 n) + CUB scratch; graph prefixes are the caller's; the cache
+// (8 K n) only from what the budget leaves free.
+// DISABLE NAMES: vertex-cache (no cache), wide-cache (one slot), contract.
+// COUNTERS: entries_read (list entries the walks read), host_list_bytes (A
+// and W bytes they read from host memory), cache_slots (K), lists_refilled
+// (lists read to fill a cache, the first round's included), iterations,
+// segments_scanned, edges_skipped, contractions, contracted_edges.
 
 namespace {
 constexpr uint64_t HYB_CUB = (uint64_t)2 << 20; // CUB scratch bound beyond n / 16
@@ -1587,7 +1730,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t 
     const bool f32 = g->d.f32;
     const bool contract_on = !sgk_ctx_disabled(c, "contract");
     cudaStream_t st = c->stream;
-    uint64_t iters = 0, scanned = 0, contractions = 0, cedges = 0, walked = 0;
+    uint64_t iters = 0, scanned = 0, contractions = 0, cedges = 0;
     ull h[C_NCTR];
     memset(h, 0, sizeof h);
     stats->seconds_preprocess = 0;
@@ -1635,46 +1778,127 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t 
     uint64_t ns = h[C_NSEL], k = n;
     const unsigned wgrid = grid(c, m); // walks: grid-stride over the tiles
 
-    // The scan list's offsets into off (off[ns] = its entries); bestA is
-    // the lengths' scratch and is reset for the k trees after.
-    auto offsets = [&]() -> sg_status {
-        k_hlens<<<grid(c, ns + 1), BLK, 0, st>>>(ns, scan, gx, bestA);
+    // The vertex cache: as many slots per vertex (up to 4) as the budget's
+    // free memory holds beyond a slack; none without room (every round
+    // then reads every live list) or when disabled.
+    const uint64_t slack = (uint64_t)16 << 20;
+    int K = 0;
+    sgk_dbuf<uint64_t> vc;
+    if (!sgk_ctx_disabled(c, "vertex-cache")) {
+        sgk_mem_stats ms;
+        sgk_ctx_mem(c, &ms);
+        const uint64_t room = ms.budget > ms.in_use + slack ? ms.budget - ms.in_use - slack : 0;
+        const uint64_t fit = room / (8 * n);
+        K = fit >= 4 ? 4 : (int)fit;
+        if (K > 1 && sgk_ctx_disabled(c, "wide-cache")) K = 1;
+        if (K > 0) {
+            SGK_TRY(vc.alloc(c, (uint64_t)K * n, "the forest vertex cache", err));
+            SGK_CU(cudaMemsetAsync(vc.p, 0xff, (uint64_t)K * n * sizeof(uint64_t), st));
+        }
+    }
+
+    // The offsets of list[0..cnt) into off (off[cnt] = its entries); bestA
+    // is the lengths' scratch and, with reset, is reset for the k trees after.
+    auto offsets = [&](const uint32_t *list, uint64_t cnt, bool reset) -> sg_status {
+        k_hlens<<<grid(c, cnt + 1), BLK, 0, st>>>(cnt, list, gx, bestA);
         SGK_LAUNCHED("k_hlens");
         size_t b = X.tmp.n;
-        SGK_CU(cub::DeviceScan::ExclusiveSum(X.tmp.p, b, bestA.p, off.p, ns + 1, st));
-        k_reset_best<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB);
-        SGK_LAUNCHED("k_reset_best");
+        SGK_CU(cub::DeviceScan::ExclusiveSum(X.tmp.p, b, bestA.p, off.p, cnt + 1, st));
+        if (reset) {
+            k_reset_best<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB);
+            SGK_LAUNCHED("k_reset_best");
+        }
         return SG_OK;
+    };
+    // D1 / D2 over the scan list's candidates (bestA and bestB reset).
+    auto reduce = [&]() -> sg_status {
+        k_hreduce1<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cand, comp, bestA);
+        SGK_LAUNCHED("k_hreduce1");
+        k_hreduce2<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cand, comp, bestA, bestB);
+        SGK_LAUNCHED("k_hreduce2");
+        return SG_OK;
+    };
+    auto pick = [&]() -> sg_status {
+        k_cpick<<<grid(c, ns), BLK, 0, st>>>(ns, scan, comp, vc, K, cand, flags);
+        SGK_LAUNCHED("k_cpick");
+        return SG_OK;
+    };
+    // A round with the cache: the tree minima from the cached candidates;
+    // then the spent caches that could beat them (all lists in the first
+    // round) are refilled from their lists, and the minima taken again.
+    // Leaves the states (k_cpick) in flags for k_ckeep.
+    uint64_t rescans = 0;
+    bool full_walk = false;
+    auto cached_round = [&]() -> sg_status {
+        const uint32_t *R = scan;
+        uint64_t nr = ns;
+        full_walk = iters == 1;
+        if (!full_walk) {
+            k_reset_best<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB);
+            SGK_LAUNCHED("k_reset_best");
+            SGK_TRY(pick());
+            SGK_TRY(reduce());
+            k_cneed<<<grid(c, ns), BLK, 0, st>>>(ns, scan, comp, vc, K, bestA, flags);
+            SGK_LAUNCHED("k_cneed");
+            size_t b = X.tmp.n;
+            SGK_CU(cub::DeviceSelect::Flagged(X.tmp.p, b, scan, flags.p, spare,
+                                              dctr.p + C_NRESCAN, (int64_t)ns, st));
+            ull nrd = 0;
+            SGK_CU(cudaMemcpyAsync(&nrd, dctr.p + C_NRESCAN, sizeof nrd, cudaMemcpyDeviceToHost,
+                                   st));
+            SGK_CU(cudaStreamSynchronize(st));
+            R = spare;
+            nr = nrd;
+            full_walk = nr == ns;
+            if (nr > 0) {
+                k_creset<<<grid(c, nr * (uint64_t)K), BLK, 0, st>>>(nr, R, vc, K);
+                SGK_LAUNCHED("k_creset");
+            }
+        }
+        rescans += nr;
+        if (nr == 0) return pick(); // the states again; the minima stand
+        SGK_TRY(offsets(R, nr, true));
+        k_hwalk<HW_FILL><<<wgrid, BLK, 0, st>>>(nr, off, R, gx, g->A, g->W, f32, comp, nullptr,
+                                                 vc, K, nullptr, nullptr, nullptr, nullptr,
+                                                 nullptr, 0, dctr);
+        SGK_LAUNCHED("k_hwalk");
+        SGK_TRY(pick());
+        return reduce();
     };
 
     bool edge_mode = false;
     sgk_dbuf<uint32_t> C[2][5]; // key, min, max, tree of min, tree of max
     uint64_t ne = 0;
+    uint64_t lbound = UINT64_MAX; // leaving entries on the scan list, at most
     while (ns > 0 && k > 1) {
         iters++;
         scanned += ns;
-        SGK_TRY(offsets());
-        SGK_CU(cudaMemsetAsync(cand.p, 0xff, ns * sizeof(uint64_t), st));
         SGK_CU(cudaMemsetAsync(dctr.p + C_INTER, 0, sizeof(ull), st));
-        k_hwalk<false><<<wgrid, BLK, 0, st>>>(ns, off, scan, gx, g->A, g->W, f32, comp, cand,
-                                               nullptr, nullptr, nullptr, nullptr, nullptr, 0,
-                                               dctr);
-        SGK_LAUNCHED("k_hwalk");
-        k_hreduce1<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cand, comp, bestA);
-        SGK_LAUNCHED("k_hreduce1");
-        k_hreduce2<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cand, comp, bestA, bestB);
-        SGK_LAUNCHED("k_hreduce2");
+        SGK_CU(cudaMemsetAsync(dctr.p + C_LIVE, 0, sizeof(ull), st));
+        if (K == 0) {
+            SGK_TRY(offsets(scan, ns, true));
+            SGK_CU(cudaMemsetAsync(cand.p, 0xff, ns * sizeof(uint64_t), st));
+            k_hwalk<HW_FIND><<<wgrid, BLK, 0, st>>>(ns, off, scan, gx, g->A, g->W, f32, comp,
+                                                     cand, nullptr, 0, nullptr, nullptr, nullptr,
+                                                     nullptr, nullptr, 0, dctr);
+            SGK_LAUNCHED("k_hwalk");
+            full_walk = true;
+            SGK_TRY(reduce());
+        } else {
+            SGK_TRY(cached_round());
+        }
         SGK_TRY(merge_round(c, n, k, cap, f32, X.tmp.p, X.tmp.n, dctr.p, bestA.p, bestB.p, comp.p,
                             nxt.p, par.p, rn.p, ou.p, ov.p, ow.p, err));
-        k_keep<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cand, comp, flags);
+        if (K == 0)
+            k_keep<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cand, comp, flags);
+        else
+            k_ckeep<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cand, comp, gx, flags, dctr);
         SGK_LAUNCHED("k_keep");
         tb = X.tmp.n;
         SGK_CU(cub::DeviceSelect::Flagged(X.tmp.p, tb, scan, flags.p, spare, dctr.p + C_NSEL,
                                           (int64_t)ns, st));
         SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
-        SGK_CU(cudaMemcpyAsync(&ne, off.p + ns, sizeof ne, cudaMemcpyDeviceToHost, st));
         SGK_CU(cudaStreamSynchronize(st));
-        walked += ne;
         {
             uint32_t *tp = scan;
             scan = spare;
@@ -1687,27 +1911,30 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t 
         ns = h[C_NSEL];
         if (ns == 0 || k <= 1) break;
         // Contract when the lists of the leaving edges (at most L / 2, 20
-        // bytes each) fit: the first beside everything, the second once the
-        // vertex-mode arrays are freed.
-        const uint64_t ccap = h[C_INTER] / 2 + 1;
+        // bytes each) fit: the first beside everything (the cache freed
+        // first), the second once the vertex-mode arrays are freed. L: the
+        // leaving entries a walk of every live list counted; with the cache,
+        // at most the entries of the lists kept (C_LIVE) too.
+        if (full_walk) lbound = lbound < h[C_INTER] ? lbound : h[C_INTER];
+        if (K > 0) lbound = lbound < h[C_LIVE] ? lbound : h[C_LIVE];
+        if (lbound == UINT64_MAX) continue;
+        const uint64_t ccap = lbound / 2 + 1;
         sgk_mem_stats ms;
         sgk_ctx_mem(c, &ms);
-        const uint64_t room = ms.budget > ms.in_use ? ms.budget - ms.in_use : 0;
+        const uint64_t room = (ms.budget > ms.in_use ? ms.budget - ms.in_use : 0) + 8 * vc.n;
         const uint64_t freed = 8 * cand.n + 8 * off.n + 4 * S0.n + 4 * S1.n + flags.n;
-        const uint64_t slack = (uint64_t)16 << 20;
         if (contract_on && 20 * ccap + slack <= room && 40 * ccap + slack <= room + freed) {
-            SGK_TRY(offsets());
+            vc.release();
+            SGK_TRY(offsets(scan, ns, true));
             for (int j = 0; j < 5; j++)
                 SGK_TRY(C[0][j].alloc(c, ccap, "the forest contracted edges", err));
             SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
-            k_hwalk<true><<<wgrid, BLK, 0, st>>>(ns, off, scan, gx, g->A, g->W, f32, comp,
-                                                  nullptr, C[0][0], C[0][1], C[0][2], C[0][3],
-                                                  C[0][4], ccap, dctr);
+            k_hwalk<HW_GATHER><<<wgrid, BLK, 0, st>>>(ns, off, scan, gx, g->A, g->W, f32, comp,
+                                                       nullptr, nullptr, 0, C[0][0], C[0][1],
+                                                       C[0][2], C[0][3], C[0][4], ccap, dctr);
             SGK_LAUNCHED("k_hwalk");
             SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
-            SGK_CU(cudaMemcpyAsync(&ne, off.p + ns, sizeof ne, cudaMemcpyDeviceToHost, st));
             SGK_CU(cudaStreamSynchronize(st));
-            walked += ne;
             ne = h[C_NE];
             if (ne > ccap) return sgi_fail(err, SG_E_DEVICE, "GPU forest: contracted list overflow");
             cand.release(), off.release(), S0.release(), S1.release(), flags.release();
@@ -1733,13 +1960,15 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t 
         for (int j = 0; j < 5; j++) C[i][j].release();
     cand.release(), off.release(), bestA.release(), comp.release(), S0.release();
     S1.release(), bestB.release(), nxt.release(), par.release(), rn.release();
-    flags.release(), X.tmp.release();
+    flags.release(), vc.release(), X.tmp.release();
     SGK_TRY(forest_out(c, out, ou.p, ov.p, ow.p, f32, u, v, w, stats, err));
     *n_edges = out;
     sgk_stats_set(stats, "iterations", iters);
     sgk_stats_set(stats, "edges_skipped", h[C_SKIPPED]);
     sgk_stats_set(stats, "segments_scanned", scanned);
-    sgk_stats_set(stats, "entries_read", walked);
+    sgk_stats_set(stats, "entries_read", h[C_WALKED]);
+    sgk_stats_set(stats, "cache_slots", (uint64_t)K);
+    sgk_stats_set(stats, "lists_refilled", rescans);
     sgk_stats_set(stats, "host_list_bytes", h[C_HOSTB]);
     sgk_stats_set(stats, "contractions", contractions);
     sgk_stats_set(stats, "contracted_edges", cedges);

@@ -499,14 +499,7 @@ sg_status sgi_gpu_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *op
     if (r->parent) SG_TRY(sgi_sssp_parents(run, g, dist, opt->source, r->parent, err));
     const uint64_t inf = f32 ? sgi_dbl_bits(INFINITY) : UINT64_MAX, n = g->n;
     uint64_t reached = 0, maxd = 0;
-#pragma omp parallel for schedule(static) reduction(+ : reached) reduction(max : maxd) num_threads(run->threads)
-    for (uint64_t v = 0; v < n; v++) {
-        const uint64_t d = dist[v];
-        if (d != inf) {
-            reached++;
-            if (d > maxd) maxd = d;
-        }
-    }
+    sgi_dist_summary(dist, n, inf, run->threads, &reached, &maxd);
     r->reached = reached;
     r->max_dist = f32 ? sgi_bits_dbl(maxd) : (double)maxd;
     r->delta = stats.delta; /* 0 for Bellman-Ford (no buckets) */
@@ -540,14 +533,7 @@ sg_status sgi_gpu_bfs(sg_run *run, const sg_graph *g, const sg_bfs_options *opt,
     const uint64_t n = g->n;
     uint64_t reached = 0;
     uint32_t maxl = 0;
-#pragma omp parallel for schedule(static) reduction(+ : reached) reduction(max : maxl) num_threads(run->threads)
-    for (uint64_t v = 0; v < n; v++) {
-        const uint32_t l = r->level[v];
-        if (l != SG_NO_LEVEL) {
-            reached++;
-            if (l > maxl) maxl = l;
-        }
-    }
+    sgi_level_summary(r->level, n, run->threads, &reached, &maxl);
     r->reached = reached;
     r->max_level = maxl;
     account(run, &stats, sgi_now() - t0, t2 - t1);

@@ -88,15 +88,19 @@ static bool joint_aw(const sg_plan_input *in)
 }
 
 /* Passes over the edges the algorithm makes (model): Borůvka iterations
- * ~ log2(n) / 4 (6 at R-MAT scale 24, measured 6); SSSP 1.2 (each edge
- * relaxed about once, light lists rescanned); BFS 1. */
-static double model_passes(sg_plan_algo a, uint64_t n)
+ * ~ log2(n) / 4 (6 at R-MAT scale 24, measured 6); the in-place forest
+ * (unsorted lists) 1.5: its first round reads every list, then the vertex
+ * cache refills only spent lists (kernels/mst.cu; measured 1.18-1.44 passes
+ * of entries at R-MAT 26); SSSP 1.2 (each edge relaxed about once, light
+ * lists rescanned); BFS 1. */
+static double model_passes(const sg_plan_input *in)
 {
-    if (a == SG_PLAN_MST) {
-        const double it = ceil(log2((double)(n > 2 ? n : 2)) / 4.0);
+    if (in->algo == SG_PLAN_MST && in->lists_unsorted) return 1.5;
+    if (in->algo == SG_PLAN_MST) {
+        const double it = ceil(log2((double)(in->n > 2 ? in->n : 2)) / 4.0);
         return it < 1.0 ? 1.0 : it;
     }
-    return a == SG_PLAN_SSSP ? 1.2 : 1.0;
+    return in->algo == SG_PLAN_SSSP ? 1.2 : 1.0;
 }
 
 /* Edges of vertices [0, v) for breakpoint index i. */
@@ -295,7 +299,7 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     p.t_cpu = tc;
     p.pcie_bytes_per_pass = gb;
     p.predicted_pass_s = fmax(td + tg, tc);
-    p.passes = model_passes(in->algo, in->n);
+    p.passes = model_passes(in);
     p.predicted_s = p.passes * p.predicted_pass_s;
     p.managed_bytes = in->managed_cap - cap;
     *out = p;

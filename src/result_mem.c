@@ -128,6 +128,35 @@ sg_bfs_result *sgi_bfs_alloc(uint64_t n, uint32_t source, bool parents)
     return r;
 }
 
+void sgi_dist_summary(const uint64_t *dist, uint64_t n, uint64_t inf, int threads,
+                      uint64_t *reached, uint64_t *max_bits)
+{
+    uint64_t hits = 0, mx = 0;
+#pragma omp parallel for schedule(static) reduction(+ : hits) reduction(max : mx) num_threads(threads)
+    for (uint64_t v = 0; v < n; v++) {
+        const uint64_t d = dist[v], hit = d != inf, dd = hit ? d : 0;
+        hits += hit;
+        mx = dd > mx ? dd : mx;
+    }
+    *reached = hits;
+    *max_bits = mx;
+}
+
+void sgi_level_summary(const uint32_t *level, uint64_t n, int threads, uint64_t *reached,
+                       uint32_t *max_level)
+{
+    uint64_t hits = 0;
+    uint32_t mx = 0;
+#pragma omp parallel for schedule(static) reduction(+ : hits) reduction(max : mx) num_threads(threads)
+    for (uint64_t v = 0; v < n; v++) {
+        const uint32_t l = level[v], hit = l != SG_NO_LEVEL, ll = hit ? l : 0;
+        hits += hit;
+        mx = ll > mx ? ll : mx;
+    }
+    *reached = hits;
+    *max_level = mx;
+}
+
 void sg_bfs_free(sg_bfs_result *r)
 {
     if (!r) return;

@@ -550,14 +550,7 @@ sg_status sg_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *opt,
     if (r->parent) SG_TRY(sssp_parents(run, g, &c, inf, opt->source, r->parent, err));
 
     uint64_t reached = 0, maxd = 0, relax = 0;
-#pragma omp parallel for schedule(static) reduction(+ : reached) reduction(max : maxd) num_threads(nt)
-    for (uint64_t v = 0; v < n; v++) {
-        const uint64_t d = c.dist[v];
-        if (d != inf) {
-            reached++;
-            if (d > maxd) maxd = d;
-        }
-    }
+    sgi_dist_summary(c.dist, n, inf, nt, &reached, &maxd);
     for (int i = 0; i < nt; i++) relax += ts[i]->relax;
     r->reached = reached;
     r->max_dist = f32 ? sgi_bits_dbl(maxd) : (double)maxd;

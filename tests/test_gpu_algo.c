@@ -546,15 +546,37 @@ static void test_edge_cases(void **state)
 
 /* ------------------------------------------------------------ optimisation switches */
 
+/* Sets SPILLGRAPH_GPU_DISABLE to names (unset for NULL) for the device
+ * contexts made next (a context reads it at the run's first GPU use);
+ * returns the value before, for env_pop. */
+static char *env_push(const char *names)
+{
+    const char *before = getenv("SPILLGRAPH_GPU_DISABLE");
+    char *saved = before ? strdup(before) : NULL;
+    if (names)
+        assert_int_equal(setenv("SPILLGRAPH_GPU_DISABLE", names, 1), 0);
+    else
+        assert_int_equal(unsetenv("SPILLGRAPH_GPU_DISABLE"), 0);
+    return saved;
+}
+
+static void env_pop(char *saved)
+{
+    if (saved) {
+        setenv("SPILLGRAPH_GPU_DISABLE", saved, 1);
+        free(saved);
+    } else {
+        unsetenv("SPILLGRAPH_GPU_DISABLE");
+    }
+}
+
 static void test_disable_switches(void **state)
 {
     (void)state;
     static const char all[] = "first-probe,contract,unsorted-trees,bottom-up,block-queue,hub-queue,"
                               "bucket-balance,prefilter,far-window,defer-heavy,light-index,done-bits,"
-                              "bf-ldg,bf-segments";
-    const char *before = getenv("SPILLGRAPH_GPU_DISABLE");
-    char *saved = before ? strdup(before) : NULL;
-    assert_int_equal(setenv("SPILLGRAPH_GPU_DISABLE", all, 1), 0);
+                              "bf-ldg,bf-segments,vertex-cache,wide-cache";
+    char *saved = env_push(all);
     /* the device context reads the variable when it is made (first GPU use) */
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0), *gpu = mkrun(SG_BACKEND_GPU, 0);
     const uint64_t n = small_only ? SMALL_N : MEDIUM_N;
@@ -596,12 +618,7 @@ static void test_disable_switches(void **state)
     expect_report(gpu, true, "with the optimisations off");
     sg_run_free(cpu);
     sg_run_free(gpu);
-    if (saved) {
-        setenv("SPILLGRAPH_GPU_DISABLE", saved, 1);
-        free(saved);
-    } else {
-        unsetenv("SPILLGRAPH_GPU_DISABLE");
-    }
+    env_pop(saved);
 }
 
 /* ------------------------------------------------------------ the device budget */
@@ -939,6 +956,72 @@ static void test_hybrid_splits(void **state)
     sg_run_free(cpu);
 }
 
+/* The in-place forest's vertex cache (kernels/mst.cu): the K lightest
+ * leaving entries of each list, refilled from the list only when all are
+ * inside their tree and could still beat the tree's minimum. Four slots by
+ * default, with the contraction (on these small graphs it comes after the
+ * first round) and without it (vertex rounds to the end); one slot
+ * ("wide-cache" off, no contraction), so that caches run dry and are
+ * refilled often; none ("vertex-cache" off: every round reads every live
+ * list). Exact forests on every family at three splits, the counters
+ * saying which ran, and without the contraction some list refilled after
+ * the first round. */
+static void test_hybrid_forest_cache(void **state)
+{
+    (void)state;
+    static const int fr[][3] = {{8, 8, 8}, {0, 0, 0}, {4, 4, 4}};
+    static const char *const modes[] = {NULL, "contract", "wide-cache,contract", "vertex-cache"};
+    static const uint64_t slots_want[] = {4, 4, 1, 0};
+    static const bool refills_want[] = {false, true, true, false};
+    sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
+    char what[300];
+    for (int mi = 0; mi < 4; mi++) {
+        char *saved = env_push(modes[mi]);
+        uint64_t later_refills = 0;
+        for (int k = 0; k < TG_NKINDS; k++)
+            for (int si = 0; si < n_sizes(); si++)
+                for (int f32 = 0; f32 < 2; f32++) {
+                    sg_graph *g = tg_make((tg_kind)k, size_at(si), 3, false, f32);
+                    const uint64_t n = nverts(g), *x = sg_graph_offsets(g);
+                    uint64_t with_edges = 0;
+                    for (uint64_t v = 0; v < n; v++) with_edges += x[v + 1] > x[v];
+                    for (int i = 0; i < 3; i++) {
+                        char base[200];
+                        describe(base, sizeof base, (tg_kind)k, size_at(si), 3, false, f32, g);
+                        snprintf(what, sizeof what, "%s, hybrid split %d/8 %d/8 %d/8, disabled: %s",
+                                 base, fr[i][0], fr[i][1], fr[i][2],
+                                 modes[mi] ? modes[mi] : "none");
+                        sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
+                        mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
+                        uint64_t slots = 0, refilled = 0, iters = 0;
+                        if (!counter(run, "cache_slots", &slots) ||
+                            !counter(run, "lists_refilled", &refilled) ||
+                            !counter(run, "iterations", &iters))
+                            fail_msg("%s: no cache_slots / lists_refilled / iterations counter",
+                                     what);
+                        if (iters > 0 && slots != slots_want[mi])
+                            fail_msg("%s: %llu cache slots, want %llu", what,
+                                     (unsigned long long)slots,
+                                     (unsigned long long)slots_want[mi]);
+                        if (slots == 0 && refilled != 0)
+                            fail_msg("%s: %llu lists refilled without a cache", what,
+                                     (unsigned long long)refilled);
+                        if (slots > 0 && iters > 0 && refilled < with_edges)
+                            fail_msg("%s: %llu lists filled, but %llu vertices have edges", what,
+                                     (unsigned long long)refilled,
+                                     (unsigned long long)with_edges);
+                        if (slots > 0 && iters > 0) later_refills += refilled - with_edges;
+                        sg_run_free(run);
+                    }
+                    sg_graph_free(g);
+                }
+        if (refills_want[mi] && later_refills == 0)
+            fail_msg("disabled: %s: no list was refilled after the first round", modes[mi]);
+        env_pop(saved);
+    }
+    sg_run_free(cpu);
+}
+
 /* Budgets from the working arrays alone up to the whole graph: auto picks
  * hybrid while the graph does not fit (gpu once it does), the plan keeps
  * its device bytes within what the budget leaves, the accountant's peak
@@ -1135,6 +1218,7 @@ int main(void)
         cmocka_unit_test(test_device_budget),
         cmocka_unit_test(test_load_to_device),
         cmocka_unit_test(test_hybrid_splits),
+        cmocka_unit_test(test_hybrid_forest_cache),
         cmocka_unit_test(test_hybrid_budget),
         cmocka_unit_test(test_hybrid_host_memory),
     };
