@@ -244,8 +244,20 @@ uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
  * "host_list_bytes" (bytes of A and W read from host memory: over PCIe),
  * "cache_slots" (K, 0 without a cache) and "lists_refilled". Disable
  * names: "vertex-cache", "wide-cache" (one slot), "contract". */
-sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint32_t *w,
-                          uint64_t *n_edges, sgk_stats *stats, sg_error *err);
+typedef struct sgk_cpu_share {
+    uint64_t from;            /* vertices [from, n): the CPU threads' (n: none) */
+    const uint64_t *x;        /* the graph's host arrays, addressable by the host */
+    const uint32_t *a, *w;
+    int threads;              /* OpenMP threads */
+} sgk_cpu_share;
+/* share (may be NULL): the CPU threads' part of the first round, the
+ * caches of vertices [from, n) filled from the host arrays while the GPU
+ * walks the lists below `from` (their lists must lie past the device
+ * prefixes of A and W: SG_E_INVALID otherwise). Counters "cpu_lists" and
+ * "cpu_entries_read"; disable name "cpu-share". */
+sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *share, uint32_t *u,
+                          uint32_t *v, uint32_t *w, uint64_t *n_edges, sgk_stats *stats,
+                          sg_error *err);
 uint64_t sgk_mst_inplace_bytes(uint64_t n);
 
 typedef enum sgk_sssp_method {

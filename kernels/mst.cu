@@ -153,6 +153,7 @@ enum {
     C_NRESCAN,      // in-place executor: lists to read again (the vertex cache)
     C_LIVE,         // in-place executor: entries of the lists kept (with the cache)
     C_WALKED,       // in-place executor: list entries read by the walks
+    C_BELOW,        // in-place executor: scan-list entries below the CPU's share
     C_NCTR
 };
 constexpr size_t CTR_BYTES = 256;   // >= C_NCTR * 8
@@ -977,6 +978,20 @@ __global__ void k_cneed(uint64_t ns, const uint32_t *__restrict__ scan,
     }
 }
 
+// C_BELOW = the number of entries of the ascending list[0..ns) below v0.
+__global__ void k_count_below(uint64_t ns, const uint32_t *__restrict__ list, uint64_t v0,
+                              ull *ctr)
+{
+    if (gtid() != 0) return;
+    uint64_t lo = 0, hi = ns;
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (list[mid] < v0) lo = mid + 1;
+        else hi = mid;
+    }
+    ctr[C_BELOW] = lo;
+}
+
 // Empties the cache slots of the nr vertices in list.
 __global__ void k_creset(uint64_t nr, const uint32_t *__restrict__ list, uint64_t *vc, int K)
 {
@@ -1448,7 +1463,58 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
         sgk_stats_set(stats, "host_list_bytes", 0);
         sgk_stats_set(stats, "cache_slots", 0);
         sgk_stats_set(stats, "lists_refilled", 0);
+        sgk_stats_set(stats, "cpu_lists", 0);
+        sgk_stats_set(stats, "cpu_entries_read", 0);
     }
+}
+
+// The CPU threads' share of the first round (sgk_cpu_share): the caches of
+// vertices [sh.from, n), filled from the host arrays in staging-buffer
+// pieces (each piece copied to vc on the copy stream while the next is
+// filled), as the GPU's HW_FILL walk fills the others: the K lightest
+// entries other than self-loops (in the first round every tree is one
+// vertex). Adds the lists with entries, their entries and the leaving ones.
+static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, uint64_t n, bool f32, int K,
+                                uint64_t *vc, uint64_t &lists, uint64_t &entries,
+                                uint64_t &leaving, sg_error *err)
+{
+    const uint64_t per = 8 * (uint64_t)K;
+    uint64_t v0 = sh.from;
+    while (v0 < n) {
+        sgk_stage stg = {nullptr, 0, 0};
+        SGK_TRY(sgk_stage_begin(c, &stg, err));
+        const uint64_t cnt = n - v0 < stg.cap / per ? n - v0 : stg.cap / per;
+        uint64_t *out = static_cast<uint64_t *>(stg.buf);
+        uint64_t nl = 0, ne = 0, nlv = 0;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : nl, ne, nlv) num_threads(sh.threads)
+        for (uint64_t i = 0; i < cnt; i++) {
+            const uint64_t v = v0 + i, b = sh.x[v], e = sh.x[v + 1];
+            uint64_t best[4] = {NONE64, NONE64, NONE64, NONE64};
+            for (uint64_t p = b; p < e; p++) {
+                const uint32_t nb = sh.a[p];
+                if (nb == v) continue;
+                nlv++;
+                const uint64_t val = (uint64_t)sgk_weight_key(f32, sh.w[p]) << 32 | nb;
+                if (val >= best[K - 1]) continue;
+                int j = K - 1;
+                while (j > 0 && best[j - 1] > val) {
+                    best[j] = best[j - 1];
+                    j--;
+                }
+                best[j] = val;
+            }
+            nl += e > b;
+            ne += e - b;
+            for (int j = 0; j < K; j++) out[i * (uint64_t)K + (uint64_t)j] = best[j];
+        }
+        lists += nl;
+        entries += ne;
+        leaving += nlv;
+        SGK_TRY(sgk_stage_copy(c, &stg, 0, vc + v0 * (uint64_t)K, cnt * per, err));
+        SGK_TRY(sgk_stage_end(c, &stg, err));
+        v0 += cnt;
+    }
+    return sgk_stage_finish(c, nullptr, nullptr, nullptr, err);
 }
 
 } // namespace
@@ -1721,11 +1787,23 @@ uint64_t sgk_mst_inplace_bytes(uint64_t n)
     return 65 * (n + 1) + 16 + (n + 1) / 16 + HYB_CUB + CTR_BYTES + 4096;
 }
 
-sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint32_t *w,
-                          uint64_t *n_edges, sgk_stats *stats, sg_error *err)
+sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *share, uint32_t *u,
+                          uint32_t *v, uint32_t *w, uint64_t *n_edges, sgk_stats *stats,
+                          sg_error *err)
 {
     SGK_TRY(forest_check("sgk_mst_inplace", c, g, u, v, w, n_edges, stats, err));
     SGK_TRY(sgk_graph_ready(g, err));
+    if (share && share->from < g->d.n) {
+        if (!share->x || !share->a || !share->w || share->threads < 1)
+            return sgi_fail(err, SG_E_INVALID, "sgk_mst_inplace: a CPU share without host arrays");
+        const uint64_t at = share->x[share->from];
+        if (at < g->d.a_dev || at < g->d.w_dev)
+            return sgi_fail(err, SG_E_INVALID,
+                            "sgk_mst_inplace: the CPU share from vertex %llu (entry %llu) would "
+                            "read lists in device memory (A holds %llu entries there, W %llu)",
+                            (unsigned long long)share->from, (unsigned long long)at,
+                            (unsigned long long)g->d.a_dev, (unsigned long long)g->d.w_dev);
+    }
     const uint64_t n = g->d.n, m = g->d.m;
     const bool f32 = g->d.f32;
     const bool contract_on = !sgk_ctx_disabled(c, "contract");
@@ -1827,7 +1905,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t 
     // then the spent caches that could beat them (all lists in the first
     // round) are refilled from their lists, and the minima taken again.
     // Leaves the states (k_cpick) in flags for k_ckeep.
-    uint64_t rescans = 0;
+    uint64_t rescans = 0, cpu_lists = 0, cpu_entries = 0, cpu_inter = 0;
+    const bool cpu_on = K > 0 && share && share->from < n && !sgk_ctx_disabled(c, "cpu-share");
     bool full_walk = false;
     auto cached_round = [&]() -> sg_status {
         const uint32_t *R = scan;
@@ -1857,11 +1936,29 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t 
         }
         rescans += nr;
         if (nr == 0) return pick(); // the states again; the minima stand
+        // The first round with a CPU share: the GPU walks the scan list's
+        // entries below share->from (the list is ascending then) while the
+        // CPU threads fill the caches from there on.
+        const bool split = iters == 1 && cpu_on;
+        if (split) {
+            k_count_below<<<1, 32, 0, st>>>(nr, R, share->from, dctr);
+            SGK_LAUNCHED("k_count_below");
+            ull below = 0;
+            SGK_CU(cudaMemcpyAsync(&below, dctr.p + C_BELOW, sizeof below,
+                                   cudaMemcpyDeviceToHost, st));
+            SGK_CU(cudaStreamSynchronize(st));
+            nr = below;
+        }
         SGK_TRY(offsets(R, nr, true));
-        k_hwalk<HW_FILL><<<wgrid, BLK, 0, st>>>(nr, off, R, gx, g->A, g->W, f32, comp, nullptr,
-                                                 vc, K, nullptr, nullptr, nullptr, nullptr,
-                                                 nullptr, 0, dctr);
-        SGK_LAUNCHED("k_hwalk");
+        if (nr > 0) {
+            k_hwalk<HW_FILL><<<wgrid, BLK, 0, st>>>(nr, off, R, gx, g->A, g->W, f32, comp,
+                                                     nullptr, vc, K, nullptr, nullptr, nullptr,
+                                                     nullptr, nullptr, 0, dctr);
+            SGK_LAUNCHED("k_hwalk");
+        }
+        if (split)
+            SGK_TRY(cpu_first_fill(c, *share, n, f32, K, vc, cpu_lists, cpu_entries, cpu_inter,
+                                   err));
         SGK_TRY(pick());
         return reduce();
     };
@@ -1915,7 +2012,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t 
         // first), the second once the vertex-mode arrays are freed. L: the
         // leaving entries a walk of every live list counted; with the cache,
         // at most the entries of the lists kept (C_LIVE) too.
-        if (full_walk) lbound = lbound < h[C_INTER] ? lbound : h[C_INTER];
+        const uint64_t inter = h[C_INTER] + (iters == 1 ? cpu_inter : 0);
+        if (full_walk) lbound = lbound < inter ? lbound : inter;
         if (K > 0) lbound = lbound < h[C_LIVE] ? lbound : h[C_LIVE];
         if (lbound == UINT64_MAX) continue;
         const uint64_t ccap = lbound / 2 + 1;
@@ -1969,6 +2067,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t 
     sgk_stats_set(stats, "entries_read", h[C_WALKED]);
     sgk_stats_set(stats, "cache_slots", (uint64_t)K);
     sgk_stats_set(stats, "lists_refilled", rescans);
+    sgk_stats_set(stats, "cpu_lists", cpu_lists);
+    sgk_stats_set(stats, "cpu_entries_read", cpu_entries);
     sgk_stats_set(stats, "host_list_bytes", h[C_HOSTB]);
     sgk_stats_set(stats, "contractions", contractions);
     sgk_stats_set(stats, "contracted_edges", cedges);

@@ -364,7 +364,9 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
         in.work_bytes += want < room ? want : room;
     }
     in.managed_cap = g->mem == SG_MEM_MANAGED ? UINT64_MAX / 4 : 0;
-    in.gpu_reads_all = true;
+    /* The forest's first round has a CPU share (the owner split); SSSP and
+     * BFS have none yet: the GPU reads the whole host range. */
+    in.gpu_reads_all = algo != SGI_ALGO_MST;
     in.forced = run->force_split;
     for (int k = 0; k < 3; k++) in.forced_split[k] = run->split[k] < g->n ? run->split[k] : g->n;
     hybrid_rates(&in.rates);
@@ -437,6 +439,26 @@ static void account(sg_run *run, const sgk_stats *s, double wall, double call)
     run->seconds[SG_PHASE_COMPUTE] += rest > 0 ? rest : 0;
 }
 
+/* The CPU threads' share of the hybrid forest's first round: the plan's
+ * owner split (gpu_host_end), moved up past the lists held in device
+ * memory; false when it leaves the CPU nothing. */
+static bool cpu_share(const sg_run *run, const sg_graph *g, sgk_cpu_share *out)
+{
+    if (!run->has_plan || !run->dgraph || !g->w || g->n == 0) return false;
+    const sgk_graph_desc *d = sgk_graph_get_desc(run->dgraph);
+    const uint64_t dev = d->a_dev > d->w_dev ? d->a_dev : d->w_dev;
+    uint64_t lo = 0, hi = g->n; /* the first vertex whose list starts at or past dev */
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (g->x[mid] < dev) lo = mid + 1;
+        else hi = mid;
+    }
+    const uint64_t from = run->plan.gpu_host_end > lo ? run->plan.gpu_host_end : lo;
+    if (from >= g->n) return false;
+    *out = (sgk_cpu_share){.from = from, .x = g->x, .a = g->a, .w = g->w, .threads = run->threads};
+    return true;
+}
+
 sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error *err)
 {
     sgk_ctx *c = NULL;
@@ -451,10 +473,14 @@ sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error 
     sgk_stats stats;
     memset(&stats, 0, sizeof stats);
     uint64_t ne = 0;
+    sgk_cpu_share share;
+    const bool shared = hybrid && cpu_share(run, g, &share);
     const double t1 = sgi_now();
-    if (g->n > 0)
-        SG_TRY((hybrid ? sgk_mst_inplace : sgk_mst)(c, DGRAPH(run), f->u, f->v, f->w, &ne, &stats,
-                                                    err));
+    if (g->n > 0 && hybrid)
+        SG_TRY(sgk_mst_inplace(c, DGRAPH(run), shared ? &share : NULL, f->u, f->v, f->w, &ne,
+                               &stats, err));
+    else if (g->n > 0)
+        SG_TRY(sgk_mst(c, DGRAPH(run), f->u, f->v, f->w, &ne, &stats, err));
     const double t2 = sgi_now();
     f->n_edges = ne;
     bool sorted = false;

@@ -963,21 +963,26 @@ static void test_hybrid_splits(void **state)
  * first round) and without it (vertex rounds to the end); one slot
  * ("wide-cache" off, no contraction), so that caches run dry and are
  * refilled often; none ("vertex-cache" off: every round reads every live
- * list). Exact forests on every family at three splits, the counters
- * saying which ran, and without the contraction some list refilled after
- * the first round. */
+ * list). The first round's CPU share (the plan's owner split) with the
+ * cache, and without it ("cpu-share" off). Exact forests on every family
+ * at three splits, the counters saying which ran (the CPU threads fill
+ * caches only from host-resident lists: none with every list on the
+ * device), and without the contraction some list refilled after the first
+ * round. */
 static void test_hybrid_forest_cache(void **state)
 {
     (void)state;
     static const int fr[][3] = {{8, 8, 8}, {0, 0, 0}, {4, 4, 4}};
-    static const char *const modes[] = {NULL, "contract", "wide-cache,contract", "vertex-cache"};
-    static const uint64_t slots_want[] = {4, 4, 1, 0};
-    static const bool refills_want[] = {false, true, true, false};
+    static const char *const modes[] = {NULL, "contract", "wide-cache,contract", "vertex-cache",
+                                        "cpu-share"};
+    static const uint64_t slots_want[] = {4, 4, 1, 0, 4};
+    static const bool refills_want[] = {false, true, true, false, false};
+    static const bool cpu_want[] = {true, true, true, false, false};
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     char what[300];
-    for (int mi = 0; mi < 4; mi++) {
+    for (int mi = 0; mi < 5; mi++) {
         char *saved = env_push(modes[mi]);
-        uint64_t later_refills = 0;
+        uint64_t later_refills = 0, cpu_total = 0;
         for (int k = 0; k < TG_NKINDS; k++)
             for (int si = 0; si < n_sizes(); si++)
                 for (int f32 = 0; f32 < 2; f32++) {
@@ -993,12 +998,20 @@ static void test_hybrid_forest_cache(void **state)
                                  modes[mi] ? modes[mi] : "none");
                         sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
                         mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
-                        uint64_t slots = 0, refilled = 0, iters = 0;
+                        uint64_t slots = 0, refilled = 0, iters = 0, cpu_lists = 0;
                         if (!counter(run, "cache_slots", &slots) ||
                             !counter(run, "lists_refilled", &refilled) ||
-                            !counter(run, "iterations", &iters))
-                            fail_msg("%s: no cache_slots / lists_refilled / iterations counter",
+                            !counter(run, "iterations", &iters) ||
+                            !counter(run, "cpu_lists", &cpu_lists))
+                            fail_msg("%s: no cache_slots / lists_refilled / iterations / "
+                                     "cpu_lists counter",
                                      what);
+                        /* the CPU threads take only host-resident lists */
+                        if (cpu_lists > 0 && (!cpu_want[mi] || i == 0 || cpu_lists > with_edges))
+                            fail_msg("%s: the CPU threads filled %llu lists (%llu have edges)",
+                                     what, (unsigned long long)cpu_lists,
+                                     (unsigned long long)with_edges);
+                        cpu_total += cpu_lists;
                         if (iters > 0 && slots != slots_want[mi])
                             fail_msg("%s: %llu cache slots, want %llu", what,
                                      (unsigned long long)slots,
@@ -1017,6 +1030,8 @@ static void test_hybrid_forest_cache(void **state)
                 }
         if (refills_want[mi] && later_refills == 0)
             fail_msg("disabled: %s: no list was refilled after the first round", modes[mi]);
+        if (cpu_want[mi] && cpu_total == 0)
+            fail_msg("disabled: %s: the CPU threads filled no cache", modes[mi] ? modes[mi] : "none");
         env_pop(saved);
     }
     sg_run_free(cpu);
