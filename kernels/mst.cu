@@ -1754,6 +1754,10 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // R-MAT (CPU model, scale 21) this reads about 2.2 m entries in all against
 // 6 m when every round reads every live list; the last rounds, where the
 // giant tree's caches are spent and it has no cached candidate, read most.
+// THE CPU SHARE (sgk_cpu_share): in the first round OpenMP threads fill the
+// caches of [from, n) from the host arrays (the K lightest entries other
+// than self-loops), piece by piece through the staging buffers, while the
+// GPU walks the scan list below `from`.
 // Without room for one slot (or "vertex-cache" disabled) every round reads
 // every live list (per vertex the lightest leaving entry is the candidate).
 // Per tree the minimum as in the in-core D, then the same merge (E) and
@@ -1772,10 +1776,12 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // 8, list offsets 8, per-tree minima 12, nxt/par/rn 12, forest 12 bytes per
 // vertex (65 n) + CUB scratch; graph prefixes are the caller's; the cache
 // (8 K n) only from what the budget leaves free.
-// DISABLE NAMES: vertex-cache (no cache), wide-cache (one slot), contract.
+// DISABLE NAMES: vertex-cache (no cache), wide-cache (one slot), cpu-share,
+// contract.
 // COUNTERS: entries_read (list entries the walks read), host_list_bytes (A
 // and W bytes they read from host memory), cache_slots (K), lists_refilled
-// (lists read to fill a cache, the first round's included), iterations,
+// (lists read to fill a cache, the first round's included), cpu_lists and
+// cpu_entries_read (the CPU share's), iterations,
 // segments_scanned, edges_skipped, contractions, contracted_edges.
 
 namespace {

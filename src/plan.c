@@ -103,6 +103,15 @@ static double model_passes(const sg_plan_input *in)
     return in->algo == SG_PLAN_SSSP ? 1.2 : 1.0;
 }
 
+/* The in-place forest's host reads against the rates (measured on the
+ * H100 host, R-MAT scale 26, 2026-11-23; docs/benchmarks.md): its GPU walks
+ * streamed 31-34 GB/s of the 54 GB/s PCIe rate from managed and pinned
+ * memory alike; its CPU threads' first-round share read ~22 GB/s of the
+ * 88 GB/s scan rate while the GPU read beside them (the share gained
+ * nothing when the plan gave the CPU 65 % at the scan rate). */
+#define FOREST_GPU_PCIE 0.62
+#define FOREST_CPU_SCAN 0.25
+
 /* Edges of vertices [0, v) for breakpoint index i. */
 static uint64_t bytes_below(const sg_plan_input *in, int k, unsigned i)
 {
@@ -179,10 +188,20 @@ static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned 
         const uint64_t at_c = ci > s ? bytes_below(in, k, ci) : lo;
         const uint64_t g = at_c - lo; /* the GPU's spilled bytes */
         const uint64_t c = total - at_c;
-        const double gr = p->spill_kind[k] == SG_SPILL_MANAGED ? in->rates.managed_rand_gbps
-                                                                : in->rates.zc_rand_gbps;
+        double gr = p->spill_kind[k] == SG_SPILL_MANAGED ? in->rates.managed_rand_gbps
+                                                          : in->rates.zc_rand_gbps;
+        double cr = in->rates.cpu_scan_gbps;
+        if (in->algo == SG_PLAN_MST && in->lists_unsorted) {
+            /* The in-place forest streams whole lists: its GPU walks read
+             * managed and pinned memory alike at FOREST_GPU_PCIE of the
+             * PCIe rate, and its CPU threads (a top-K per list, beside the
+             * GPU's reads of the same memory) at FOREST_CPU_SCAN of the
+             * scan rate. */
+            gr = FOREST_GPU_PCIE * in->rates.pcie_gbps;
+            cr = FOREST_CPU_SCAN * in->rates.cpu_scan_gbps;
+        }
         tg += f[k] * (double)g / (gr * 1e9);
-        tc += f[k] * (double)c / (in->rates.cpu_scan_gbps * 1e9);
+        tc += f[k] * (double)c / (cr * 1e9);
         gb += (uint64_t)(f[k] * (double)g);
         cb += (uint64_t)(f[k] * (double)c);
     }
