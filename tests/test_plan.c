@@ -191,6 +191,15 @@ static void test_spill_order(void **state)
         check_plan(&in, &p, "unsorted lists");
         assert_int_equal(p.split[1], p.split[2]);
         if (p.host_bytes[2] > 0) assert_true(p.predicted_pass_s > sorted.predicted_pass_s);
+        /* its walks stream whole lists: managed and pinned memory alike
+         * (the same pass, the same owner split for the CPU share) */
+        sg_plan managed;
+        in.managed_cap = UINT64_MAX;
+        assert_int_equal(sg_plan_make(&in, &managed, &err), SG_OK);
+        assert_true(fabs(managed.predicted_pass_s - p.predicted_pass_s) <=
+                    1e-9 * p.predicted_pass_s);
+        assert_int_equal(managed.gpu_host_end, p.gpu_host_end);
+        if (p.host_bytes[1] > 0) assert_int_equal(managed.spill_kind[1], SG_SPILL_MANAGED);
     }
     /* half the budget for sssp: splits match the table exactly */
     sg_plan_input in = input(&t, SG_PLAN_SSSP, UINT64_MAX, UINT64_MAX);
