@@ -219,7 +219,10 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     sg_plan p;
     memset(&p, 0, sizeof p);
     p.algo = in->algo;
-    p.work_bytes = in->work_bytes ? in->work_bytes : work_per_vertex[in->algo] * in->n;
+    /* the in-place forest keeps 65 bytes per vertex (kernels/mst.cu) */
+    const uint64_t per_vertex =
+        in->algo == SG_PLAN_MST && in->lists_unsorted ? 65 : work_per_vertex[in->algo];
+    p.work_bytes = in->work_bytes ? in->work_bytes : per_vertex * in->n;
     if (!in->forced && in->device_budget < p.work_bytes)
         return sgi_fail(err, SG_E_NOMEM,
                         "device budget %llu bytes is below the %s working arrays' %llu bytes "

@@ -180,15 +180,17 @@ static void test_spill_order(void **state)
                 if (p.host_bytes[k]) assert_int_equal(p.spill_kind[k], SG_SPILL_PINNED);
         }
     }
-    /* the forest over unsorted lists (the in-place executor) reads W with
-     * A: they split together, and W's reads cost as much as A's */
+    /* the forest over unsorted lists (the in-place executor, 65 bytes per
+     * vertex) reads W with A: they split together, and W's reads cost as
+     * much as A's */
     for (int q = 1; q < 8; q++) {
-        sg_plan_input in = input(&t, SG_PLAN_MST, 48 * t.n + graph_bytes(&t, SG_PLAN_MST) * q / 8, 0);
+        sg_plan_input in = input(&t, SG_PLAN_MST, 65 * t.n + graph_bytes(&t, SG_PLAN_MST) * q / 8, 0);
         sg_plan sorted;
         assert_int_equal(sg_plan_make(&in, &sorted, &err), SG_OK);
         in.lists_unsorted = true;
         assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
         check_plan(&in, &p, "unsorted lists");
+        assert_int_equal(p.work_bytes, 65 * t.n);
         assert_int_equal(p.split[1], p.split[2]);
         if (p.host_bytes[2] > 0) assert_true(p.predicted_pass_s > sorted.predicted_pass_s);
         /* its walks stream whole lists: managed and pinned memory alike

@@ -180,6 +180,9 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     in.managed_cap = managed_cap;
     in.host_bytes = cli_available_memory();
     in.rates = rates;
+    /* the forest the hybrid backend runs: the in-place executor over
+     * unsorted lists (docs/plan.md) */
+    in.lists_unsorted = algo == SG_PLAN_MST;
     sg_plan pl;
     st = sg_plan_make(&in, &pl, &err);
     if (st != SG_OK) {
