@@ -196,10 +196,9 @@ static void quick_sort(uint64_t *k, uint64_t n)
 }
 
 /* LSD radix sort of k[0..n) by bits [32, 32 + nbits) only (the neighbour),
- * 8 bits a pass; equal neighbours stay in any order (the de-duplication
- * takes the least weight, so it does not matter). tmp holds n keys. Returns
- * where the sorted keys are (k or tmp). */
-static uint64_t *radix_sort_hi(uint64_t *k, uint64_t *tmp, uint64_t n, unsigned nbits)
+ * 8 bits a pass, stable. tmp holds n keys. Returns where the sorted keys
+ * are (k or tmp). */
+uint64_t *sgi_radix_sort_hi(uint64_t *k, uint64_t *tmp, uint64_t n, unsigned nbits)
 {
     const unsigned passes = (nbits + 7) / 8;
     uint64_t count[4][256];
@@ -230,7 +229,7 @@ static uint64_t *radix_sort_hi(uint64_t *k, uint64_t *tmp, uint64_t n, unsigned 
 /* Sorts the list k[0..n) by neighbour, keeps the least weight of each
  * neighbour, writes the result from k[0] and returns its length. tmp holds
  * n keys (used for n >= RADIX_MIN). */
-static uint64_t sort_dedupe(uint64_t *k, uint64_t n, uint64_t *tmp, unsigned nbits)
+uint64_t sgi_sort_dedupe(uint64_t *k, uint64_t n, uint64_t *tmp, unsigned nbits)
 {
     if (n <= 1) return n;
     const uint64_t *s = k;
@@ -239,7 +238,7 @@ static uint64_t sort_dedupe(uint64_t *k, uint64_t n, uint64_t *tmp, unsigned nbi
     else if (n < RADIX_MIN)
         quick_sort(k, n);
     else
-        s = radix_sort_hi(k, tmp, n, nbits);
+        s = sgi_radix_sort_hi(k, tmp, n, nbits);
     uint64_t out = 0, cur = s[0];
     for (uint64_t i = 1; i < n; i++) {
         const uint64_t e = s[i];
@@ -469,7 +468,7 @@ sg_status sgi_csr_build(uint64_t n, uint64_t m, sgi_edge_fn fn, void *ctx, bool 
         const uint64_t v0 = c * SORT_CHUNK, v1 = n - v0 < SORT_CHUNK ? n : v0 + SORT_CHUNK;
         for (uint64_t v = v0; v < v1; v++) {
             const uint64_t s0 = START(v), len = x[v] - s0;
-            const uint64_t k = sort_dedupe(aw + s0, len, tmp, nbits);
+            const uint64_t k = sgi_sort_dedupe(aw + s0, len, tmp, nbits);
             nx[v] = k;
             dropped += len - k;
             if (k > max_deg) max_deg = k;

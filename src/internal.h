@@ -236,6 +236,15 @@ typedef struct sgi_csr {
 /* Frees the arrays and zeroes *g. Accepts NULL and an all-zero sgi_csr. */
 void sgi_csr_free(sgi_csr *g);
 
+/* Lists as packed keys neighbour << 32 | weight bits (src/csr_build.c):
+ * sgi_sort_dedupe sorts k[0..n) by neighbour (nbits: the ids' bit length),
+ * keeps the least weight of each neighbour, writes the result from k[0] and
+ * returns its length; tmp holds n keys (used for n >= 256).
+ * sgi_radix_sort_hi sorts k[0..n) by bits [32, 32 + nbits), stable, and
+ * returns where the sorted keys are (k or tmp); tmp holds n keys. */
+uint64_t sgi_sort_dedupe(uint64_t *k, uint64_t n, uint64_t *tmp, unsigned nbits);
+uint64_t *sgi_radix_sort_hi(uint64_t *k, uint64_t *tmp, uint64_t n, unsigned nbits);
+
 /* What sgi_csr_build did. */
 typedef struct sgi_build_report {
     uint64_t generated;       /* edges drawn (= m) */

@@ -700,6 +700,43 @@ SG_API sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *e
  * plan's splits are the forced ones and its times are the model's for them. */
 SG_API bool sg_run_plan(const sg_run *r, sg_plan *out, double *measured_s);
 
+/* ---------------------------------------------------------------- renumbering (src/renumber.c) */
+
+typedef enum sg_renumber_order {
+    SG_ORDER_DEGREE_DESC = 0, /* "degree": the longest lists first */
+    SG_ORDER_DEGREE_ASC       /* "degree-asc": the shortest lists first */
+} sg_renumber_order;
+SG_API const char *sg_renumber_order_name(sg_renumber_order o);
+SG_API bool sg_renumber_order_parse(const char *name, sg_renumber_order *out);
+
+typedef struct sg_renumber_options {
+    sg_renumber_order order;
+    int threads;              /* read, sort and write threads; 0 = OpenMP default */
+    sg_write_options store;   /* layout, force, creator, the "write" progress
+                               * (directed and the weight type are the input's) */
+} sg_renumber_options;
+
+typedef struct sg_renumber_report {
+    uint64_t n_vertices, n_edges;
+    uint64_t max_degree;      /* of new vertex 0 ("degree") or n - 1 ("degree-asc") */
+    uint64_t memory_bytes;    /* the arrays held: 40 (n + 1) + 16 m */
+    double seconds_read, seconds_permute, seconds_write;
+} sg_renumber_report;
+
+/* Writes the store at in_path to out_path with its vertices renumbered by
+ * degree: new id = rank by (degree, descending for "degree", ascending for
+ * "degree-asc"; ties by old id), every list relabelled and sorted, weights
+ * with their entries. The hybrid backend keeps a vertex prefix on the
+ * device, so the order decides which lists stay there. Holds the graph twice
+ * in memory. Errors: those of sg_store_open and sg_store_read (naming shard
+ * and block) and of the writer (SG_E_EXISTS without opt->store.force),
+ * SG_E_UNSUPPORTED for a store with original ids (their mapping must stay
+ * increasing), SG_E_NOMEM naming the bytes. On failure nothing is written
+ * and an existing out_path is untouched. */
+SG_API sg_status sg_store_renumber(const char *in_path, const char *out_path,
+                                   const sg_renumber_options *opt, sg_renumber_report *rep,
+                                   sg_error *err);
+
 #ifdef __cplusplus
 }
 #endif

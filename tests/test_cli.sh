@@ -20,7 +20,7 @@ json_field() {
 
 # ------------------------------------------------------------ help, version
 expect 0 "--help" --help
-for c in gen info check export scan devices version; do grep_in out "$c" "--help lists $c"; done
+for c in gen info check export renumber scan devices version; do grep_in out "$c" "--help lists $c"; done
 expect 0 "--version" --version
 grep_in out "spillgraph " "--version prints the version"
 expect 0 "version" version
@@ -40,6 +40,7 @@ check_help gen rmat -- --scale --edge-factor --seed --max-weight -o --force --th
 check_help info -- --json
 check_help check -- --threads --json
 check_help export -- --format -o --force --threads el wel mtx egr wsg
+check_help renumber -- -o --order degree degree-asc --force --threads --json --quiet
 check_help scan -- --arrays --direct --mapped --uring --threads --queue-depth --repeat --json
 check_help devices -- --selftest --json
 check_help version --
@@ -241,6 +242,31 @@ expect 0 "gen grid with hubs" gen grid --rows 20 --cols 20 --hubs 0.01 --hub-deg
 expect 0 "check of the hub grid" check gh.sg
 expect 0 "info of the hub grid" info gh.sg
 grep_in out "--hubs 0.01 --hub-degree 30" "info shows the hub options"
+
+# ------------------------------------------------------------ renumber
+expect 0 "gen for renumber" gen rmat --scale 10 -o rn.sg --quiet --threads 2
+expect 0 "renumber by degree" renumber rn.sg -o rn-deg.sg --json
+[ "$(json_field order)" = degree ] && pass "renumber --json: order" || fail "renumber --json: order"
+expect 0 "check of the renumbered store" check rn-deg.sg
+expect 0 "mst of the store" mst rn.sg --backend cpu --json --quiet
+w0=$(grep -o '"total_weight":[0-9.e+]*' out)
+expect 0 "mst of the renumbered store" mst rn-deg.sg --backend cpu --json --quiet
+[ -n "$w0" ] && [ "$(grep -o '"total_weight":[0-9.e+]*' out)" = "$w0" ] && pass "renumbering keeps the forest's weight" ||
+    fail "renumbering keeps the forest's weight"
+expect 0 "export the renumbered store" export rn-deg.sg --format el -o rn-deg.el
+d0=$(awk '$1 == 0' rn-deg.el | wc -l)
+d1=$(awk '$1 == 1' rn-deg.el | wc -l)
+[ "$d0" -ge "$d1" ] && [ "$d0" -gt 0 ] && pass "vertex 0 has the longest list" ||
+    fail "vertex 0 has the longest list ($d0 < $d1)"
+expect 0 "renumber ascending" renumber rn.sg -o rn-asc.sg --order degree-asc --quiet
+expect 1 "renumber onto an existing store" renumber rn.sg -o rn-deg.sg
+grep_in err "exists" "renumber refusal says exists"
+expect 0 "renumber --force" renumber rn.sg -o rn-deg.sg --force --quiet
+expect 2 "renumber --order bogus" renumber rn.sg -o x.sg --order bogus
+grep_in err "degree-asc" "bad order lists the orders"
+expect 2 "renumber without -o" renumber rn.sg
+expect 1 "renumber a missing store" renumber nothere.sg -o x.sg
+grep_in err "nothere.sg" "missing store named"
 
 # ------------------------------------------------------------ summary
 cli_finish

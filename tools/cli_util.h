@@ -30,6 +30,7 @@ int cmd_gen(int argc, char **argv, const cli_env *env);
 int cmd_info(int argc, char **argv, const cli_env *env);
 int cmd_check(int argc, char **argv, const cli_env *env);
 int cmd_export(int argc, char **argv, const cli_env *env);
+int cmd_renumber(int argc, char **argv, const cli_env *env);
 int cmd_scan(int argc, char **argv, const cli_env *env);
 int cmd_devices(int argc, char **argv, const cli_env *env);
 /* cmd_convert.c */

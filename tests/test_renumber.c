@@ -1,0 +1,226 @@
+/* sg_store_renumber (storage/renumber.c): the rewritten store is exactly
+ * the input under the degree order (computed here independently), on
+ * directed and undirected graphs with isolated vertices, degree ties, a
+ * list longer than the short-list sort and f32 weights; and the refusals
+ * leave nothing behind. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spillgraph.h"
+#include "testutil.h"
+
+typedef struct {
+    uint64_t deg, v;
+} dv;
+
+static int by_deg_desc(const void *a, const void *b)
+{
+    const dv *x = a, *y = b;
+    if (x->deg != y->deg) return x->deg > y->deg ? -1 : 1;
+    return x->v < y->v ? -1 : x->v > y->v;
+}
+
+static int by_deg_asc(const void *a, const void *b)
+{
+    const dv *x = a, *y = b;
+    if (x->deg != y->deg) return x->deg < y->deg ? -1 : 1;
+    return x->v < y->v ? -1 : x->v > y->v;
+}
+
+/* g relabelled by the order, built through tu_graph_from_edges. */
+static tu_graph expected(const tu_graph *g, sg_renumber_order order)
+{
+    dv *r = malloc(g->n * sizeof *r);
+    uint32_t *nid = malloc(g->n * sizeof *nid);
+    uint32_t(*e)[3] = malloc((g->m + 1) * sizeof *e);
+    assert_non_null(r);
+    assert_non_null(nid);
+    assert_non_null(e);
+    for (uint64_t v = 0; v < g->n; v++) r[v] = (dv){g->x[v + 1] - g->x[v], v};
+    qsort(r, g->n, sizeof *r, order == SG_ORDER_DEGREE_DESC ? by_deg_desc : by_deg_asc);
+    for (uint64_t i = 0; i < g->n; i++) nid[r[i].v] = (uint32_t)i;
+    size_t k = 0;
+    for (uint64_t v = 0; v < g->n; v++)
+        for (uint64_t p = g->x[v]; p < g->x[v + 1]; p++)
+            if (g->directed || v < g->a[p]) {
+                e[k][0] = nid[v];
+                e[k][1] = nid[g->a[p]];
+                e[k][2] = g->w[p];
+                k++;
+            }
+    tu_graph out = tu_graph_from_edges(g->n, k, (const uint32_t(*)[3])e, g->directed);
+    free(r);
+    free(nid);
+    free(e);
+    return out;
+}
+
+/* A random graph on n vertices (the last ten isolated) plus a hub: vertex
+ * 3 joined to vertices 4..153 (longer than the 64-entry list sort); n > 160. */
+static tu_graph make(uint64_t n, uint64_t ne, bool directed, uint64_t seed)
+{
+    assert_true(n > 160);
+    tu_graph r = tu_random_graph(n - 10, ne, 50, seed, directed);
+    const size_t extra = 150;
+    uint32_t(*e)[3] = malloc((r.m + extra) * sizeof *e);
+    assert_non_null(e);
+    size_t k = 0;
+    for (uint64_t v = 0; v < r.n; v++)
+        for (uint64_t p = r.x[v]; p < r.x[v + 1]; p++)
+            if (directed || v < r.a[p]) {
+                e[k][0] = (uint32_t)v;
+                e[k][1] = r.a[p];
+                e[k][2] = r.w[p];
+                k++;
+            }
+    for (size_t i = 0; i < extra; i++) {
+        e[k][0] = 3;
+        e[k][1] = (uint32_t)(4 + i);
+        e[k][2] = (uint32_t)(1 + i % 7); /* ties among the hub's weights */
+        k++;
+    }
+    tu_graph g = tu_graph_from_edges(n, k, (const uint32_t(*)[3])e, directed);
+    free(e);
+    tu_graph_free(&r);
+    return g;
+}
+
+static void test_orders(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir("renumber");
+    char in[512], out[512];
+    snprintf(in, sizeof in, "%s/in.sg", dir);
+    snprintf(out, sizeof out, "%s/out.sg", dir);
+    for (int directed = 0; directed < 2; directed++)
+        for (int f32 = 0; f32 < 2; f32++) {
+            tu_graph g = make(600, 2500, directed, 11 + (uint64_t)directed);
+            sg_write_options wo;
+            memset(&wo, 0, sizeof wo);
+            wo.directed = directed;
+            wo.weight_type = f32 ? SG_WEIGHT_F32 : SG_WEIGHT_U32;
+            if (f32) /* small positive floats: bit order is value order */
+                for (uint64_t p = 0; p < g.m; p++) {
+                    const float f = (float)g.w[p] / 8.0f;
+                    memcpy(&g.w[p], &f, 4);
+                }
+            wo.force = true;
+            tu_write_store(in, &g, &wo);
+            for (int o = SG_ORDER_DEGREE_DESC; o <= SG_ORDER_DEGREE_ASC; o++) {
+                sg_renumber_options ro;
+                memset(&ro, 0, sizeof ro);
+                ro.order = (sg_renumber_order)o;
+                ro.store.force = true;
+                sg_renumber_report rep;
+                sg_error err = {0};
+                if (sg_store_renumber(in, out, &ro, &rep, &err) != SG_OK)
+                    fail_msg("renumber (%s, %s, %s): %s", directed ? "directed" : "undirected",
+                             f32 ? "f32" : "u32", sg_renumber_order_name(ro.order), err.msg);
+                assert_int_equal(rep.n_vertices, g.n);
+                assert_int_equal(rep.n_edges, g.m);
+                tu_graph got = tu_read_store(out), want = expected(&g, ro.order);
+                if (!tu_graph_equal(&got, &want))
+                    fail_msg("renumber (%s, %s, %s): not the input in degree order",
+                             directed ? "directed" : "undirected", f32 ? "f32" : "u32",
+                             sg_renumber_order_name(ro.order));
+                for (uint64_t i = 1; i < got.n; i++) {
+                    const uint64_t d0 = got.x[i] - got.x[i - 1], d1 = got.x[i + 1] - got.x[i];
+                    assert_true(o == SG_ORDER_DEGREE_DESC ? d0 >= d1 : d0 <= d1);
+                }
+                assert_int_equal(rep.max_degree, o == SG_ORDER_DEGREE_DESC
+                                                     ? got.x[1] - got.x[0]
+                                                     : got.x[got.n] - got.x[got.n - 1]);
+                sg_store *s = NULL;
+                assert_int_equal(sg_store_open(out, &s, &err), SG_OK);
+                sg_store_info info;
+                sg_store_get_info(s, &info);
+                assert_int_equal(info.directed, directed);
+                assert_int_equal(info.weight_type, f32 ? SG_WEIGHT_F32 : SG_WEIGHT_U32);
+                assert_false(info.has_original_ids);
+                sg_store_close(s);
+                tu_graph_free(&got);
+                tu_graph_free(&want);
+            }
+            tu_graph_free(&g);
+        }
+    tu_rm_rf(dir);
+    free(dir);
+}
+
+static void test_refusals(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir("renumber-err");
+    char in[512], ids[512], out[512];
+    snprintf(in, sizeof in, "%s/in.sg", dir);
+    snprintf(ids, sizeof ids, "%s/ids.sg", dir);
+    snprintf(out, sizeof out, "%s/out.sg", dir);
+    tu_graph g = make(200, 300, false, 5);
+    tu_write_store(in, &g, NULL);
+    sg_renumber_options ro;
+    memset(&ro, 0, sizeof ro);
+    sg_error err = {0};
+
+    /* a missing input: named, nothing written */
+    assert_int_equal(sg_store_renumber("nothere.sg", out, &ro, NULL, &err), SG_E_NOTFOUND);
+    assert_non_null(strstr(err.msg, "nothere.sg"));
+    assert_false(tu_exists(out));
+
+    /* an existing output without force: untouched; with force: replaced */
+    tu_graph small = make(170, 60, false, 9);
+    tu_write_store(out, &small, NULL);
+    assert_int_equal(sg_store_renumber(in, out, &ro, NULL, &err), SG_E_EXISTS);
+    tu_graph still = tu_read_store(out);
+    assert_true(tu_graph_equal(&still, &small));
+    tu_graph_free(&still);
+    ro.store.force = true;
+    assert_int_equal(sg_store_renumber(in, out, &ro, NULL, &err), SG_OK);
+    tu_graph now = tu_read_store(out);
+    assert_int_equal(now.n, g.n);
+    tu_graph_free(&now);
+
+    /* a bad order */
+    ro.order = (sg_renumber_order)7;
+    assert_int_equal(sg_store_renumber(in, out, &ro, NULL, &err), SG_E_INVALID);
+    ro.order = SG_ORDER_DEGREE_DESC;
+
+    /* a store with original ids: refused, saying why */
+    sg_store_writer *w = NULL;
+    sg_write_options wo;
+    memset(&wo, 0, sizeof wo);
+    assert_int_equal(sg_store_writer_open(ids, g.n, &wo, &w, &err), SG_OK);
+    assert_int_equal(sg_store_writer_append(w, g.n, g.x, g.a, g.w, &err), SG_OK);
+    uint64_t *orig = malloc(g.n * sizeof *orig);
+    assert_non_null(orig);
+    for (uint64_t v = 0; v < g.n; v++) orig[v] = 1000 + 3 * v;
+    assert_int_equal(sg_store_writer_append_ids(w, orig, g.n, &err), SG_OK);
+    assert_int_equal(sg_store_writer_finish(w, &err), SG_OK);
+    free(orig);
+    char out2[512];
+    snprintf(out2, sizeof out2, "%s/out2.sg", dir);
+    assert_int_equal(sg_store_renumber(ids, out2, &ro, NULL, &err), SG_E_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "original ids"));
+    assert_false(tu_exists(out2));
+
+    /* names */
+    sg_renumber_order o;
+    assert_true(sg_renumber_order_parse("degree", &o) && o == SG_ORDER_DEGREE_DESC);
+    assert_true(sg_renumber_order_parse("degree-asc", &o) && o == SG_ORDER_DEGREE_ASC);
+    assert_false(sg_renumber_order_parse("bfs", &o));
+    assert_false(sg_renumber_order_parse(NULL, &o));
+
+    tu_graph_free(&small);
+    tu_graph_free(&g);
+    tu_rm_rf(dir);
+    free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_orders),
+        cmocka_unit_test(test_refusals),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
