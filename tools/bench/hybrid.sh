@@ -5,6 +5,8 @@
 # 16-thread cpu backend, the gpu backend with no budget, and the hybrid
 # backend at each budget of BUDGETS (default "24G 12G 6G"; auto picks
 # hybrid when the graph does not fit), plus 6G with pinned host memory.
+# ORDER=degree|degree-asc runs on a copy of each store renumbered by degree
+# (spillgraph renumber; the output files are named with the order).
 # Run from the repository root after building into build/.
 # Usage: tools/bench/hybrid.sh WORKDIR LOGDIR SCALE
 # Output: LOGDIR/hybrid-KIND-SCALE.jsonl, one JSON object per run, each
@@ -34,6 +36,12 @@ for k in "${kinds[@]}"; do
   store=$work/$k$s.sg
   [ -d "$store" ] || /usr/bin/time -f "gen $k $s: %e s" $sg gen "$k" --scale "$s" -o "$store" --quiet
   out=$log/hybrid-$k-$s.jsonl
+  if [ -n "${ORDER:-}" ]; then
+    [ -d "$work/$k$s-$ORDER.sg" ] ||
+      $sg renumber "$store" -o "$work/$k$s-$ORDER.sg" --order "$ORDER" --threads "$threads"
+    store=$work/$k$s-$ORDER.sg
+    out=$log/hybrid-$k-$s-$ORDER.jsonl
+  fi
   : > "$out"
   for a in $algos; do
     src=(--source random:1)
