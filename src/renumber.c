@@ -118,9 +118,11 @@ sg_status sg_store_renumber(const char *in_path, const char *out_path,
         }
         if (k != small) free(k);
     }
+    /* the longest list: new vertex 0 ("degree") or n - 1 ("degree-asc") */
+    const uint64_t longest = n ? (desc ? nx[1] - nx[0] : nx[n] - nx[n - 1]) : 0;
     SG_CHECK(!failed, SG_E_NOMEM, err,
              "renumber: out of memory sorting a list (the longest has %llu entries)",
-             (unsigned long long)(n ? (desc ? nx[1] - nx[0] : nx[n] - nx[n - 1]) : 0));
+             (unsigned long long)longest);
     const double t2 = sgi_now();
 
     sg_write_options wo = opt->store;
@@ -139,7 +141,7 @@ sg_status sg_store_renumber(const char *in_path, const char *out_path,
         memset(rep, 0, sizeof *rep);
         rep->n_vertices = n;
         rep->n_edges = m;
-        rep->max_degree = n ? (desc ? nx[1] - nx[0] : nx[n] - nx[n - 1]) : 0;
+        rep->max_degree = longest;
         rep->seconds_read = t1 - t0;
         rep->seconds_permute = t2 - t1;
         rep->seconds_write = sgi_now() - t2;
