@@ -167,7 +167,8 @@ struct bfs_cnt {
     unsigned long long scout;     // sum of the degrees of the vertices claimed top-down
     unsigned long long examined;  // list entries read
     unsigned long long awake;     // vertices found bottom-up
-    unsigned long long pad[2];
+    unsigned long long reached;   // level_sum: vertices with a level
+    unsigned long long maxl;      // level_sum: the largest level
 };
 
 // Where a top-down kernel puts what it claims.
@@ -651,6 +652,27 @@ struct pinned_cnt {
     ~pinned_cnt() { sgk_host_free(p); }
 };
 
+// The result's summary (cnt->reached, cnt->maxl; both zero before): on the
+// device, where the levels are, instead of a pass over them on the host.
+__global__ void __launch_bounds__(TB) level_sum(const uint32_t *__restrict__ level, uint64_t n,
+                                                bfs_cnt *cnt)
+{
+    unsigned long long r = 0;
+    unsigned mx = 0;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (uint64_t)gridDim.x * blockDim.x) {
+        const uint32_t l = level[i];
+        r += l != UINT32_MAX;
+        mx = l != UINT32_MAX && l > mx ? l : mx;
+    }
+    r = warp_sum(r);
+    mx = __reduce_max_sync(FULL, mx);
+    if ((threadIdx.x & 31) == 0) {
+        if (r) atomicAdd(&cnt->reached, r);
+        if (mx) atomicMax(&cnt->maxl, (unsigned long long)mx);
+    }
+}
+
 struct search {
     sgk_ctx *c;
     const sgk_graph *g;
@@ -811,9 +833,11 @@ uint64_t sgk_bfs_bytes(uint64_t n, uint64_t m, bool parents)
 }
 
 sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, int beta,
-                  uint32_t *level, uint32_t *parent, sgk_stats *stats, sg_error *err)
+                  uint32_t *level, uint32_t *parent, uint64_t *reached, uint32_t *max_level,
+                  sgk_stats *stats, sg_error *err)
 {
-    if (!c || !g || !level) return sgi_fail(err, SG_E_INVALID, "sgk_bfs: NULL argument");
+    if (!c || !g || !level || !reached || !max_level)
+        return sgi_fail(err, SG_E_INVALID, "sgk_bfs: NULL argument");
     const uint64_t n = g->d.n, m = g->d.m;
     if (n == 0 || source >= n)
         return sgi_fail(err, SG_E_INVALID, "source %u is not a vertex: the graph has %llu vertices",
@@ -910,11 +934,22 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
     }
     const double t1 = sgi_now();
 
+    const uint64_t sum_grid = (n + TB - 1) / TB < 4ull * c->sm_count * (2048 / TB)
+                                  ? (n + TB - 1) / TB
+                                  : 4ull * c->sm_count * (2048 / TB);
+    level_sum<<<(unsigned)sum_grid, TB, 0, st>>>(s.level, n, s.cnt);
+    SGK_LAUNCHED("level_sum");
+    bfs_cnt dsum;
+    SGK_TRY(read_counts(s, &dsum, err));
+    *reached = s.prev.reached;
+    *max_level = (uint32_t)s.prev.maxl;
     SGK_TRY(sgk_download(s.c, level, s.level, n * sizeof(uint32_t), err));
     if (parent) SGK_TRY(sgk_download(s.c, parent, s.parent, n * sizeof(uint32_t), err));
+    const double t2 = sgi_now();
 
     if (stats) {
         stats->seconds_compute += t1 - t0;
+        sgk_stats_set(stats, "download_us", (uint64_t)((t2 - t1) * 1e6));
         sgk_stats_set(stats, "top_down_steps", s.td_steps);
         sgk_stats_set(stats, "bottom_up_steps", s.bu_steps);
         sgk_stats_set(stats, "edges_examined", s.examined);

@@ -288,10 +288,13 @@ uint64_t sgk_sssp_bytes(uint64_t n, uint64_t m, sgk_sssp_method method);
  * a neighbour one level up (parent[source] = source, UINT32_MAX unreached).
  * Undirected graphs switch to bottom-up steps by Beamer's rule (alpha,
  * beta > 0: the CPU path's meaning); directed ones stay top-down.
- * Counters: "top_down_steps", "bottom_up_steps", "edges_examined".
+ * reached / max_level: the vertices with a level and the largest level,
+ * summed on the device. Counters: "top_down_steps", "bottom_up_steps",
+ * "edges_examined", "download_us" (the summary and the results' download).
  * Disable names: "bottom-up", "block-queue", "hub-queue" (see bfs.cu). */
 sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, int beta,
-                  uint32_t *level, uint32_t *parent, sgk_stats *stats, sg_error *err);
+                  uint32_t *level, uint32_t *parent, uint64_t *reached, uint32_t *max_level,
+                  sgk_stats *stats, sg_error *err);
 uint64_t sgk_bfs_bytes(uint64_t n, uint64_t m, bool parents);
 
 #ifdef __cplusplus

@@ -1190,7 +1190,9 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     stats->seconds_compute = sgi_now() - t1;
     const u64 relaxations = hc.p->tries, scanned = hc.p->relax;
 
+    const double td = sgi_now();
     SGK_TRY(sgk_download(c, dist_out, dist.get(), n * sizeof(u64), err));
+    sgk_stats_set(stats, "download_us", (uint64_t)((sgi_now() - td) * 1e6));
     sgk_stats_set(stats, "iterations", rounds);
     sgk_stats_set(stats, "buckets", phases);
     sgk_stats_set(stats, "far_splits", far_splits);
@@ -1307,7 +1309,9 @@ sg_status run_bellman_ford(sgk_ctx *c, const sgk_graph *g, uint32_t source, uint
     SGK_CU(cudaStreamSynchronize(st));
     stats->seconds_compute = sgi_now() - t1;
 
+    const double td = sgi_now();
     SGK_TRY(sgk_download(c, dist_out, dist.get(), n * sizeof(u64), err));
+    sgk_stats_set(stats, "download_us", (uint64_t)((sgi_now() - td) * 1e6));
     sgk_stats_set(stats, "iterations", iter);
     sgk_stats_set(stats, "buckets", 0);
     sgk_stats_set(stats, "relaxations", (u64)iter * me * (undir ? 2 : 1));

@@ -181,13 +181,12 @@ sg_forest *sgi_forest_alloc(uint64_t n, uint64_t max_edges, sg_weight_type wt);
 sg_sssp_result *sgi_sssp_alloc(uint64_t n, uint32_t source, sg_weight_type wt, bool parents);
 sg_bfs_result *sgi_bfs_alloc(uint64_t n, uint32_t source, bool parents);
 /* The reached count and the largest finite value of dist[0..n) (distance
- * bits; `inf` marks unreached) or level[0..n) (SG_NO_LEVEL), with `threads`
- * OpenMP threads; branch-free (on R-MAT half the vertices are unreached at
- * random: the branchy loop cost ~20 ms of mispredictions at scale 26). */
+ * bits; `inf` marks unreached), with `threads` OpenMP threads; branch-free
+ * (on R-MAT half the vertices are unreached at random: the branchy loop
+ * cost ~20 ms of mispredictions at scale 26). The GPU BFS sums its levels
+ * on the device (sgk_bfs). */
 void sgi_dist_summary(const uint64_t *dist, uint64_t n, uint64_t inf, int threads,
                       uint64_t *reached, uint64_t *max_bits);
-void sgi_level_summary(const uint32_t *level, uint64_t n, int threads, uint64_t *reached,
-                       uint32_t *max_level);
 /* Sorts a forest's edges into the canonical order (weight key, u, v) with
  * the run's threads (each edge as u < v), and fills
  * n_trees = n_vertices - n_edges, total_u32 and total (summed in that

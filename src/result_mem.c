@@ -142,21 +142,6 @@ void sgi_dist_summary(const uint64_t *dist, uint64_t n, uint64_t inf, int thread
     *max_bits = mx;
 }
 
-void sgi_level_summary(const uint32_t *level, uint64_t n, int threads, uint64_t *reached,
-                       uint32_t *max_level)
-{
-    uint64_t hits = 0;
-    uint32_t mx = 0;
-#pragma omp parallel for schedule(static) reduction(+ : hits) reduction(max : mx) num_threads(threads)
-    for (uint64_t v = 0; v < n; v++) {
-        const uint32_t l = level[v], hit = l != SG_NO_LEVEL, ll = hit ? l : 0;
-        hits += hit;
-        mx = ll > mx ? ll : mx;
-    }
-    *reached = hits;
-    *max_level = mx;
-}
-
 void sg_bfs_free(sg_bfs_result *r)
 {
     if (!r) return;

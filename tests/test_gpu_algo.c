@@ -254,6 +254,16 @@ static void bfs_check(sg_run *run, sg_backend want, const sg_graph *g, uint32_t 
                  (unsigned long long)r->n_vertices, r->source);
     if ((r->parent != NULL) != parents)
         fail_msg("%s: %s: parent array %s", what, call, r->parent ? "present" : "missing");
+    uint64_t hit = 0; /* the summary (summed on the device) against the levels */
+    uint32_t deepest = 0;
+    for (uint64_t v = 0; v < r->n_vertices; v++)
+        if (r->level[v] != SG_NO_LEVEL) {
+            hit++;
+            deepest = r->level[v] > deepest ? r->level[v] : deepest;
+        }
+    if (r->reached != hit || r->max_level != deepest)
+        fail_msg("%s: %s: reached %llu, max level %u; the levels say %llu, %u", what, call,
+                 (unsigned long long)r->reached, r->max_level, (unsigned long long)hit, deepest);
     uint64_t b = 0, t = 0;
     if (!counter(run, "bottom_up_steps", &b) || !counter(run, "top_down_steps", &t))
         fail_msg("%s: %s: the step counters are not set", what, call);
