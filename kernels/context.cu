@@ -411,13 +411,15 @@ sg_status sgk_graph_create(sgk_ctx *c, const sgk_graph_desc *d, sgk_graph **out,
 }
 
 // The device address of host array p (pinned, registered or managed).
-static sg_status host_view(const void *p, const char *what, const void **out, sg_error *err)
+static sg_status host_view(const void *p, const char *what, const void **out, bool *managed,
+                           sg_error *err)
 {
     cudaPointerAttributes at;
     memset(&at, 0, sizeof at);
     SGK_CU(cudaPointerGetAttributes(&at, p));
     if (at.type == cudaMemoryTypeManaged) {
         *out = p;
+        *managed = true;
         return SG_OK;
     }
     if (at.type != cudaMemoryTypeHost || !at.devicePointer)
@@ -442,15 +444,17 @@ sg_status sgk_graph_set_host(sgk_graph *g, const uint64_t *x, const uint32_t *a,
                              const uint32_t *w, sg_error *err)
 {
     const void *hx = nullptr, *ha = nullptr, *hw = nullptr;
-    if (g->d.x_dev < g->d.n + 1) SGK_TRY(host_view(x, "the offsets (X)", &hx, err));
-    if (g->d.a_dev < g->d.m) SGK_TRY(host_view(a, "the neighbours (A)", &ha, err));
+    bool mx = false, ma = false, mw = false;
+    if (g->d.x_dev < g->d.n + 1) SGK_TRY(host_view(x, "the offsets (X)", &hx, &mx, err));
+    if (g->d.a_dev < g->d.m) SGK_TRY(host_view(a, "the neighbours (A)", &ha, &ma, err));
     if (g->d.has_weights && g->d.w_dev < g->d.m) {
         if (!w) return sgi_fail(err, SG_E_INVALID, "a split graph with weights needs host W");
-        SGK_TRY(host_view(w, "the weights (W)", &hw, err));
+        SGK_TRY(host_view(w, "the weights (W)", &hw, &mw, err));
     }
+    g->h_managed = ma || mw;
     if (hx) g->X.h = static_cast<const uint64_t *>(hx);
-    if (ha) g->A.h = static_cast<const uint32_t *>(ha);
-    if (hw) g->W.h = static_cast<const uint32_t *>(hw);
+    if (ha) g->A.h = static_cast<const uint32_t *>(ha), g->ha = a;
+    if (hw) g->W.h = static_cast<const uint32_t *>(hw), g->hw = w;
     return SG_OK;
 }
 

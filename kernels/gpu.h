@@ -242,8 +242,11 @@ uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
  * (the cache takes only what is free beyond it). Counters as sgk_mst's,
  * plus "entries_read" (list entries read, summed over rounds),
  * "host_list_bytes" (bytes of A and W read from host memory: over PCIe),
- * "cache_slots" (K, 0 without a cache) and "lists_refilled". Disable
- * names: "vertex-cache", "wide-cache" (one slot), "contract". */
+ * "cache_slots" (K, 0 without a cache), "lists_refilled", and
+ * "streamed_bytes" / "streamed_pieces" (the first round's host entries
+ * copied to device buffers by DMA while the walk reads the piece before).
+ * Disable names: "vertex-cache", "wide-cache" (one slot), "stream-first"
+ * (read them in place), "dma-pull" (copy them with a kernel), "contract". */
 typedef struct sgk_cpu_share {
     uint64_t from;            /* vertices [from, n): the CPU threads' (n: none) */
     const uint64_t *x;        /* the graph's host arrays, addressable by the host */

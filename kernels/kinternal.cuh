@@ -99,6 +99,8 @@ struct sgk_graph {
     uint32_t *w;              // d.w_dev entries of W, or NULL (u32 weights or f32 bits)
     sgk_arr<uint64_t> X;      // what the kernels read
     sgk_arr<uint32_t> A, W;
+    const uint32_t *ha, *hw;  // the host arrays as given (copy sources), or NULL
+    bool h_managed;           // host A or W is managed memory (else pinned / registered)
     bool spilled;             // some entries live on the host
 };
 
@@ -141,6 +143,12 @@ template <class T> struct sgk_dbuf {
         if (p) sgk_free(c, p);
         p = nullptr;
         n = 0;
+    }
+    void swap(sgk_dbuf &o)
+    {
+        std::swap(c, o.c);
+        std::swap(p, o.p);
+        std::swap(n, o.n);
     }
     T *get() const { return p; }
     operator T *() const { return p; }

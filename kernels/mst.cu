@@ -797,13 +797,11 @@ __global__ void k_ecompact(uint64_t ne, const uint32_t *__restrict__ nid,
 
 constexpr int HT_STEPS = 8; // a warp's tile: HT_STEPS x 32 consecutive list entries
 
-__global__ void k_hinit(sgk_arr<uint64_t> x, uint64_t n, uint32_t *comp, uint64_t *bestA,
-                        uint32_t *bestB, uint32_t *ids, uint8_t *flags)
+__global__ void k_hinit(sgk_arr<uint64_t> x, uint64_t n, uint32_t *comp, uint32_t *ids,
+                        uint8_t *flags)
 {
     for (uint64_t v = gtid(); v < n; v += gthreads()) {
         comp[v] = (uint32_t)v;
-        bestA[v] = NONE64;
-        bestB[v] = NONE32;
         ids[v] = (uint32_t)v;
         flags[v] = x[v + 1] > x[v];
     }
@@ -875,20 +873,44 @@ __device__ __forceinline__ void cache_offer(uint32_t v, uint64_t x, uint64_t *vc
 // HW_FILL: the same offers go to the vertex cache (slots reset before).
 // HW_GATHER: each leaving entry with v < nbr is appended to the contracted
 // list. FIND and FILL count the leaving entries (C_INTER).
+// Only the entries numbered [jlo, jhi) are walked (0, NONE64: all).
 enum { HW_FIND = 0, HW_GATHER = 1, HW_FILL = 2 };
-template <int MODE>
+
+// Whether entry p of a graph array is read from host memory.
+__device__ __forceinline__ bool on_host(const sgk_arr<uint32_t> &a, uint64_t p) { return p >= a.s; }
+
+// A graph array with the piece [p0, p1) staged in a device buffer (buf[p -
+// p0], copied there from the host by the streamed first round); other
+// entries are read where they live.
+struct StagedArr {
+    sgk_arr<uint32_t> g;
+    const uint32_t *buf;
+    uint64_t p0, p1;
+    __device__ __forceinline__ bool staged(uint64_t p) const { return p >= p0 && p < p1; }
+    __device__ __forceinline__ uint32_t operator[](uint64_t p) const
+    {
+        return staged(p) ? buf[p - p0] : g[p];
+    }
+};
+__device__ __forceinline__ bool on_host(const StagedArr &a, uint64_t p)
+{
+    return !a.staged(p) && p >= a.g.s;
+}
+
+template <int MODE, class AR>
 __global__ void __launch_bounds__(BLK)
     k_hwalk(uint64_t ns, const uint64_t *__restrict__ off, const uint32_t *__restrict__ scan,
-            sgk_arr<uint64_t> x, sgk_arr<uint32_t> a, sgk_arr<uint32_t> w, bool f32,
-            const uint32_t *__restrict__ comp, uint64_t *cand, uint64_t *vc, int K, uint32_t *ck,
-            uint32_t *cmn, uint32_t *cmx, uint32_t *cta, uint32_t *ctb, uint64_t cap, ull *ctr)
+            sgk_arr<uint64_t> x, AR a, AR w, bool f32, const uint32_t *__restrict__ comp,
+            uint64_t *cand, uint64_t *vc, int K, uint32_t *ck, uint32_t *cmn, uint32_t *cmx,
+            uint32_t *cta, uint32_t *ctb, uint64_t cap, uint64_t jlo, uint64_t jhi, ull *ctr)
 {
-    const uint64_t T = off[ns];
-    if (gtid() == 0) atomicAdd(&ctr[C_WALKED], (ull)T);
+    const uint64_t T = off[ns] < jhi ? off[ns] : jhi;
+    if (jlo >= T) return;
+    if (gtid() == 0) atomicAdd(&ctr[C_WALKED], (ull)(T - jlo));
     const uint64_t tile = 32ull * HT_STEPS;
     const uint64_t span = (gthreads() / 32) * tile;
     uint64_t skipped = 0, leaving = 0, hostb = 0;
-    for (uint64_t b = (gtid() / 32) * tile; b < T; b += span) {
+    for (uint64_t b = jlo + (gtid() / 32) * tile; b < T; b += span) {
         uint64_t j = b + lane_id();
         SegWalk sw;
         if (j < T) sw.seek(off, ns, j);
@@ -898,14 +920,14 @@ __global__ void __launch_bounds__(BLK)
             if (j < T) {
                 const uint64_t p = sw.at(j, off, scan, comp, x);
                 nb = a[p];
-                hostb += p >= a.s ? 4 : 0;
+                hostb += on_host(a, p) ? 4 : 0;
                 tn = comp[nb];
                 leave = tn != sw.t;
                 if (leave) {
                     leaving++;
                     if (MODE != HW_GATHER || sw.v < nb) {
                         key = sgk_weight_key(f32, w[p]);
-                        hostb += p >= w.s ? 4 : 0;
+                        hostb += on_host(w, p) ? 4 : 0;
                     }
                 } else {
                     skipped++;
@@ -1063,6 +1085,22 @@ __global__ void k_hreduce2(uint64_t ns, const uint32_t *__restrict__ scan,
         if (t != NONE32 && bestA[t] != ca) t = NONE32;
         tree_min32(t, t != NONE32 ? cb : NONE32, bestB);
     }
+}
+
+// dst[0..cnt) = src[0..cnt) from mapped host memory, eight loads in flight
+// per thread (the streamed first round's copy when DMA is disabled).
+__global__ void k_pull(const uint32_t *__restrict__ src, uint32_t *__restrict__ dst, uint64_t cnt)
+{
+    const uint64_t stride = gthreads();
+    uint64_t i = gtid();
+    for (; i + 7 * stride < cnt; i += 8 * stride) {
+        uint32_t r[8];
+#pragma unroll
+        for (int k = 0; k < 8; k++) r[k] = src[i + (uint64_t)k * stride];
+#pragma unroll
+        for (int k = 0; k < 8; k++) dst[i + (uint64_t)k * stride] = r[k];
+    }
+    for (; i < cnt; i += stride) dst[i] = src[i];
 }
 
 // ------------------------------------------------------------ host helpers
@@ -1410,7 +1448,8 @@ static sg_status forest_out(sgk_ctx *c, uint64_t out, const uint32_t *ou, const 
 
 // The per-tree arrays both executors keep (minima, chosen trees, parents,
 // new ids) and the forest's output (capacity n - 1).
-static sg_status alloc_trees(sgk_ctx *c, uint64_t n, sgk_dbuf<uint64_t> &bestA,
+// Per-tree arrays for n trees and the forest's room for out_cap edges.
+static sg_status alloc_trees(sgk_ctx *c, uint64_t n, uint64_t out_cap, sgk_dbuf<uint64_t> &bestA,
                              sgk_dbuf<uint32_t> &bestB, sgk_dbuf<uint32_t> &nxt,
                              sgk_dbuf<uint32_t> &par, sgk_dbuf<uint32_t> &rn,
                              sgk_dbuf<uint32_t> &ou, sgk_dbuf<uint32_t> &ov,
@@ -1421,9 +1460,10 @@ static sg_status alloc_trees(sgk_ctx *c, uint64_t n, sgk_dbuf<uint64_t> &bestA,
     SGK_TRY(nxt.alloc(c, n, "the forest chosen trees", err));
     SGK_TRY(par.alloc(c, n, "the forest tree parents", err));
     SGK_TRY(rn.alloc(c, n, "the forest new tree ids", err));
-    SGK_TRY(ou.alloc(c, n - 1, "the forest", err));
-    SGK_TRY(ov.alloc(c, n - 1, "the forest", err));
-    SGK_TRY(ow.alloc(c, n - 1, "the forest", err));
+    const uint64_t oc = out_cap > 0 ? out_cap : 1;
+    SGK_TRY(ou.alloc(c, oc, "the forest", err));
+    SGK_TRY(ov.alloc(c, oc, "the forest", err));
+    SGK_TRY(ow.alloc(c, oc, "the forest", err));
     return SG_OK;
 }
 
@@ -1474,6 +1514,45 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
 // filled), as the GPU's HW_FILL walk fills the others: the K lightest
 // entries other than self-loops (in the first round every tree is one
 // vertex). Adds the lists with entries, their entries and the leaving ones.
+// The K lightest entries of v's list other than self-loops into out[0..K)
+// (NONE64 for none), branch-free: each entry passes through K min / max
+// steps. On a list of random weights the early-out branch (skip entries
+// not below the last slot) mispredicts on most short lists: ~250 M entries
+// per second per thread for K = 2 on the development machine against ~550
+// M branch-free (R-MAT-like lists), which makes the scan memory-bound.
+// Returns the leaving entries (not self-loops).
+template <int K>
+static inline uint64_t cpu_topk(const sgk_cpu_share &sh, bool f32, uint64_t v, uint64_t *out)
+{
+    uint64_t best[K];
+    for (int s = 0; s < K; s++) best[s] = NONE64;
+    uint64_t leaving = 0;
+    const uint64_t b = sh.x[v], e = sh.x[v + 1];
+    for (uint64_t p = b; p < e; p++) {
+        const uint32_t nb = sh.a[p];
+        const bool self = nb == v;
+        leaving += !self;
+        uint64_t val = self ? NONE64 : (uint64_t)sgk_weight_key(f32, sh.w[p]) << 32 | nb;
+        for (int s = 0; s < K; s++) {
+            const uint64_t lo = val < best[s] ? val : best[s];
+            val = val < best[s] ? best[s] : val;
+            best[s] = lo;
+        }
+    }
+    for (int s = 0; s < K; s++) out[s] = best[s];
+    return leaving;
+}
+
+static uint64_t cpu_topk_any(const sgk_cpu_share &sh, bool f32, int K, uint64_t v, uint64_t *out)
+{
+    switch (K) {
+    case 1: return cpu_topk<1>(sh, f32, v, out);
+    case 2: return cpu_topk<2>(sh, f32, v, out);
+    case 3: return cpu_topk<3>(sh, f32, v, out);
+    default: return cpu_topk<4>(sh, f32, v, out);
+    }
+}
+
 static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, uint64_t n, bool f32, int K,
                                 uint64_t *vc, uint64_t &lists, uint64_t &entries,
                                 uint64_t &leaving, sg_error *err)
@@ -1488,24 +1567,10 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, uint64_t n,
         uint64_t nl = 0, ne = 0, nlv = 0;
 #pragma omp parallel for schedule(dynamic, 1024) reduction(+ : nl, ne, nlv) num_threads(sh.threads)
         for (uint64_t i = 0; i < cnt; i++) {
-            const uint64_t v = v0 + i, b = sh.x[v], e = sh.x[v + 1];
-            uint64_t best[4] = {NONE64, NONE64, NONE64, NONE64};
-            for (uint64_t p = b; p < e; p++) {
-                const uint32_t nb = sh.a[p];
-                if (nb == v) continue;
-                nlv++;
-                const uint64_t val = (uint64_t)sgk_weight_key(f32, sh.w[p]) << 32 | nb;
-                if (val >= best[K - 1]) continue;
-                int j = K - 1;
-                while (j > 0 && best[j - 1] > val) {
-                    best[j] = best[j - 1];
-                    j--;
-                }
-                best[j] = val;
-            }
-            nl += e > b;
-            ne += e - b;
-            for (int j = 0; j < K; j++) out[i * (uint64_t)K + (uint64_t)j] = best[j];
+            const uint64_t v = v0 + i, len = sh.x[v + 1] - sh.x[v];
+            nlv += cpu_topk_any(sh, f32, K, v, out + i * (uint64_t)K);
+            nl += len > 0;
+            ne += len;
         }
         lists += nl;
         entries += ne;
@@ -1579,7 +1644,7 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
     SGK_TRY(tkB.alloc(c, n, "the MST tree keys", err));
     SGK_TRY(unres.alloc(c, n, "the MST warp queue", err));
     SGK_TRY(heavy.alloc(c, n, "the MST block queue", err));
-    SGK_TRY(alloc_trees(c, n, bestA, bestB, nxt, par, rn, ou, ov, ow, err));
+    SGK_TRY(alloc_trees(c, n, n - 1, bestA, bestB, nxt, par, rn, ou, ov, ow, err));
 
     // One CUB scratch for the rounds: the largest of their queries.
     {
@@ -1758,6 +1823,10 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // caches of [from, n) from the host arrays (the K lightest entries other
 // than self-loops), piece by piece through the staging buffers, while the
 // GPU walks the scan list below `from`.
+// THE STREAMED FIRST ROUND: the host-resident entries the GPU walks in the
+// first round (every list is read then, in order) are copied to device
+// buffers in pieces by DMA on a second stream, the walk of one piece
+// overlapping the copy of the next; later rounds read host lists in place.
 // Without room for one slot (or "vertex-cache" disabled) every round reads
 // every live list (per vertex the lightest leaving entry is the candidate).
 // Per tree the minimum as in the in-core D, then the same merge (E) and
@@ -1772,20 +1841,58 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // runs in edge mode on the device (the in-core edge rounds), reading the
 // graph no more. The hybrid backend leaves room for it (src/gpu_engine.c),
 // which the cache uses until then.
-// DEVICE MEMORY: comp 4, two scan lists 8, keep flags 1, vertex candidates
-// 8, list offsets 8, per-tree minima 12, nxt/par/rn 12, forest 12 bytes per
-// vertex (65 n) + CUB scratch; graph prefixes are the caller's; the cache
-// (8 K n) only from what the budget leaves free.
+// DEVICE MEMORY: comp 4, per-tree minima 12, nxt/par/rn 12 bytes per
+// vertex; two scan lists 8, keep flags 1, vertex candidates 8, list offsets
+// 8 and the forest 12 bytes per vertex with a list (65 n at most) + CUB
+// scratch; graph prefixes are the caller's; the cache (8 K n) and the
+// streamed pieces only from what the budget leaves free.
 // DISABLE NAMES: vertex-cache (no cache), wide-cache (one slot), cpu-share,
-// contract.
+// stream-first (the first round reads host lists in place), dma-pull (its
+// pieces copied by a kernel, not DMA), contract.
 // COUNTERS: entries_read (list entries the walks read), host_list_bytes (A
 // and W bytes they read from host memory), cache_slots (K), lists_refilled
 // (lists read to fill a cache, the first round's included), cpu_lists and
-// cpu_entries_read (the CPU share's), iterations,
+// cpu_entries_read (the CPU share's), streamed_bytes and streamed_pieces
+// (the streamed first round's, counted in host_list_bytes too), iterations,
 // segments_scanned, edges_skipped, contractions, contracted_edges.
 
 namespace {
 constexpr uint64_t HYB_CUB = (uint64_t)2 << 20; // CUB scratch bound beyond n / 16
+constexpr uint64_t STREAM_MAX = (uint64_t)16 << 20;  // entries per streamed piece, at most
+constexpr uint64_t STREAM_MIN = (uint64_t)4 << 20;   // and at least, on large graphs
+
+// The first round's timing events and, when it streams (stream set before
+// open), its copy stream and events (ready[b]: piece b is in its buffers;
+// freed[b]: the walk reading them is done).
+struct Pipe {
+    bool stream = false;
+    cudaStream_t s = nullptr;
+    cudaEvent_t ready[2] = {nullptr, nullptr}, freed[2] = {nullptr, nullptr};
+    cudaEvent_t t0 = nullptr, t1 = nullptr; // the first round's GPU walks (timed)
+    sg_status open(sg_error *err)
+    {
+        SGK_CU(cudaEventCreate(&t0));
+        SGK_CU(cudaEventCreate(&t1));
+        if (!stream) return SG_OK;
+        SGK_CU(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+        for (int b = 0; b < 2; b++) {
+            SGK_CU(cudaEventCreateWithFlags(&ready[b], cudaEventDisableTiming));
+            SGK_CU(cudaEventCreateWithFlags(&freed[b], cudaEventDisableTiming));
+        }
+        return SG_OK;
+    }
+    ~Pipe()
+    {
+        if (s) (void)cudaStreamSynchronize(s);
+        for (int b = 0; b < 2; b++) {
+            if (ready[b]) (void)cudaEventDestroy(ready[b]);
+            if (freed[b]) (void)cudaEventDestroy(freed[b]);
+        }
+        if (s) (void)cudaStreamDestroy(s);
+        if (t0) (void)cudaEventDestroy(t0);
+        if (t1) (void)cudaEventDestroy(t1);
+    }
+};
 }
 
 uint64_t sgk_mst_inplace_bytes(uint64_t n)
@@ -1831,47 +1938,69 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_dbuf<uint64_t> cand, off, bestA;
     sgk_dbuf<uint32_t> comp, S0, S1, bestB, nxt, par, rn, ou, ov, ow;
     sgk_dbuf<uint8_t> flags;
-    const uint64_t cap = n - 1;
     SGK_TRY(dctr.alloc(c, CTR_BYTES / 8, "the forest counters", err));
     SGK_TRY(comp.alloc(c, n, "the forest tree ids", err));
     SGK_TRY(S0.alloc(c, n, "the forest scan list", err));
     SGK_TRY(S1.alloc(c, n, "the forest scan list", err));
     SGK_TRY(flags.alloc(c, n, "the forest keep flags", err));
-    SGK_TRY(cand.alloc(c, n, "the forest vertex candidates", err));
-    SGK_TRY(off.alloc(c, n + 1, "the forest list offsets", err));
-    SGK_TRY(alloc_trees(c, n, bestA, bestB, nxt, par, rn, ou, ov, ow, err));
     {
         size_t t1b = 0, t2b = 0, t3b = 0;
         SGK_CU(cub::DeviceSelect::Flagged(nullptr, t1b, S0.p, flags.p, S1.p, dctr.p + C_NSEL,
                                           (int64_t)n, st));
-        SGK_CU(cub::DeviceScan::ExclusiveSum(nullptr, t2b, nxt.p, rn.p, n, st));
-        SGK_CU(cub::DeviceScan::ExclusiveSum(nullptr, t3b, bestA.p, off.p, n + 1, st));
+        SGK_CU(cub::DeviceScan::ExclusiveSum(nullptr, t2b, S0.p, S1.p, n, st));
+        SGK_CU(cub::DeviceScan::ExclusiveSum(nullptr, t3b, cand.p, off.p, n + 1, st));
         size_t mx = t1b > t2b ? t1b : t2b;
         if (t3b > mx) mx = t3b;
         SGK_TRY(X.grow(mx));
     }
     SGK_CU(cudaMemsetAsync(dctr.p, 0, CTR_BYTES, st));
-    k_hinit<<<grid(c, n), BLK, 0, st>>>(gx, n, comp, bestA, bestB, S1, flags);
+    k_hinit<<<grid(c, n), BLK, 0, st>>>(gx, n, comp, S1, flags);
     SGK_LAUNCHED("k_hinit");
     size_t tb = X.tmp.n;
     SGK_CU(cub::DeviceSelect::Flagged(X.tmp.p, tb, S1.p, flags.p, S0.p, dctr.p + C_NSEL,
                                       (int64_t)n, st));
     SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
     SGK_CU(cudaStreamSynchronize(st));
-    uint32_t *scan = S0.p, *spare = S1.p;
     uint64_t ns = h[C_NSEL], k = n;
+    // The scan list never grows: the arrays indexed by its positions take
+    // ns0 entries (the vertices with a list; about half of R-MAT's), and a
+    // forest over them has at most ns0 - 1 edges. The per-tree arrays stay
+    // n (tree ids start as vertex ids). At R-MAT 26 this frees ~1.2 GB,
+    // which the vertex cache takes.
+    const uint64_t ns0 = ns > 0 ? ns : 1;
+    if (ns0 < n) {
+        sgk_dbuf<uint32_t> t;
+        SGK_TRY(t.alloc(c, ns0, "the forest scan list", err));
+        SGK_CU(cudaMemcpyAsync(t.p, S0.p, ns * sizeof(uint32_t), cudaMemcpyDeviceToDevice, st));
+        SGK_CU(cudaStreamSynchronize(st));
+        S0.swap(t);
+        t.release();
+        SGK_TRY(S1.alloc(c, ns0, "the forest scan list", err));
+        SGK_TRY(flags.alloc(c, ns0, "the forest keep flags", err));
+    }
+    SGK_TRY(cand.alloc(c, ns0, "the forest vertex candidates", err));
+    SGK_TRY(off.alloc(c, ns0 + 1, "the forest list offsets", err));
+    const uint64_t cap = ns > 0 ? ns - 1 : 0; // forest edges, at most
+    SGK_TRY(alloc_trees(c, n, cap, bestA, bestB, nxt, par, rn, ou, ov, ow, err));
+    uint32_t *scan = S0.p, *spare = S1.p;
     const unsigned wgrid = grid(c, m); // walks: grid-stride over the tiles
 
     // The vertex cache: as many slots per vertex (up to 4) as the budget's
     // free memory holds beyond a slack; none without room (every round
     // then reads every live list) or when disabled.
     const uint64_t slack = (uint64_t)16 << 20;
+    // The streamed first round's smallest piece: STREAM_MIN entries, or an
+    // eighth of the host entries on small graphs (at least 4096).
+    const uint64_t hostp = g->A.s < g->W.s ? g->A.s : g->W.s; // first entry with a host part
+    uint64_t smin = hostp < m ? (m - hostp + 7) / 8 : 0;
+    smin = smin < 4096 ? 4096 : smin > STREAM_MIN ? STREAM_MIN : smin;
     int K = 0;
     sgk_dbuf<uint64_t> vc;
     if (!sgk_ctx_disabled(c, "vertex-cache")) {
         sgk_mem_stats ms;
         sgk_ctx_mem(c, &ms);
-        const uint64_t room = ms.budget > ms.in_use + slack ? ms.budget - ms.in_use - slack : 0;
+        uint64_t room = ms.budget > ms.in_use + slack ? ms.budget - ms.in_use - slack : 0;
+        room = room > 16 * smin ? room - 16 * smin : 0; // kept for the streaming
         const uint64_t fit = room / (8 * n);
         K = fit >= 4 ? 4 : (int)fit;
         if (K > 1 && sgk_ctx_disabled(c, "wide-cache")) K = 1;
@@ -1880,6 +2009,85 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             SGK_CU(cudaMemsetAsync(vc.p, 0xff, (uint64_t)K * n * sizeof(uint64_t), st));
         }
     }
+
+    // The streamed first round (with the cache): the host-resident entries
+    // the GPU walks are copied to device buffers piece by piece (two pieces
+    // of A and W, SC entries each, as many as the budget's free memory holds
+    // up to STREAM_MAX) on a copy stream while the walk reads the piece
+    // before. From pinned memory DMA copies them (R-MAT 26 at 6G: the
+    // forest 0.78 to 0.66 s); from managed memory DMA is 4x slower than
+    // the walk's own reads (the driver does not copy host-resident managed
+    // pages directly), so a kernel (k_pull) copies them, which gains
+    // little (0.79 to 0.73 s). Without room or host entries (or with
+    // "stream-first" disabled) the walk reads them in place; "dma-pull"
+    // disabled: the kernel copies from pinned memory too.
+    uint64_t SC = 0;
+    sgk_dbuf<uint32_t> sbuf;
+    Pipe pipe;
+    const bool dma = !g->h_managed && !sgk_ctx_disabled(c, "dma-pull");
+    if (K > 0 && hostp < m && !sgk_ctx_disabled(c, "stream-first")) {
+        sgk_mem_stats ms;
+        sgk_ctx_mem(c, &ms);
+        const uint64_t room = ms.budget > ms.in_use + slack ? ms.budget - ms.in_use - slack : 0;
+        uint64_t most = (m - hostp) / 4; // four pieces or more on small graphs
+        most = most < smin ? smin : most > STREAM_MAX ? STREAM_MAX : most;
+        SC = room / 16 < most ? room / 16 : most;
+        if (SC >= smin && (!dma || (g->ha && g->hw))) {
+            SGK_TRY(sbuf.alloc(c, 4 * SC, "the forest's streamed pieces", err));
+            pipe.stream = true;
+        } else {
+            SC = 0;
+        }
+    }
+    SGK_TRY(pipe.open(err));
+    uint64_t streamed = 0, pieces = 0, gpu_first_us = 0, cpu_first_us = 0;
+    // The HW_FILL walk of the first round's entries [0, T) (the scan list
+    // then holds every vertex with a list, ascending, so entry j is list
+    // position j): in place up to the first host entry, then streamed.
+    auto stream_fill = [&](const uint32_t *R, uint64_t nr, uint64_t T) -> sg_status {
+        const uint64_t dev_end = hostp < T ? hostp : T;
+        if (dev_end > 0) {
+            k_hwalk<HW_FILL><<<wgrid, BLK, 0, st>>>(nr, off, R, gx, g->A, g->W, f32, comp,
+                                                     nullptr, vc, K, nullptr, nullptr, nullptr,
+                                                     nullptr, nullptr, 0, 0, dev_end, dctr);
+            SGK_LAUNCHED("k_hwalk");
+        }
+        int i = 0;
+        for (uint64_t q0 = dev_end; q0 < T; q0 += SC, i++) {
+            const uint64_t q1 = T - q0 < SC ? T : q0 + SC;
+            const int b = i & 1;
+            StagedArr sa{g->A, sbuf.p + (uint64_t)b * SC, q0 > g->A.s ? q0 : g->A.s, q1};
+            StagedArr sw{g->W, sbuf.p + (uint64_t)(2 + b) * SC, q0 > g->W.s ? q0 : g->W.s, q1};
+            if (i >= 2) SGK_CU(cudaStreamWaitEvent(pipe.s, pipe.freed[b], 0));
+            for (StagedArr *z : {&sa, &sw}) {
+                if (z->p0 >= z->p1) {
+                    z->p0 = z->p1 = 0;
+                    continue;
+                }
+                const uint64_t cnt = z->p1 - z->p0;
+                const uint32_t *src = z == &sa ? g->ha : g->hw;
+                if (dma) {
+                    SGK_CU(cudaMemcpyAsync(const_cast<uint32_t *>(z->buf), src + z->p0, cnt * 4,
+                                           cudaMemcpyDefault, pipe.s));
+                } else {
+                    k_pull<<<grid(c, cnt / 8 + 1), BLK, 0, pipe.s>>>(z->g.h + z->p0,
+                                                                     const_cast<uint32_t *>(z->buf),
+                                                                     cnt);
+                    SGK_LAUNCHED("k_pull");
+                }
+                streamed += 4 * cnt;
+            }
+            SGK_CU(cudaEventRecord(pipe.ready[b], pipe.s));
+            SGK_CU(cudaStreamWaitEvent(st, pipe.ready[b], 0));
+            k_hwalk<HW_FILL><<<wgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp, nullptr, vc,
+                                                     K, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                                     0, q0, q1, dctr);
+            SGK_LAUNCHED("k_hwalk");
+            SGK_CU(cudaEventRecord(pipe.freed[b], st));
+            pieces++;
+        }
+        return SG_OK;
+    };
 
     // The offsets of list[0..cnt) into off (off[cnt] = its entries); bestA
     // is the lengths' scratch and, with reset, is reset for the k trees after.
@@ -1956,15 +2164,29 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             nr = below;
         }
         SGK_TRY(offsets(R, nr, true));
-        if (nr > 0) {
+        if (iters == 1) SGK_CU(cudaEventRecord(pipe.t0, st));
+        if (nr > 0 && iters == 1 && SC > 0) {
+            SGK_TRY(stream_fill(R, nr, split ? share->x[share->from] : m));
+        } else if (nr > 0) {
             k_hwalk<HW_FILL><<<wgrid, BLK, 0, st>>>(nr, off, R, gx, g->A, g->W, f32, comp,
                                                      nullptr, vc, K, nullptr, nullptr, nullptr,
-                                                     nullptr, nullptr, 0, dctr);
+                                                     nullptr, nullptr, 0, 0, NONE64, dctr);
             SGK_LAUNCHED("k_hwalk");
         }
-        if (split)
+        if (iters == 1) SGK_CU(cudaEventRecord(pipe.t1, st));
+        if (split) {
+            const double tc = sgi_now();
             SGK_TRY(cpu_first_fill(c, *share, n, f32, K, vc, cpu_lists, cpu_entries, cpu_inter,
                                    err));
+            cpu_first_us = (uint64_t)((sgi_now() - tc) * 1e6);
+        }
+        if (iters == 1) {
+            SGK_CU(cudaEventSynchronize(pipe.t1));
+            float ms = 0.0f;
+            SGK_CU(cudaEventElapsedTime(&ms, pipe.t0, pipe.t1));
+            gpu_first_us = (uint64_t)(ms * 1e3f);
+            sbuf.release(); // its room goes back to the contraction's bound
+        }
         SGK_TRY(pick());
         return reduce();
     };
@@ -1983,7 +2205,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             SGK_CU(cudaMemsetAsync(cand.p, 0xff, ns * sizeof(uint64_t), st));
             k_hwalk<HW_FIND><<<wgrid, BLK, 0, st>>>(ns, off, scan, gx, g->A, g->W, f32, comp,
                                                      cand, nullptr, 0, nullptr, nullptr, nullptr,
-                                                     nullptr, nullptr, 0, dctr);
+                                                     nullptr, nullptr, 0, 0, NONE64, dctr);
             SGK_LAUNCHED("k_hwalk");
             full_walk = true;
             SGK_TRY(reduce());
@@ -2035,7 +2257,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
             k_hwalk<HW_GATHER><<<wgrid, BLK, 0, st>>>(ns, off, scan, gx, g->A, g->W, f32, comp,
                                                        nullptr, nullptr, 0, C[0][0], C[0][1],
-                                                       C[0][2], C[0][3], C[0][4], ccap, dctr);
+                                                       C[0][2], C[0][3], C[0][4], ccap, 0,
+                                                       NONE64, dctr);
             SGK_LAUNCHED("k_hwalk");
             SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
             SGK_CU(cudaStreamSynchronize(st));
@@ -2075,7 +2298,11 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "lists_refilled", rescans);
     sgk_stats_set(stats, "cpu_lists", cpu_lists);
     sgk_stats_set(stats, "cpu_entries_read", cpu_entries);
-    sgk_stats_set(stats, "host_list_bytes", h[C_HOSTB]);
+    sgk_stats_set(stats, "host_list_bytes", h[C_HOSTB] + streamed);
+    sgk_stats_set(stats, "streamed_bytes", streamed);
+    sgk_stats_set(stats, "streamed_pieces", pieces);
+    sgk_stats_set(stats, "gpu_first_us", gpu_first_us);
+    sgk_stats_set(stats, "cpu_first_us", cpu_first_us);
     sgk_stats_set(stats, "contractions", contractions);
     sgk_stats_set(stats, "contracted_edges", cedges);
     return SG_OK;

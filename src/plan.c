@@ -104,13 +104,18 @@ static double model_passes(const sg_plan_input *in)
 }
 
 /* The in-place forest's host reads against the rates (measured on the
- * H100 host, R-MAT scale 26, 2026-11-23; docs/benchmarks.md): its GPU walks
- * streamed 31-34 GB/s of the 54 GB/s PCIe rate from managed and pinned
- * memory alike; its CPU threads' first-round share read ~22 GB/s of the
- * 88 GB/s scan rate while the GPU read beside them (the share gained
- * nothing when the plan gave the CPU 65 % at the scan rate). */
-#define FOREST_GPU_PCIE 0.62
-#define FOREST_CPU_SCAN 0.25
+ * H100 host, R-MAT scale 26, 2026-11-23; docs/benchmarks.md). Its GPU walks
+ * read host lists in place at 31-34 GB/s of the 54 GB/s PCIe rate (0.62).
+ * The first round, every list in order, is streamed: by DMA from pinned
+ * memory at the full copy rate (54-55 GB/s, 1.0), by a copy kernel from
+ * managed memory at ~38 GB/s (0.70); over the model's 1.5 passes (one
+ * streamed, half a pass in place) that averages 0.83 and 0.67. The CPU
+ * threads' first-round share (a branch-free top-K per list, beside the
+ * GPU's reads of the same memory) read 21-32 GB/s in three runs, ~0.30 of
+ * the 88 GB/s scan rate. */
+#define FOREST_GPU_PINNED 0.83
+#define FOREST_GPU_MANAGED 0.67
+#define FOREST_CPU_SCAN 0.30
 
 /* Edges of vertices [0, v) for breakpoint index i. */
 static uint64_t bytes_below(const sg_plan_input *in, int k, unsigned i)
@@ -192,12 +197,13 @@ static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned 
                                                           : in->rates.zc_rand_gbps;
         double cr = in->rates.cpu_scan_gbps;
         if (in->algo == SG_PLAN_MST && in->lists_unsorted) {
-            /* The in-place forest streams whole lists: its GPU walks read
-             * managed and pinned memory alike at FOREST_GPU_PCIE of the
-             * PCIe rate, and its CPU threads (a top-K per list, beside the
-             * GPU's reads of the same memory) at FOREST_CPU_SCAN of the
-             * scan rate. */
-            gr = FOREST_GPU_PCIE * in->rates.pcie_gbps;
+            /* The in-place forest reads whole lists: the GPU at a share of
+             * the PCIe rate that depends on the memory kind (DMA streams
+             * pinned memory only), its CPU threads (a top-K per list,
+             * beside the GPU's reads of the same memory) at FOREST_CPU_SCAN
+             * of the scan rate. */
+            gr = (p->spill_kind[k] == SG_SPILL_MANAGED ? FOREST_GPU_MANAGED : FOREST_GPU_PINNED) *
+                 in->rates.pcie_gbps;
             cr = FOREST_CPU_SCAN * in->rates.cpu_scan_gbps;
         }
         tg += f[k] * (double)g / (gr * 1e9);

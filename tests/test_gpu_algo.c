@@ -585,7 +585,7 @@ static void test_disable_switches(void **state)
     (void)state;
     static const char all[] = "first-probe,contract,unsorted-trees,bottom-up,block-queue,hub-queue,"
                               "bucket-balance,prefilter,far-window,defer-heavy,light-index,done-bits,"
-                              "bf-ldg,bf-segments,vertex-cache,wide-cache";
+                              "bf-ldg,bf-segments,vertex-cache,wide-cache,stream-first,dma-pull";
     char *saved = env_push(all);
     /* the device context reads the variable when it is made (first GPU use) */
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0), *gpu = mkrun(SG_BACKEND_GPU, 0);
@@ -983,16 +983,26 @@ static void test_hybrid_forest_cache(void **state)
 {
     (void)state;
     static const int fr[][3] = {{8, 8, 8}, {0, 0, 0}, {4, 4, 4}};
-    static const char *const modes[] = {NULL, "contract", "wide-cache,contract", "vertex-cache",
-                                        "cpu-share"};
-    static const uint64_t slots_want[] = {4, 4, 1, 0, 4};
-    static const bool refills_want[] = {false, true, true, false, false};
-    static const bool cpu_want[] = {true, true, true, false, false};
+    static const char *const modes[] = {NULL,
+                                        "contract",
+                                        "wide-cache,contract",
+                                        "vertex-cache",
+                                        "cpu-share",
+                                        "cpu-share,dma-pull",
+                                        "cpu-share,stream-first"};
+    enum { NMODES = sizeof modes / sizeof modes[0] };
+    static const uint64_t slots_want[NMODES] = {4, 4, 1, 0, 4, 4, 4};
+    static const bool refills_want[NMODES] = {false, true, true, false, false, false, false};
+    static const bool cpu_want[NMODES] = {true, true, true, false, false, false, false};
+    /* the GPU's host-resident first-round entries go through the streamed
+     * pieces (DMA, or the copy kernel with dma-pull disabled) */
+    static const bool stream_want[NMODES] = {false, false, false, false, true, true, false};
+    static const bool stream_may[NMODES] = {true, true, true, false, true, true, false};
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     char what[300];
-    for (int mi = 0; mi < 5; mi++) {
+    for (int mi = 0; mi < NMODES; mi++) {
         char *saved = env_push(modes[mi]);
-        uint64_t later_refills = 0, cpu_total = 0;
+        uint64_t later_refills = 0, cpu_total = 0, pieces_total = 0;
         for (int k = 0; k < TG_NKINDS; k++)
             for (int si = 0; si < n_sizes(); si++)
                 for (int f32 = 0; f32 < 2; f32++) {
@@ -1008,14 +1018,28 @@ static void test_hybrid_forest_cache(void **state)
                                  modes[mi] ? modes[mi] : "none");
                         sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
                         mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
-                        uint64_t slots = 0, refilled = 0, iters = 0, cpu_lists = 0;
+                        uint64_t slots = 0, refilled = 0, iters = 0, cpu_lists = 0, pieces = 0,
+                                 streamed = 0, hostb = 0;
                         if (!counter(run, "cache_slots", &slots) ||
                             !counter(run, "lists_refilled", &refilled) ||
                             !counter(run, "iterations", &iters) ||
-                            !counter(run, "cpu_lists", &cpu_lists))
+                            !counter(run, "cpu_lists", &cpu_lists) ||
+                            !counter(run, "streamed_pieces", &pieces) ||
+                            !counter(run, "streamed_bytes", &streamed) ||
+                            !counter(run, "host_list_bytes", &hostb))
                             fail_msg("%s: no cache_slots / lists_refilled / iterations / "
-                                     "cpu_lists counter",
+                                     "cpu_lists / streamed counters",
                                      what);
+                        /* nothing to stream with every list on the device, without
+                         * the cache or with streaming disabled; what is streamed is
+                         * host bytes read */
+                        if (pieces > 0 && (i == 0 || slots == 0 || !stream_may[mi]))
+                            fail_msg("%s: %llu pieces streamed", what, (unsigned long long)pieces);
+                        if ((pieces > 0) != (streamed > 0) || streamed > hostb)
+                            fail_msg("%s: %llu pieces, %llu bytes streamed, %llu host bytes",
+                                     what, (unsigned long long)pieces,
+                                     (unsigned long long)streamed, (unsigned long long)hostb);
+                        pieces_total += pieces;
                         /* the CPU threads take only host-resident lists */
                         if (cpu_lists > 0 && (!cpu_want[mi] || i == 0 || cpu_lists > with_edges))
                             fail_msg("%s: the CPU threads filled %llu lists (%llu have edges)",
@@ -1042,6 +1066,8 @@ static void test_hybrid_forest_cache(void **state)
             fail_msg("disabled: %s: no list was refilled after the first round", modes[mi]);
         if (cpu_want[mi] && cpu_total == 0)
             fail_msg("disabled: %s: the CPU threads filled no cache", modes[mi] ? modes[mi] : "none");
+        if (stream_want[mi] && pieces_total == 0)
+            fail_msg("disabled: %s: no first-round piece was streamed", modes[mi]);
         env_pop(saved);
     }
     sg_run_free(cpu);
@@ -1183,6 +1209,10 @@ static void test_hybrid_host_memory(void **state)
             char what[200];
             snprintf(what, sizeof what, "rmat %d in host memory kind %d, split %d", (int)ro.scale,
                      (int)kinds[ki], i);
+            /* without the CPU share the GPU walks every host-resident list
+             * of the forest's first round: streamed by DMA from pinned or
+             * registered memory, by a kernel from managed memory */
+            char *saved = env_push(i < 2 ? "cpu-share" : NULL);
             sg_run *run = i < 3 ? mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], 1u << ro.scale)
                                 : mkhybrid(SG_BACKEND_AUTO, xa, NULL, 0);
             const sg_graph_options go = {.mem = kinds[ki]};
@@ -1212,9 +1242,14 @@ static void test_hybrid_host_memory(void **state)
                 expect_backend(run, SG_BACKEND_HYBRID, what, "sg_mst");
                 if (sg_verify_forest(g, f, &err) != SG_OK) fail_msg("%s: mst: %s", what, err.msg);
                 sg_forest_free(f);
+                uint64_t pieces = 0;
+                if (!counter(run, "streamed_pieces", &pieces) || (i < 2) != (pieces > 0))
+                    fail_msg("%s: mst: %llu first-round pieces streamed", what,
+                             (unsigned long long)pieces);
             }
             sg_graph_free(g);
             sg_run_free(run);
+            env_pop(saved);
         }
     tu_rm_rf(dir);
     free(dir);

@@ -193,15 +193,19 @@ static void test_spill_order(void **state)
         assert_int_equal(p.work_bytes, 65 * t.n);
         assert_int_equal(p.split[1], p.split[2]);
         if (p.host_bytes[2] > 0) assert_true(p.predicted_pass_s > sorted.predicted_pass_s);
-        /* its walks stream whole lists: managed and pinned memory alike
-         * (the same pass, the same owner split for the CPU share) */
+        /* its first round streams pinned memory by DMA, faster than the
+         * GPU reads managed memory: with the lists in managed memory the
+         * pass is no shorter and the CPU threads take no less */
         sg_plan managed;
         in.managed_cap = UINT64_MAX;
         assert_int_equal(sg_plan_make(&in, &managed, &err), SG_OK);
-        assert_true(fabs(managed.predicted_pass_s - p.predicted_pass_s) <=
-                    1e-9 * p.predicted_pass_s);
-        assert_int_equal(managed.gpu_host_end, p.gpu_host_end);
-        if (p.host_bytes[1] > 0) assert_int_equal(managed.spill_kind[1], SG_SPILL_MANAGED);
+        assert_true(managed.predicted_pass_s >= p.predicted_pass_s);
+        assert_true(managed.gpu_host_end <= p.gpu_host_end);
+        assert_true(managed.cpu_share >= p.cpu_share);
+        if (p.host_bytes[1] > 0) {
+            assert_int_equal(managed.spill_kind[1], SG_SPILL_MANAGED);
+            assert_int_equal(p.spill_kind[1], SG_SPILL_PINNED);
+        }
     }
     /* half the budget for sssp: splits match the table exactly */
     sg_plan_input in = input(&t, SG_PLAN_SSSP, UINT64_MAX, UINT64_MAX);
