@@ -934,10 +934,7 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
     }
     const double t1 = sgi_now();
 
-    const uint64_t sum_grid = (n + TB - 1) / TB < 4ull * c->sm_count * (2048 / TB)
-                                  ? (n + TB - 1) / TB
-                                  : 4ull * c->sm_count * (2048 / TB);
-    level_sum<<<(unsigned)sum_grid, TB, 0, st>>>(s.level, n, s.cnt);
+    level_sum<<<sgk_grid(c, n, TB), TB, 0, st>>>(s.level, n, s.cnt);
     SGK_LAUNCHED("level_sum");
     bfs_cnt dsum;
     SGK_TRY(read_counts(s, &dsum, err));

@@ -410,7 +410,8 @@ sg_status sgk_graph_create(sgk_ctx *c, const sgk_graph_desc *d, sgk_graph **out,
     return SG_OK;
 }
 
-// The device address of host array p (pinned, registered or managed).
+// The device address of host array p (pinned, registered or managed);
+// *managed (when given) is set for managed memory.
 static sg_status host_view(const void *p, const char *what, const void **out, bool *managed,
                            sg_error *err)
 {
@@ -419,7 +420,7 @@ static sg_status host_view(const void *p, const char *what, const void **out, bo
     SGK_CU(cudaPointerGetAttributes(&at, p));
     if (at.type == cudaMemoryTypeManaged) {
         *out = p;
-        *managed = true;
+        if (managed) *managed = true;
         return SG_OK;
     }
     if (at.type != cudaMemoryTypeHost || !at.devicePointer)
@@ -444,8 +445,8 @@ sg_status sgk_graph_set_host(sgk_graph *g, const uint64_t *x, const uint32_t *a,
                              const uint32_t *w, sg_error *err)
 {
     const void *hx = nullptr, *ha = nullptr, *hw = nullptr;
-    bool mx = false, ma = false, mw = false;
-    if (g->d.x_dev < g->d.n + 1) SGK_TRY(host_view(x, "the offsets (X)", &hx, &mx, err));
+    bool ma = false, mw = false;
+    if (g->d.x_dev < g->d.n + 1) SGK_TRY(host_view(x, "the offsets (X)", &hx, nullptr, err));
     if (g->d.a_dev < g->d.m) SGK_TRY(host_view(a, "the neighbours (A)", &ha, &ma, err));
     if (g->d.has_weights && g->d.w_dev < g->d.m) {
         if (!w) return sgi_fail(err, SG_E_INVALID, "a split graph with weights needs host W");

@@ -1446,9 +1446,8 @@ static sg_status forest_out(sgk_ctx *c, uint64_t out, const uint32_t *ou, const 
     return SG_OK;
 }
 
-// The per-tree arrays both executors keep (minima, chosen trees, parents,
-// new ids) and the forest's output (capacity n - 1).
-// Per-tree arrays for n trees and the forest's room for out_cap edges.
+// The per-tree arrays both executors keep for n trees (minima, chosen
+// trees, parents, new ids) and the forest's output (room for out_cap edges).
 static sg_status alloc_trees(sgk_ctx *c, uint64_t n, uint64_t out_cap, sgk_dbuf<uint64_t> &bestA,
                              sgk_dbuf<uint32_t> &bestB, sgk_dbuf<uint32_t> &nxt,
                              sgk_dbuf<uint32_t> &par, sgk_dbuf<uint32_t> &rn,
@@ -1508,12 +1507,6 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
     }
 }
 
-// The CPU threads' share of the first round (sgk_cpu_share): the caches of
-// vertices [sh.from, n), filled from the host arrays in staging-buffer
-// pieces (each piece copied to vc on the copy stream while the next is
-// filled), as the GPU's HW_FILL walk fills the others: the K lightest
-// entries other than self-loops (in the first round every tree is one
-// vertex). Adds the lists with entries, their entries and the leaving ones.
 // The K lightest entries of v's list other than self-loops into out[0..K)
 // (NONE64 for none), branch-free: each entry passes through K min / max
 // steps. On a list of random weights the early-out branch (skip entries
@@ -1553,6 +1546,12 @@ static uint64_t cpu_topk_any(const sgk_cpu_share &sh, bool f32, int K, uint64_t 
     }
 }
 
+// The CPU threads' share of the first round (sgk_cpu_share): the caches of
+// vertices [sh.from, n), filled from the host arrays in staging-buffer
+// pieces (each piece copied to vc on the copy stream while the next is
+// filled), as the GPU's HW_FILL walk fills the others: the K lightest
+// entries other than self-loops (in the first round every tree is one
+// vertex). Adds the lists with entries, their entries and the leaving ones.
 static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, uint64_t n, bool f32, int K,
                                 uint64_t *vc, uint64_t &lists, uint64_t &entries,
                                 uint64_t &leaving, sg_error *err)
@@ -1825,8 +1824,9 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // GPU walks the scan list below `from`.
 // THE STREAMED FIRST ROUND: the host-resident entries the GPU walks in the
 // first round (every list is read then, in order) are copied to device
-// buffers in pieces by DMA on a second stream, the walk of one piece
-// overlapping the copy of the next; later rounds read host lists in place.
+// buffers in pieces on a second stream (DMA from pinned memory, a copy
+// kernel from managed memory), the walk of one piece overlapping the copy
+// of the next; later rounds read host lists in place.
 // Without room for one slot (or "vertex-cache" disabled) every round reads
 // every live list (per vertex the lightest leaving entry is the candidate).
 // Per tree the minimum as in the in-core D, then the same merge (E) and
@@ -1989,6 +1989,11 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // free memory holds beyond a slack; none without room (every round
     // then reads every live list) or when disabled.
     const uint64_t slack = (uint64_t)16 << 20;
+    auto free_room = [&]() -> uint64_t { // the budget's free bytes beyond the slack
+        sgk_mem_stats ms;
+        sgk_ctx_mem(c, &ms);
+        return ms.budget > ms.in_use + slack ? ms.budget - ms.in_use - slack : 0;
+    };
     // The streamed first round's smallest piece: STREAM_MIN entries, or an
     // eighth of the host entries on small graphs (at least 4096).
     const uint64_t hostp = g->A.s < g->W.s ? g->A.s : g->W.s; // first entry with a host part
@@ -1997,9 +2002,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     int K = 0;
     sgk_dbuf<uint64_t> vc;
     if (!sgk_ctx_disabled(c, "vertex-cache")) {
-        sgk_mem_stats ms;
-        sgk_ctx_mem(c, &ms);
-        uint64_t room = ms.budget > ms.in_use + slack ? ms.budget - ms.in_use - slack : 0;
+        uint64_t room = free_room();
         room = room > 16 * smin ? room - 16 * smin : 0; // kept for the streaming
         const uint64_t fit = room / (8 * n);
         K = fit >= 4 ? 4 : (int)fit;
@@ -2026,9 +2029,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     Pipe pipe;
     const bool dma = !g->h_managed && !sgk_ctx_disabled(c, "dma-pull");
     if (K > 0 && hostp < m && !sgk_ctx_disabled(c, "stream-first")) {
-        sgk_mem_stats ms;
-        sgk_ctx_mem(c, &ms);
-        const uint64_t room = ms.budget > ms.in_use + slack ? ms.budget - ms.in_use - slack : 0;
+        const uint64_t room = free_room();
         uint64_t most = (m - hostp) / 4; // four pieces or more on small graphs
         most = most < smin ? smin : most > STREAM_MAX ? STREAM_MAX : most;
         SC = room / 16 < most ? room / 16 : most;
@@ -2041,17 +2042,21 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     }
     SGK_TRY(pipe.open(err));
     uint64_t streamed = 0, pieces = 0, gpu_first_us = 0, cpu_first_us = 0;
+    // The HW_FILL walk of R's entries [jlo, jhi), reading lists where they live.
+    auto fill_in_place = [&](const uint32_t *R, uint64_t nr, uint64_t jlo,
+                             uint64_t jhi) -> sg_status {
+        k_hwalk<HW_FILL><<<wgrid, BLK, 0, st>>>(nr, off, R, gx, g->A, g->W, f32, comp, nullptr,
+                                                 vc, K, nullptr, nullptr, nullptr, nullptr,
+                                                 nullptr, 0, jlo, jhi, dctr);
+        SGK_LAUNCHED("k_hwalk");
+        return SG_OK;
+    };
     // The HW_FILL walk of the first round's entries [0, T) (the scan list
     // then holds every vertex with a list, ascending, so entry j is list
     // position j): in place up to the first host entry, then streamed.
     auto stream_fill = [&](const uint32_t *R, uint64_t nr, uint64_t T) -> sg_status {
         const uint64_t dev_end = hostp < T ? hostp : T;
-        if (dev_end > 0) {
-            k_hwalk<HW_FILL><<<wgrid, BLK, 0, st>>>(nr, off, R, gx, g->A, g->W, f32, comp,
-                                                     nullptr, vc, K, nullptr, nullptr, nullptr,
-                                                     nullptr, nullptr, 0, 0, dev_end, dctr);
-            SGK_LAUNCHED("k_hwalk");
-        }
+        if (dev_end > 0) SGK_TRY(fill_in_place(R, nr, 0, dev_end));
         int i = 0;
         for (uint64_t q0 = dev_end; q0 < T; q0 += SC, i++) {
             const uint64_t q1 = T - q0 < SC ? T : q0 + SC;
@@ -2168,10 +2173,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         if (nr > 0 && iters == 1 && SC > 0) {
             SGK_TRY(stream_fill(R, nr, split ? share->x[share->from] : m));
         } else if (nr > 0) {
-            k_hwalk<HW_FILL><<<wgrid, BLK, 0, st>>>(nr, off, R, gx, g->A, g->W, f32, comp,
-                                                     nullptr, vc, K, nullptr, nullptr, nullptr,
-                                                     nullptr, nullptr, 0, 0, NONE64, dctr);
-            SGK_LAUNCHED("k_hwalk");
+            SGK_TRY(fill_in_place(R, nr, 0, NONE64));
         }
         if (iters == 1) SGK_CU(cudaEventRecord(pipe.t1, st));
         if (split) {

@@ -553,13 +553,9 @@ sg_status sgi_gpu_bfs(sg_run *run, const sg_graph *g, const sg_bfs_options *opt,
     sgk_stats stats;
     memset(&stats, 0, sizeof stats);
     const double t1 = sgi_now();
-    uint64_t reached = 0;
-    uint32_t maxl = 0;
     SG_TRY(sgk_bfs(c, DGRAPH(run), opt->source, opt->alpha, opt->beta, r->level, r->parent,
-                   &reached, &maxl, &stats, err));
+                   &r->reached, &r->max_level, &stats, err));
     const double t2 = sgi_now();
-    r->reached = reached;
-    r->max_level = maxl;
     account(run, &stats, sgi_now() - t0, t2 - t1);
     sgi_run_progress(run, "compute", 1.0);
     *out = r;
