@@ -947,6 +947,7 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
     if (stats) {
         stats->seconds_compute += t1 - t0;
         sgk_stats_set(stats, "download_us", (uint64_t)((t2 - t1) * 1e6));
+        sgk_stats_set(stats, "download_bytes", (parent ? 8 : 4) * n);
         sgk_stats_set(stats, "top_down_steps", s.td_steps);
         sgk_stats_set(stats, "bottom_up_steps", s.bu_steps);
         sgk_stats_set(stats, "edges_examined", s.examined);

@@ -249,15 +249,22 @@ uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
  * (read them in place), "dma-pull" (copy them with a kernel), "contract". */
 typedef struct sgk_cpu_share {
     uint64_t from;            /* vertices [from, n): the CPU threads' (n: none) */
+    uint64_t low;             /* the lowest vertex they may take when the split moves
+                               * ("dynamic-split"): low <= from */
     const uint64_t *x;        /* the graph's host arrays, addressable by the host */
     const uint32_t *a, *w;
     int threads;              /* OpenMP threads */
 } sgk_cpu_share;
-/* share (may be NULL): the CPU threads' part of the first round, the
- * caches of vertices [from, n) filled from the host arrays while the GPU
- * walks the lists below `from` (their lists must lie past the device
- * prefixes of A and W: SG_E_INVALID otherwise). Counters "cpu_lists" and
- * "cpu_entries_read"; disable name "cpu-share". */
+/* share (may be NULL): the CPU threads' part of the first round, caches
+ * filled from the host arrays while the GPU walks the other lists. The GPU
+ * takes pieces of the host lists from the lowest up, the CPU threads
+ * chunks of vertices from n down, until they meet (the split follows their
+ * rates; never below `low`); with "dynamic-split" disabled the CPU takes
+ * [from, n) and the GPU the rest. Their lists must lie past the device
+ * prefixes of A and W (SG_E_INVALID otherwise). Counters "cpu_lists",
+ * "cpu_entries_read" and "gpu_first_entries" (the entries the GPU walked
+ * in the first round: with the CPU's, every entry once); disable names
+ * "cpu-share", "dynamic-split". */
 sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *share, uint32_t *u,
                           uint32_t *v, uint32_t *w, uint64_t *n_edges, sgk_stats *stats,
                           sg_error *err);
@@ -281,9 +288,13 @@ typedef enum sgk_sssp_method {
  * index's size, 0 when none was built), "delta". Disable names:
  * "bucket-balance", "prefilter", "far-window", "defer-heavy",
  * "light-index", "done-bits", "bf-ldg", "bf-segments" (see sssp.cu).
- * Directed graphs relax out-edges only. */
+ * *reached and *max_bits get the summary (the vertices with
+ * a finite distance, the largest finite distance's bits), computed on the
+ * device; "download_us" and "download_bytes" say what the result's copy
+ * took. Directed graphs relax out-edges only. */
 sg_status sgk_sssp(sgk_ctx *c, const sgk_graph *g, uint32_t source, sgk_sssp_method method,
-                   double delta, uint64_t *dist, sgk_stats *stats, sg_error *err);
+                   double delta, uint64_t *dist, uint64_t *reached, uint64_t *max_bits,
+                   sgk_stats *stats, sg_error *err);
 uint64_t sgk_sssp_bytes(uint64_t n, uint64_t m, sgk_sssp_method method);
 
 /* Breadth-first search levels from `source` (< n) along out-edges;

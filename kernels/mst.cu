@@ -119,6 +119,9 @@
 
 #include <string.h>
 
+#include <mutex>
+#include <thread>
+
 #include "kinternal.cuh"
 
 namespace {
@@ -153,7 +156,6 @@ enum {
     C_NRESCAN,      // in-place executor: lists to read again (the vertex cache)
     C_LIVE,         // in-place executor: entries of the lists kept (with the cache)
     C_WALKED,       // in-place executor: list entries read by the walks
-    C_BELOW,        // in-place executor: scan-list entries below the CPU's share
     C_NCTR
 };
 constexpr size_t CTR_BYTES = 256;   // >= C_NCTR * 8
@@ -1000,20 +1002,6 @@ __global__ void k_cneed(uint64_t ns, const uint32_t *__restrict__ scan,
     }
 }
 
-// C_BELOW = the number of entries of the ascending list[0..ns) below v0.
-__global__ void k_count_below(uint64_t ns, const uint32_t *__restrict__ list, uint64_t v0,
-                              ull *ctr)
-{
-    if (gtid() != 0) return;
-    uint64_t lo = 0, hi = ns;
-    while (lo < hi) {
-        const uint64_t mid = lo + (hi - lo) / 2;
-        if (list[mid] < v0) lo = mid + 1;
-        else hi = mid;
-    }
-    ctr[C_BELOW] = lo;
-}
-
 // Empties the cache slots of the nr vertices in list.
 __global__ void k_creset(uint64_t nr, const uint32_t *__restrict__ list, uint64_t *vc, int K)
 {
@@ -1504,6 +1492,7 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
         sgk_stats_set(stats, "lists_refilled", 0);
         sgk_stats_set(stats, "cpu_lists", 0);
         sgk_stats_set(stats, "cpu_entries_read", 0);
+        sgk_stats_set(stats, "gpu_first_entries", 0);
     }
 }
 
@@ -1546,22 +1535,80 @@ static uint64_t cpu_topk_any(const sgk_cpu_share &sh, bool f32, int K, uint64_t 
     }
 }
 
-// The CPU threads' share of the first round (sgk_cpu_share): the caches of
-// vertices [sh.from, n), filled from the host arrays in staging-buffer
-// pieces (each piece copied to vc on the copy stream while the next is
-// filled), as the GPU's HW_FILL walk fills the others: the K lightest
-// entries other than self-loops (in the first round every tree is one
-// vertex). Adds the lists with entries, their entries and the leaving ones.
-static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, uint64_t n, bool f32, int K,
-                                uint64_t *vc, uint64_t &lists, uint64_t &entries,
-                                uint64_t &leaving, sg_error *err)
+// The first round's host lists, shared between the GPU and the CPU threads
+// (sgk_cpu_share): the GPU claims pieces of entries upward from the first
+// entry past the device prefix, the CPU threads chunks of vertices
+// downward from n, each claim under the lock. A fixed split (glim set: the
+// plan's owner split, "dynamic-split" disabled) stops the GPU at entry glim
+// and the CPU at vertex cfloor; otherwise (glim NONE64) the two meet
+// wherever their rates put them: the GPU stops at the CPU's lowest list,
+// the CPU at the first list the GPU has not begun. Without a CPU share the
+// GPU takes every piece up to glim.
+struct Meet {
+    std::mutex mu;
+    const uint64_t *x = nullptr; // host offsets (dynamic split and the CPU's claims)
+    uint64_t gnext = 0;          // the GPU's next entry
+    uint64_t glim = 0;           // the GPU's end (fixed), or NONE64
+    uint64_t clow = 0;           // the CPU's lowest vertex claimed (n before its first)
+    uint64_t cfloor = 0;         // the lowest vertex the CPU may claim
+    bool stop = false;           // set on a failure: no more claims
+    // The first vertex in [lo, hi) whose list starts at or past entry e (hi if none).
+    uint64_t first_at(uint64_t lo, uint64_t hi, uint64_t e) const
+    {
+        while (lo < hi) {
+            const uint64_t mid = lo + (hi - lo) / 2;
+            if (x[mid] < e) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo;
+    }
+    // The GPU's next piece [q0, q1) of at most `piece` entries.
+    bool gpu(uint64_t piece, uint64_t &q0, uint64_t &q1)
+    {
+        std::lock_guard<std::mutex> hold(mu);
+        const uint64_t lim = glim != NONE64 ? glim : x[clow];
+        if (stop || gnext >= lim) return false;
+        q0 = gnext;
+        q1 = lim - q0 < piece ? lim : q0 + piece;
+        gnext = q1;
+        return true;
+    }
+    // The CPU's next chunk [v0, v1): at most maxv vertices and, past its
+    // first vertex, at most maxe entries.
+    bool cpu(uint64_t maxv, uint64_t maxe, uint64_t &v0, uint64_t &v1)
+    {
+        std::lock_guard<std::mutex> hold(mu);
+        uint64_t lo = cfloor;
+        if (glim == NONE64 && lo < clow) lo = first_at(lo, clow, gnext);
+        if (stop || clow <= lo) return false;
+        v1 = clow;
+        v0 = v1 - lo > maxv ? v1 - maxv : lo;
+        if (x[v1] - x[v0] > maxe) v0 = first_at(v0, v1 - 1, x[v1] - maxe);
+        clow = v0;
+        return true;
+    }
+    void halt()
+    {
+        std::lock_guard<std::mutex> hold(mu);
+        stop = true;
+    }
+};
+
+// The CPU threads' part of the first round: chunks claimed from mt filled
+// from the host arrays (the K lightest entries other than self-loops: in
+// the first round every tree is one vertex) into a staging buffer and
+// copied to vc on the copy stream while the next chunk is filled. Adds the
+// lists with entries, their entries and the leaving ones.
+static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, Meet &mt, uint64_t maxe,
+                                bool f32, int K, uint64_t *vc, uint64_t &lists,
+                                uint64_t &entries, uint64_t &leaving, sg_error *err)
 {
     const uint64_t per = 8 * (uint64_t)K;
-    uint64_t v0 = sh.from;
-    while (v0 < n) {
+    uint64_t v0 = 0, v1 = 0;
+    while (mt.cpu(SGK_STAGE_BYTES / per, maxe, v0, v1)) {
         sgk_stage stg = {nullptr, 0, 0};
         SGK_TRY(sgk_stage_begin(c, &stg, err));
-        const uint64_t cnt = n - v0 < stg.cap / per ? n - v0 : stg.cap / per;
+        const uint64_t cnt = v1 - v0;
         uint64_t *out = static_cast<uint64_t *>(stg.buf);
         uint64_t nl = 0, ne = 0, nlv = 0;
 #pragma omp parallel for schedule(dynamic, 1024) reduction(+ : nl, ne, nlv) num_threads(sh.threads)
@@ -1576,7 +1623,6 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, uint64_t n,
         leaving += nlv;
         SGK_TRY(sgk_stage_copy(c, &stg, 0, vc + v0 * (uint64_t)K, cnt * per, err));
         SGK_TRY(sgk_stage_end(c, &stg, err));
-        v0 += cnt;
     }
     return sgk_stage_finish(c, nullptr, nullptr, nullptr, err);
 }
@@ -1818,10 +1864,14 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // R-MAT (CPU model, scale 21) this reads about 2.2 m entries in all against
 // 6 m when every round reads every live list; the last rounds, where the
 // giant tree's caches are spent and it has no cached candidate, read most.
-// THE CPU SHARE (sgk_cpu_share): in the first round OpenMP threads fill the
-// caches of [from, n) from the host arrays (the K lightest entries other
-// than self-loops), piece by piece through the staging buffers, while the
-// GPU walks the scan list below `from`.
+// THE CPU SHARE (sgk_cpu_share): in the first round OpenMP threads fill
+// caches from the host arrays (the K lightest entries other than
+// self-loops), chunk by chunk through the staging buffers, while the GPU
+// walks the other lists. The GPU claims pieces of entries from the lowest
+// host entry up (on a thread of its own, one claim per piece done), the
+// CPU chunks of vertices from n down, until they meet (Meet); with
+// "dynamic-split" disabled at the plan's split `from`. R-MAT 26 at 6G: the
+// fixed split left the CPU 0.06-0.12 s behind; meeting, both end together.
 // THE STREAMED FIRST ROUND: the host-resident entries the GPU walks in the
 // first round (every list is read then, in order) are copied to device
 // buffers in pieces on a second stream (DMA from pinned memory, a copy
@@ -1847,13 +1897,16 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // scratch; graph prefixes are the caller's; the cache (8 K n) and the
 // streamed pieces only from what the budget leaves free.
 // DISABLE NAMES: vertex-cache (no cache), wide-cache (one slot), cpu-share,
-// stream-first (the first round reads host lists in place), dma-pull (its
-// pieces copied by a kernel, not DMA), contract.
+// dynamic-split (the CPU share fixed at the plan's split), stream-first
+// (the first round reads host lists in place), dma-pull (its pieces copied
+// by a kernel, not DMA), contract.
 // COUNTERS: entries_read (list entries the walks read), host_list_bytes (A
 // and W bytes they read from host memory), cache_slots (K), lists_refilled
 // (lists read to fill a cache, the first round's included), cpu_lists and
-// cpu_entries_read (the CPU share's), streamed_bytes and streamed_pieces
-// (the streamed first round's, counted in host_list_bytes too), iterations,
+// cpu_entries_read (the CPU share's), gpu_first_entries (the first round's
+// entries the GPU walked: with the CPU's, every entry once),
+// streamed_bytes and streamed_pieces (the streamed first round's, counted
+// in host_list_bytes too), iterations,
 // segments_scanned, edges_skipped, contractions, contracted_edges.
 
 namespace {
@@ -1861,9 +1914,11 @@ constexpr uint64_t HYB_CUB = (uint64_t)2 << 20; // CUB scratch bound beyond n / 
 constexpr uint64_t STREAM_MAX = (uint64_t)16 << 20;  // entries per streamed piece, at most
 constexpr uint64_t STREAM_MIN = (uint64_t)4 << 20;   // and at least, on large graphs
 
-// The first round's timing events and, when it streams (stream set before
-// open), its copy stream and events (ready[b]: piece b is in its buffers;
-// freed[b]: the walk reading them is done).
+// The first round's timing events, the events that pace its pieces
+// (freed[b]: the walk of the last piece in slot b is done; blocking, so
+// that the thread waiting on one sleeps while the CPU threads work) and,
+// when it streams (stream set before open), its copy stream and ready[b]
+// (the piece in slot b is in its buffers).
 struct Pipe {
     bool stream = false;
     cudaStream_t s = nullptr;
@@ -1873,12 +1928,13 @@ struct Pipe {
     {
         SGK_CU(cudaEventCreate(&t0));
         SGK_CU(cudaEventCreate(&t1));
+        for (int b = 0; b < 2; b++)
+            SGK_CU(cudaEventCreateWithFlags(&freed[b],
+                                            cudaEventDisableTiming | cudaEventBlockingSync));
         if (!stream) return SG_OK;
         SGK_CU(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-        for (int b = 0; b < 2; b++) {
+        for (int b = 0; b < 2; b++)
             SGK_CU(cudaEventCreateWithFlags(&ready[b], cudaEventDisableTiming));
-            SGK_CU(cudaEventCreateWithFlags(&freed[b], cudaEventDisableTiming));
-        }
         return SG_OK;
     }
     ~Pipe()
@@ -1909,13 +1965,15 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     if (share && share->from < g->d.n) {
         if (!share->x || !share->a || !share->w || share->threads < 1)
             return sgi_fail(err, SG_E_INVALID, "sgk_mst_inplace: a CPU share without host arrays");
-        const uint64_t at = share->x[share->from];
-        if (at < g->d.a_dev || at < g->d.w_dev)
+        const uint64_t at = share->x[share->low];
+        if (share->low > share->from || at < g->d.a_dev || at < g->d.w_dev)
             return sgi_fail(err, SG_E_INVALID,
-                            "sgk_mst_inplace: the CPU share from vertex %llu (entry %llu) would "
-                            "read lists in device memory (A holds %llu entries there, W %llu)",
-                            (unsigned long long)share->from, (unsigned long long)at,
-                            (unsigned long long)g->d.a_dev, (unsigned long long)g->d.w_dev);
+                            "sgk_mst_inplace: the CPU share from vertex %llu (at the lowest %llu, "
+                            "entry %llu) would read lists in device memory (A holds %llu entries "
+                            "there, W %llu)",
+                            (unsigned long long)share->from, (unsigned long long)share->low,
+                            (unsigned long long)at, (unsigned long long)g->d.a_dev,
+                            (unsigned long long)g->d.w_dev);
     }
     const uint64_t n = g->d.n, m = g->d.m;
     const bool f32 = g->d.f32;
@@ -2024,14 +2082,14 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // little (0.79 to 0.73 s). Without room or host entries (or with
     // "stream-first" disabled) the walk reads them in place; "dma-pull"
     // disabled: the kernel copies from pinned memory too.
+    uint64_t most = hostp < m ? (m - hostp) / 4 : 0; // four pieces or more on small graphs
+    most = most < smin ? smin : most > STREAM_MAX ? STREAM_MAX : most;
     uint64_t SC = 0;
     sgk_dbuf<uint32_t> sbuf;
     Pipe pipe;
     const bool dma = !g->h_managed && !sgk_ctx_disabled(c, "dma-pull");
     if (K > 0 && hostp < m && !sgk_ctx_disabled(c, "stream-first")) {
         const uint64_t room = free_room();
-        uint64_t most = (m - hostp) / 4; // four pieces or more on small graphs
-        most = most < smin ? smin : most > STREAM_MAX ? STREAM_MAX : most;
         SC = room / 16 < most ? room / 16 : most;
         if (SC >= smin && (!dma || (g->ha && g->hw))) {
             SGK_TRY(sbuf.alloc(c, 4 * SC, "the forest's streamed pieces", err));
@@ -2041,26 +2099,33 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         }
     }
     SGK_TRY(pipe.open(err));
-    uint64_t streamed = 0, pieces = 0, gpu_first_us = 0, cpu_first_us = 0;
+    uint64_t streamed = 0, pieces = 0, gpu_first_us = 0, cpu_first_us = 0, gpu_first_entries = 0;
     // The HW_FILL walk of R's entries [jlo, jhi), reading lists where they live.
-    auto fill_in_place = [&](const uint32_t *R, uint64_t nr, uint64_t jlo,
-                             uint64_t jhi) -> sg_status {
+    auto fill_in_place = [&](const uint32_t *R, uint64_t nr, uint64_t jlo, uint64_t jhi,
+                             sg_error *err) -> sg_status {
         k_hwalk<HW_FILL><<<wgrid, BLK, 0, st>>>(nr, off, R, gx, g->A, g->W, f32, comp, nullptr,
                                                  vc, K, nullptr, nullptr, nullptr, nullptr,
                                                  nullptr, 0, jlo, jhi, dctr);
         SGK_LAUNCHED("k_hwalk");
         return SG_OK;
     };
-    // The HW_FILL walk of the first round's entries [0, T) (the scan list
-    // then holds every vertex with a list, ascending, so entry j is list
-    // position j): in place up to the first host entry, then streamed.
-    auto stream_fill = [&](const uint32_t *R, uint64_t nr, uint64_t T) -> sg_status {
-        const uint64_t dev_end = hostp < T ? hostp : T;
-        if (dev_end > 0) SGK_TRY(fill_in_place(R, nr, 0, dev_end));
-        int i = 0;
-        for (uint64_t q0 = dev_end; q0 < T; q0 += SC, i++) {
-            const uint64_t q1 = T - q0 < SC ? T : q0 + SC;
+    // The GPU's part of the first round (the scan list then holds every
+    // vertex with a list, ascending, so entry j is list position j): the
+    // pieces claimed from mt, of P entries at most, each streamed (SC > 0)
+    // or read in place. A piece is claimed only once the walk of the piece
+    // two before is done, so that a claim follows the GPU's progress.
+    auto gpu_first = [&](const uint32_t *R, uint64_t nr, Meet &mt, uint64_t P,
+                         sg_error *err) -> sg_status {
+        uint64_t q0 = 0, q1 = 0;
+        for (int i = 0;; i++) {
             const int b = i & 1;
+            if (i >= 2) SGK_CU(cudaEventSynchronize(pipe.freed[b]));
+            if (!mt.gpu(P, q0, q1)) break;
+            if (SC == 0) {
+                SGK_TRY(fill_in_place(R, nr, q0, q1, err));
+                SGK_CU(cudaEventRecord(pipe.freed[b], st));
+                continue;
+            }
             StagedArr sa{g->A, sbuf.p + (uint64_t)b * SC, q0 > g->A.s ? q0 : g->A.s, q1};
             StagedArr sw{g->W, sbuf.p + (uint64_t)(2 + b) * SC, q0 > g->W.s ? q0 : g->W.s, q1};
             if (i >= 2) SGK_CU(cudaStreamWaitEvent(pipe.s, pipe.freed[b], 0));
@@ -2091,6 +2156,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             SGK_CU(cudaEventRecord(pipe.freed[b], st));
             pieces++;
         }
+        SGK_CU(cudaEventRecord(pipe.t1, st)); // the GPU's part ends here
         return SG_OK;
     };
 
@@ -2120,12 +2186,74 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         SGK_LAUNCHED("k_cpick");
         return SG_OK;
     };
+    // The first round's fills: the device prefix's entries in place, then
+    // the host entries in pieces claimed by the GPU (gpu_first) and, with a
+    // CPU share, by the CPU threads (cpu_first_fill) at the same time, the
+    // GPU's claims made on a thread of their own. The split moves to where
+    // the two meet unless "dynamic-split" is disabled: then it is the
+    // plan's (share->from).
+    uint64_t rescans = 0, cpu_lists = 0, cpu_entries = 0, cpu_inter = 0;
+    const bool cpu_on = K > 0 && share && share->from < n && !sgk_ctx_disabled(c, "cpu-share");
+    const bool dynamic = cpu_on && !sgk_ctx_disabled(c, "dynamic-split");
+    auto first_round = [&](const uint32_t *R, uint64_t nr) -> sg_status {
+        Meet mt;
+        mt.x = cpu_on ? share->x : nullptr;
+        mt.glim = !cpu_on ? m : dynamic ? NONE64 : share->x[share->from];
+        mt.clow = n;
+        mt.cfloor = !cpu_on ? n : dynamic ? share->low : share->from;
+        const uint64_t dev_end = hostp < m ? hostp : m; // below it no CPU claim reaches
+        mt.gnext = dev_end;
+        // pieces: the streamed ones, or in place as many as streaming would
+        // take (one, with the GPU alone)
+        const uint64_t P = SC > 0 ? SC : cpu_on ? most : m;
+        // CPU chunks: a stage buffer's vertices, at most a piece's entries
+        const uint64_t maxe = most;
+        SGK_CU(cudaEventRecord(pipe.t0, st));
+        if (dev_end > 0) SGK_TRY(fill_in_place(R, nr, 0, dev_end, err));
+        if (!cpu_on) {
+            SGK_TRY(gpu_first(R, nr, mt, P, err));
+        } else {
+            sg_error gerr;
+            memset(&gerr, 0, sizeof gerr);
+            sg_status gst = SG_OK;
+            const int dev = c->device;
+            auto drive = [&]() {
+                const cudaError_t e = cudaSetDevice(dev);
+                gst = e != cudaSuccess ? sgk_cuda_fail(&gerr, "cudaSetDevice", e, __FILE__, __LINE__)
+                                       : gpu_first(R, nr, mt, P, &gerr);
+                if (gst != SG_OK) mt.halt();
+            };
+            std::thread t;
+            bool threaded = true;
+            try {
+                t = std::thread(drive);
+            } catch (...) { // no thread: the GPU's claims first, then the CPU's
+                threaded = false;
+                drive();
+            }
+            const double tc = sgi_now();
+            const sg_status cst = cpu_first_fill(c, *share, mt, maxe, f32, K, vc, cpu_lists,
+                                                 cpu_entries, cpu_inter, err);
+            cpu_first_us = (uint64_t)((sgi_now() - tc) * 1e6);
+            if (cst != SG_OK) mt.halt();
+            if (threaded) t.join();
+            if (gst != SG_OK) {
+                *err = gerr;
+                return gst;
+            }
+            SGK_TRY(cst);
+        }
+        SGK_CU(cudaEventSynchronize(pipe.t1));
+        float ms = 0.0f;
+        SGK_CU(cudaEventElapsedTime(&ms, pipe.t0, pipe.t1));
+        gpu_first_us = (uint64_t)(ms * 1e3f);
+        sbuf.release(); // its room goes back to the contraction's bound
+        return SG_OK;
+    };
     // A round with the cache: the tree minima from the cached candidates;
     // then the spent caches that could beat them (all lists in the first
     // round) are refilled from their lists, and the minima taken again.
     // Leaves the states (k_cpick) in flags for k_ckeep.
-    uint64_t rescans = 0, cpu_lists = 0, cpu_entries = 0, cpu_inter = 0;
-    const bool cpu_on = K > 0 && share && share->from < n && !sgk_ctx_disabled(c, "cpu-share");
     bool full_walk = false;
     auto cached_round = [&]() -> sg_status {
         const uint32_t *R = scan;
@@ -2155,40 +2283,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         }
         rescans += nr;
         if (nr == 0) return pick(); // the states again; the minima stand
-        // The first round with a CPU share: the GPU walks the scan list's
-        // entries below share->from (the list is ascending then) while the
-        // CPU threads fill the caches from there on.
-        const bool split = iters == 1 && cpu_on;
-        if (split) {
-            k_count_below<<<1, 32, 0, st>>>(nr, R, share->from, dctr);
-            SGK_LAUNCHED("k_count_below");
-            ull below = 0;
-            SGK_CU(cudaMemcpyAsync(&below, dctr.p + C_BELOW, sizeof below,
-                                   cudaMemcpyDeviceToHost, st));
-            SGK_CU(cudaStreamSynchronize(st));
-            nr = below;
-        }
         SGK_TRY(offsets(R, nr, true));
-        if (iters == 1) SGK_CU(cudaEventRecord(pipe.t0, st));
-        if (nr > 0 && iters == 1 && SC > 0) {
-            SGK_TRY(stream_fill(R, nr, split ? share->x[share->from] : m));
-        } else if (nr > 0) {
-            SGK_TRY(fill_in_place(R, nr, 0, NONE64));
-        }
-        if (iters == 1) SGK_CU(cudaEventRecord(pipe.t1, st));
-        if (split) {
-            const double tc = sgi_now();
-            SGK_TRY(cpu_first_fill(c, *share, n, f32, K, vc, cpu_lists, cpu_entries, cpu_inter,
-                                   err));
-            cpu_first_us = (uint64_t)((sgi_now() - tc) * 1e6);
-        }
-        if (iters == 1) {
-            SGK_CU(cudaEventSynchronize(pipe.t1));
-            float ms = 0.0f;
-            SGK_CU(cudaEventElapsedTime(&ms, pipe.t0, pipe.t1));
-            gpu_first_us = (uint64_t)(ms * 1e3f);
-            sbuf.release(); // its room goes back to the contraction's bound
-        }
+        if (iters == 1) SGK_TRY(first_round(R, nr));
+        else SGK_TRY(fill_in_place(R, nr, 0, NONE64, err));
         SGK_TRY(pick());
         return reduce();
     };
@@ -2226,6 +2323,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                                           (int64_t)ns, st));
         SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
         SGK_CU(cudaStreamSynchronize(st));
+        if (iters == 1) gpu_first_entries = h[C_WALKED];
         {
             uint32_t *tp = scan;
             scan = spare;
@@ -2305,6 +2403,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "streamed_pieces", pieces);
     sgk_stats_set(stats, "gpu_first_us", gpu_first_us);
     sgk_stats_set(stats, "cpu_first_us", cpu_first_us);
+    sgk_stats_set(stats, "gpu_first_entries", gpu_first_entries);
     sgk_stats_set(stats, "contractions", contractions);
     sgk_stats_set(stats, "contracted_edges", cedges);
     return SG_OK;

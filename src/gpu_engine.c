@@ -441,7 +441,8 @@ static void account(sg_run *run, const sgk_stats *s, double wall, double call)
 
 /* The CPU threads' share of the hybrid forest's first round: the plan's
  * owner split (gpu_host_end), moved up past the lists held in device
- * memory; false when it leaves the CPU nothing. */
+ * memory, and the lowest vertex past them (where the moving split may go);
+ * false when the plan leaves the CPU nothing. */
 static bool cpu_share(const sg_run *run, const sg_graph *g, sgk_cpu_share *out)
 {
     if (!run->has_plan || !run->dgraph || !g->w || g->n == 0) return false;
@@ -455,7 +456,8 @@ static bool cpu_share(const sg_run *run, const sg_graph *g, sgk_cpu_share *out)
     }
     const uint64_t from = run->plan.gpu_host_end > lo ? run->plan.gpu_host_end : lo;
     if (from >= g->n) return false;
-    *out = (sgk_cpu_share){.from = from, .x = g->x, .a = g->a, .w = g->w, .threads = run->threads};
+    *out = (sgk_cpu_share){
+        .from = from, .low = lo, .x = g->x, .a = g->a, .w = g->w, .threads = run->threads};
     return true;
 }
 
@@ -520,12 +522,11 @@ sg_status sgi_gpu_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *op
     sgk_stats stats;
     memset(&stats, 0, sizeof stats);
     const double t1 = sgi_now();
-    SG_TRY(sgk_sssp(c, DGRAPH(run), opt->source, m, opt->delta, dist, &stats, err));
+    uint64_t reached = 0, maxd = 0; /* the summary, computed on the device */
+    SG_TRY(sgk_sssp(c, DGRAPH(run), opt->source, m, opt->delta, dist, &reached, &maxd, &stats,
+                    err));
     const double t2 = sgi_now();
     if (r->parent) SG_TRY(sgi_sssp_parents(run, g, dist, opt->source, r->parent, err));
-    const uint64_t inf = f32 ? sgi_dbl_bits(INFINITY) : UINT64_MAX, n = g->n;
-    uint64_t reached = 0, maxd = 0;
-    sgi_dist_summary(dist, n, inf, run->threads, &reached, &maxd);
     r->reached = reached;
     r->max_dist = f32 ? sgi_bits_dbl(maxd) : (double)maxd;
     r->delta = stats.delta; /* 0 for Bellman-Ford (no buckets) */

@@ -221,6 +221,12 @@ static void sssp_check(sg_run *run, sg_backend want, const sg_graph *g, uint32_t
         fail_msg("%s: %s: bucket width used %g", what, call, r->delta);
     if (method != SG_SSSP_BELLMAN_FORD && !(r->delta > 0))
         fail_msg("%s: %s: bucket width used %g", what, call, r->delta);
+    /* the distances cross the bus in eight bytes each */
+    uint64_t bytes = 0;
+    if (want != SG_BACKEND_CPU && info.n_vertices > 0 &&
+        (!counter(run, "download_bytes", &bytes) || bytes != 8 * info.n_vertices))
+        fail_msg("%s: %s: %llu bytes downloaded for %llu vertices", what, call,
+                 (unsigned long long)bytes, (unsigned long long)info.n_vertices);
     sg_sssp_free(r);
 }
 
@@ -328,6 +334,21 @@ static void test_sssp(void **state)
                     sssp_check(gpu, SG_BACKEND_GPU, g, src[1], SG_SSSP_AUTO, 0.0, true, what);
                     sg_graph_free(g);
                 }
+    /* distances past 32 bits: exact, and so is the device's summary of them */
+    {
+        const uint32_t u[4] = {0, 1, 2, 3}, v[4] = {1, 2, 3, 4};
+        const uint32_t w[4] = {0xf0000000u, 0xf0000000u, 7, 0xffffffffu};
+        sg_graph *g = tg_from_edges(6, 4, u, v, w, false, false);
+        for (int parents = 0; parents < 2; parents++) {
+            sssp_check(gpu, SG_BACKEND_GPU, g, 0, SG_SSSP_DELTA, 0.0, parents,
+                       "a path of distances past 2^32");
+            sssp_check(gpu, SG_BACKEND_GPU, g, 0, SG_SSSP_BELLMAN_FORD, 0.0, parents,
+                       "a path of distances past 2^32");
+            sssp_check(gpu, SG_BACKEND_GPU, g, 4, SG_SSSP_DELTA, 0.0, parents,
+                       "a path of distances past 2^32, from its end");
+        }
+        sg_graph_free(g);
+    }
     expect_report(gpu, true, "after the sssp families");
     sg_run_free(gpu);
 }
@@ -415,6 +436,24 @@ static void test_bfs(void **state)
         bfs_check(gpu, SG_BACKEND_GPU, g, s, 1000, 1000, true, what, &bu);
         if (bu == 0) fail_msg("%s: alpha = beta = 1000 took no bottom-up step", what);
         sg_graph_free(g);
+    }
+    /* Deep searches (paths from vertex 0: the deepest level is n - 1, past
+     * one and two bytes), and the bytes their results crossed the bus in. */
+    {
+        static const uint64_t pn[3] = {200, 3000, 70000};
+        for (int i = 0; i < (small_only ? 2 : 3); i++) {
+            sg_graph *g = tg_make(TG_PATH, pn[i], 1, false, false);
+            describe(what, sizeof what, TG_PATH, pn[i], 1, false, false, g);
+            for (int parents = 0; parents < 2; parents++) {
+                bfs_check(gpu, SG_BACKEND_GPU, g, 0, 0, 0, parents, what, NULL);
+                uint64_t bytes = 0;
+                const uint64_t want = pn[i] * (parents ? 8 : 4);
+                if (!counter(gpu, "download_bytes", &bytes) || bytes != want)
+                    fail_msg("%s: %llu bytes downloaded, want %llu", what,
+                             (unsigned long long)bytes, (unsigned long long)want);
+            }
+            sg_graph_free(g);
+        }
     }
     expect_report(gpu, true, "after the bfs families");
     sg_run_free(gpu);
@@ -973,12 +1012,15 @@ static void test_hybrid_splits(void **state)
  * first round) and without it (vertex rounds to the end); one slot
  * ("wide-cache" off, no contraction), so that caches run dry and are
  * refilled often; none ("vertex-cache" off: every round reads every live
- * list). The first round's CPU share (the plan's owner split) with the
- * cache, and without it ("cpu-share" off). Exact forests on every family
- * at three splits, the counters saying which ran (the CPU threads fill
- * caches only from host-resident lists: none with every list on the
- * device), and without the contraction some list refilled after the first
- * round. */
+ * list). The first round's CPU share with the cache, its split moving to
+ * where the GPU's and the CPU's claims meet (by default; with the pieces
+ * read in place, "stream-first" off) or fixed at the plan's owner split
+ * ("dynamic-split" off), and without it ("cpu-share" off). Exact forests
+ * on every family at three splits, the counters saying which ran (the CPU
+ * threads fill caches only from host-resident lists: none with every list
+ * on the device; the first round reads every entry once, on one side or
+ * the other), and without the contraction some list refilled after the
+ * first round. */
 static void test_hybrid_forest_cache(void **state)
 {
     (void)state;
@@ -989,15 +1031,19 @@ static void test_hybrid_forest_cache(void **state)
                                         "vertex-cache",
                                         "cpu-share",
                                         "cpu-share,dma-pull",
-                                        "cpu-share,stream-first"};
+                                        "cpu-share,stream-first",
+                                        "dynamic-split",
+                                        "stream-first"};
     enum { NMODES = sizeof modes / sizeof modes[0] };
-    static const uint64_t slots_want[NMODES] = {4, 4, 1, 0, 4, 4, 4};
-    static const bool refills_want[NMODES] = {false, true, true, false, false, false, false};
-    static const bool cpu_want[NMODES] = {true, true, true, false, false, false, false};
+    static const uint64_t slots_want[NMODES] = {4, 4, 1, 0, 4, 4, 4, 4, 4};
+    static const bool refills_want[NMODES] = {false, true, true, false, false,
+                                              false, false, false, false};
+    static const bool cpu_want[NMODES] = {true, true, true, false, false, false, false, true, true};
     /* the GPU's host-resident first-round entries go through the streamed
      * pieces (DMA, or the copy kernel with dma-pull disabled) */
-    static const bool stream_want[NMODES] = {false, false, false, false, true, true, false};
-    static const bool stream_may[NMODES] = {true, true, true, false, true, true, false};
+    static const bool stream_want[NMODES] = {false, false, false, false, true,
+                                             true,  false, false, false};
+    static const bool stream_may[NMODES] = {true, true, true, false, true, true, false, true, false};
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     char what[300];
     for (int mi = 0; mi < NMODES; mi++) {
@@ -1019,17 +1065,26 @@ static void test_hybrid_forest_cache(void **state)
                         sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
                         mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
                         uint64_t slots = 0, refilled = 0, iters = 0, cpu_lists = 0, pieces = 0,
-                                 streamed = 0, hostb = 0;
+                                 streamed = 0, hostb = 0, cpu_ent = 0, gpu_ent = 0;
                         if (!counter(run, "cache_slots", &slots) ||
                             !counter(run, "lists_refilled", &refilled) ||
                             !counter(run, "iterations", &iters) ||
                             !counter(run, "cpu_lists", &cpu_lists) ||
+                            !counter(run, "cpu_entries_read", &cpu_ent) ||
+                            !counter(run, "gpu_first_entries", &gpu_ent) ||
                             !counter(run, "streamed_pieces", &pieces) ||
                             !counter(run, "streamed_bytes", &streamed) ||
                             !counter(run, "host_list_bytes", &hostb))
                             fail_msg("%s: no cache_slots / lists_refilled / iterations / "
-                                     "cpu_lists / streamed counters",
+                                     "cpu_lists / first-round / streamed counters",
                                      what);
+                        /* the first round reads every entry once, on the GPU or
+                         * on the CPU (wherever the split settled) */
+                        if (iters > 0 && gpu_ent + cpu_ent != x[n])
+                            fail_msg("%s: the first round read %llu entries on the GPU and "
+                                     "%llu on the CPU, of %llu",
+                                     what, (unsigned long long)gpu_ent,
+                                     (unsigned long long)cpu_ent, (unsigned long long)x[n]);
                         /* nothing to stream with every list on the device, without
                          * the cache or with streaming disabled; what is streamed is
                          * host bytes read */
