@@ -167,8 +167,8 @@ struct bfs_cnt {
     unsigned long long scout;     // sum of the degrees of the vertices claimed top-down
     unsigned long long examined;  // list entries read
     unsigned long long awake;     // vertices found bottom-up
-    unsigned long long reached;   // level_sum: vertices with a level
-    unsigned long long maxl;      // level_sum: the largest level
+    unsigned long long reached;   // sgk_sum_finite: vertices with a level
+    unsigned long long maxl;      // sgk_sum_finite: the largest level
 };
 
 // Where a top-down kernel puts what it claims.
@@ -652,27 +652,6 @@ struct pinned_cnt {
     ~pinned_cnt() { sgk_host_free(p); }
 };
 
-// The result's summary (cnt->reached, cnt->maxl; both zero before): on the
-// device, where the levels are, instead of a pass over them on the host.
-__global__ void __launch_bounds__(TB) level_sum(const uint32_t *__restrict__ level, uint64_t n,
-                                                bfs_cnt *cnt)
-{
-    unsigned long long r = 0;
-    unsigned mx = 0;
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (uint64_t)gridDim.x * blockDim.x) {
-        const uint32_t l = level[i];
-        r += l != UINT32_MAX;
-        mx = l != UINT32_MAX && l > mx ? l : mx;
-    }
-    r = warp_sum(r);
-    mx = __reduce_max_sync(FULL, mx);
-    if ((threadIdx.x & 31) == 0) {
-        if (r) atomicAdd(&cnt->reached, r);
-        if (mx) atomicMax(&cnt->maxl, (unsigned long long)mx);
-    }
-}
-
 struct search {
     sgk_ctx *c;
     const sgk_graph *g;
@@ -934,8 +913,9 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
     }
     const double t1 = sgi_now();
 
-    level_sum<<<sgk_grid(c, n, TB), TB, 0, st>>>(s.level, n, s.cnt);
-    SGK_LAUNCHED("level_sum");
+    sgk_sum_finite<<<sgk_grid(c, n, TB), TB, 0, st>>>(s.level, n, UINT32_MAX, &s.cnt->reached,
+                                                      &s.cnt->maxl);
+    SGK_LAUNCHED("sgk_sum_finite");
     bfs_cnt dsum;
     SGK_TRY(read_counts(s, &dsum, err));
     *reached = s.prev.reached;

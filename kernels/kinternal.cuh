@@ -118,6 +118,32 @@ sg_status sgk_alloc(sgk_ctx *c, void **p, size_t bytes, const char *what, sg_err
 // Frees and returns the bytes to the budget (accepts NULL).
 void sgk_free(sgk_ctx *c, void *p);
 
+// A result's summary on the device, where the result is, instead of a
+// host pass over it after the download: *count += the entries other than
+// inf, *mx = the largest of them (both zero before; BFS levels, SSSP
+// distance bits).
+template <class T>
+__global__ void sgk_sum_finite(const T *__restrict__ v, uint64_t n, T inf,
+                               unsigned long long *count, unsigned long long *mx)
+{
+    unsigned long long r = 0, m = 0;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (uint64_t)gridDim.x * blockDim.x) {
+        const T x = v[i];
+        r += x != inf;
+        m = x != inf && (unsigned long long)x > m ? (unsigned long long)x : m;
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        r += __shfl_down_sync(0xffffffffu, r, o);
+        const unsigned long long y = __shfl_down_sync(0xffffffffu, m, o);
+        m = y > m ? y : m;
+    }
+    if ((threadIdx.x & 31) == 0) {
+        if (r) atomicAdd(count, r);
+        if (m) atomicMax(mx, m);
+    }
+}
+
 // A device array of T that frees itself. Not copyable.
 template <class T> struct sgk_dbuf {
     sgk_ctx *c = nullptr;

@@ -910,29 +910,6 @@ u64 window_end(bool f32, u64 T1, u64 w, u64 delta_u, double delta_f)
     return u > T1 ? u : T1;
 }
 
-// The distances' summary on the device (sum[0] += the finite ones, sum[1]
-// = the largest finite bits; both zero before), instead of a host pass
-// over the downloaded array.
-__global__ void dist_sum(const u64 *__restrict__ dist, u64 n, u64 inf, unsigned long long *sum)
-{
-    unsigned long long r = 0, mx = 0;
-    for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (u64)gridDim.x * blockDim.x) {
-        const u64 d = dist[i];
-        r += d != inf;
-        mx = d != inf && d > mx ? d : mx;
-    }
-    for (int o = 16; o > 0; o >>= 1) {
-        r += __shfl_down_sync(FULL, r, o);
-        const unsigned long long y = __shfl_down_sync(FULL, mx, o);
-        mx = y > mx ? y : mx;
-    }
-    if ((threadIdx.x & 31) == 0) {
-        if (r) atomicAdd(&sum[0], r);
-        if (mx) atomicMax(&sum[1], mx);
-    }
-}
-
 // The end of a run: the summary (sum: two free device words), then the
 // download (counters download_us, download_bytes). Narrowing the distances
 // to four bytes for the bus was measured slower (R-MAT 26 at 6G: 37 ms
@@ -946,8 +923,9 @@ sg_status finish_dist(sgk_ctx *c, const u64 *dist, u64 n, bool f32, unsigned lon
     const double td = sgi_now();
     unsigned long long h[2] = {0, 0};
     SGK_CU(cudaMemsetAsync(sum, 0, 2 * sizeof *sum, st));
-    dist_sum<<<sgk_grid(c, n, 256), 256, 0, st>>>(dist, n, f32 ? INF_F32 : INF_U32, sum);
-    SGK_LAUNCHED("dist_sum");
+    sgk_sum_finite<<<sgk_grid(c, n, 256), 256, 0, st>>>(dist, n, f32 ? INF_F32 : INF_U32, sum,
+                                                        sum + 1);
+    SGK_LAUNCHED("sgk_sum_finite");
     SGK_CU(cudaMemcpyAsync(h, sum, sizeof h, cudaMemcpyDeviceToHost, st));
     SGK_CU(cudaStreamSynchronize(st));
     *reached = h[0];
