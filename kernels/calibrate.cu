@@ -1,12 +1,17 @@
 // Calibration of the planner's GPU rates (spillgraph calibrate): device
 // memory streamed, pinned host->device copies, and random 128-byte reads
 // (one warp, 32 x 4 bytes, per request) of pinned host memory and of
-// managed memory with preferred-location-host and accessed-by-device hints.
-// Each figure is the best of three timed runs (CUDA events). Every buffer is
+// managed memory with preferred-location-host and accessed-by-device hints,
+// streamed reads of that managed memory alone and beside the CPU threads'
+// scan of host memory (the two draw on one host memory: the in-place
+// forest's first round does both). Each figure but the last is the best of
+// three timed runs (CUDA events). Every buffer is
 // `bytes` long; the managed one is asked only when the device has that much
 // free beyond a margin (never oversubscribe managed memory on these hosts).
 #include <cuda_runtime.h>
+#include <omp.h>
 
+#include <atomic>
 #include <string.h>
 
 #include "kinternal.cuh"
@@ -74,7 +79,63 @@ template <class F> static sg_status best_of(F launch, double *secs, sg_error *er
     return SG_OK;
 }
 
-extern "C" sg_status sgk_calibrate(int index, uint64_t bytes, sgk_calibration *out, sg_error *err)
+// The GPU's streamed reads of managed buffer m (`reps` passes, timed by
+// events) while `threads` CPU threads scan host buffer h over and over in 1
+// MiB pieces until the GPU is done; each side's GB/s over its own window
+// (they start and end within a piece of each other).
+static sg_status shared_read(const void *m, const void *h, uint64_t bytes, int reps, int threads,
+                             unsigned grid, unsigned long long *sink, double *gpu_gbps,
+                             double *cpu_gbps, sg_error *err)
+{
+    cudaEvent_t t0 = nullptr, t1 = nullptr;
+    cudaError_t e = cudaEventCreate(&t0);
+    if (e == cudaSuccess) e = cudaEventCreate(&t1);
+    if (e == cudaSuccess) e = cudaEventRecord(t0);
+    for (int r = 0; e == cudaSuccess && r < reps; r++) {
+        stream_read<<<grid, CBLOCK>>>((const uint4 *)m, bytes / 16, sink);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess) e = cudaEventRecord(t1);
+    const size_t piece = (size_t)1 << 20, pieces = bytes / piece;
+    std::atomic<bool> stop{false};
+    std::atomic<cudaError_t> qerr{cudaSuccess};
+    uint64_t scanned = 0, x = 0;
+    const double c0 = sgi_now();
+    if (e == cudaSuccess) {
+#pragma omp parallel num_threads(threads) reduction(+ : scanned) reduction(^ : x)
+        {
+            const size_t nt = (size_t)omp_get_num_threads(), me = (size_t)omp_get_thread_num();
+            const uint64_t *p = static_cast<const uint64_t *>(h);
+            for (size_t i = me; !stop.load(std::memory_order_relaxed); i += nt) {
+                const uint64_t *q = p + (i % pieces) * (piece / 8);
+                for (size_t j = 0; j < piece / 8; j++) x ^= q[j];
+                scanned += piece;
+                if (me == 0) {
+                    const cudaError_t qe = cudaEventQuery(t1);
+                    if (qe != cudaErrorNotReady) {
+                        if (qe != cudaSuccess) qerr.store(qe);
+                        stop.store(true, std::memory_order_relaxed);
+                    }
+                }
+            }
+        }
+    }
+    const double ct = sgi_now() - c0;
+    if (e == cudaSuccess) e = qerr.load();
+    if (e == cudaSuccess) e = cudaEventSynchronize(t1);
+    float ms = 0;
+    if (e == cudaSuccess) e = cudaEventElapsedTime(&ms, t0, t1);
+    if (t0) cudaEventDestroy(t0);
+    if (t1) cudaEventDestroy(t1);
+    if (e != cudaSuccess) return sgk_cuda_fail(err, "calibration run", e, __FILE__, __LINE__);
+    if (x == 0x9e3779b97f4a7c15ull) *sink = 0; // practically never; keeps the scan
+    *gpu_gbps = ms > 0 ? (double)bytes * reps / (ms * 1e-3) / 1e9 : 0.0;
+    *cpu_gbps = ct > 0 ? (double)scanned / ct / 1e9 : 0.0;
+    return SG_OK;
+}
+
+extern "C" sg_status sgk_calibrate(int index, uint64_t bytes, int threads, sgk_calibration *out,
+                                   sg_error *err)
 {
     if (!out) return sgi_fail(err, SG_E_INVALID, "sgk_calibrate: NULL argument");
     bytes &= ~(uint64_t)4095;
@@ -111,15 +172,20 @@ extern "C" sg_status sgk_calibrate(int index, uint64_t bytes, sgk_calibration *o
     SGK_CU(cudaHostAlloc(&b.h, bytes, cudaHostAllocMapped | cudaHostAllocPortable));
     memset(b.h, 1, bytes);
     double s = 0;
+    // GB/s of streamed reads of buffer p (best of three).
+    auto streamed = [&](const void *p, double *gbps) -> sg_status {
+        SGK_TRY(best_of(
+            [&]() {
+                stream_read<<<grid, CBLOCK>>>((const uint4 *)p, bytes / 16, b.sink);
+                return cudaGetLastError();
+            },
+            &s, err));
+        *gbps = (double)bytes / s / 1e9;
+        return SG_OK;
+    };
 
     // Device memory, streamed.
-    SGK_TRY(best_of(
-        [&]() {
-            stream_read<<<grid, CBLOCK>>>((const uint4 *)b.d, bytes / 16, b.sink);
-            return cudaGetLastError();
-        },
-        &s, err));
-    out->hbm_gbps = (double)bytes / s / 1e9;
+    SGK_TRY(streamed(b.d, &out->hbm_gbps));
 
     // Pinned host -> device copies.
     SGK_TRY(best_of([&]() { return cudaMemcpyAsync(b.d, b.h, bytes, cudaMemcpyHostToDevice); },
@@ -153,6 +219,15 @@ extern "C" sg_status sgk_calibrate(int index, uint64_t bytes, sgk_calibration *o
         },
         &s, err));
     out->managed_rand_gbps = req_bytes / s / 1e9;
+
+    // Streamed reads of it in place (the forest's first round, copy kernel).
+    SGK_TRY(streamed(b.m, &out->managed_seq_gbps));
+
+    // The same beside the CPU threads' scan of the pinned buffer, for ~0.5 s.
+    const double want = 0.5 * out->managed_seq_gbps * 1e9 / (double)bytes;
+    const int reps = want < 1.0 ? 1 : want > 64.0 ? 64 : (int)want;
+    SGK_TRY(shared_read(b.m, b.h, bytes, reps, threads > 0 ? threads : omp_get_max_threads(),
+                        grid, b.sink, &out->shared_gpu_gbps, &out->shared_cpu_gbps, err));
     out->bytes = bytes;
     return SG_OK;
 }

@@ -52,13 +52,19 @@ sg_status sgk_selftest(int index, size_t n, double *gbps, sg_error *err);
  * each; SG_E_NOMEM when the device lacks that much free beyond
  * sgk_default_margin): streamed device reads, pinned host->device copies,
  * random 128-byte warp reads of pinned host memory and of managed memory
- * with preferred-location-host / accessed-by hints; GB/s, best of three
- * (kernels/calibrate.cu). */
+ * with preferred-location-host / accessed-by hints, streamed reads of that
+ * managed memory; GB/s, best of three (kernels/calibrate.cu). Then the
+ * same streamed reads while `threads` OpenMP threads (0: OpenMP's default)
+ * scan the pinned buffer: shared_gpu_gbps and shared_cpu_gbps, each side's
+ * rate over the same ~0.5 s, whose sum is what the host memory gives both
+ * together. */
 typedef struct sgk_calibration {
-    double hbm_gbps, pcie_gbps, zc_rand_gbps, managed_rand_gbps;
+    double hbm_gbps, pcie_gbps, zc_rand_gbps, managed_rand_gbps, managed_seq_gbps;
+    double shared_gpu_gbps, shared_cpu_gbps;
     uint64_t bytes;
 } sgk_calibration;
-sg_status sgk_calibrate(int index, uint64_t bytes, sgk_calibration *out, sg_error *err);
+sg_status sgk_calibrate(int index, uint64_t bytes, int threads, sgk_calibration *out,
+                        sg_error *err);
 
 /* Page-locked host memory (cudaHostAlloc, portable and mapped), for arrays
  * that are copied to the device or read by it in place. *out is set only on
@@ -203,7 +209,7 @@ void sgk_graph_device_arrays(sgk_graph *g, void **x, void **a, void **w);
  * context's accountant and released before return, on success and failure
  * alike; SG_E_NOMEM when the budget is too small (naming the array). */
 
-#define SGK_MAX_STATS 16
+#define SGK_MAX_STATS 24
 typedef struct sgk_stats {
     unsigned n;                          /* counters filled */
     const char *name[SGK_MAX_STATS];     /* string literals */
@@ -262,9 +268,10 @@ typedef struct sgk_cpu_share {
  * rates; never below `low`); with "dynamic-split" disabled the CPU takes
  * [from, n) and the GPU the rest. Their lists must lie past the device
  * prefixes of A and W (SG_E_INVALID otherwise). Counters "cpu_lists",
- * "cpu_entries_read" and "gpu_first_entries" (the entries the GPU walked
- * in the first round: with the CPU's, every entry once); disable names
- * "cpu-share", "dynamic-split". */
+ * "cpu_long_lists" (those taken in blocks), "cpu_entries_read" and
+ * "gpu_first_entries" (the entries the GPU walked in the first round: with
+ * the CPU's, every entry once); disable names "cpu-share", "dynamic-split",
+ * "topk-filter" (every list entry by entry). */
 sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *share, uint32_t *u,
                           uint32_t *v, uint32_t *w, uint64_t *n_edges, sgk_stats *stats,
                           sg_error *err);

@@ -1491,48 +1491,86 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
         sgk_stats_set(stats, "cache_slots", 0);
         sgk_stats_set(stats, "lists_refilled", 0);
         sgk_stats_set(stats, "cpu_lists", 0);
+        sgk_stats_set(stats, "cpu_long_lists", 0);
         sgk_stats_set(stats, "cpu_entries_read", 0);
         sgk_stats_set(stats, "gpu_first_entries", 0);
     }
 }
 
 // The K lightest entries of v's list other than self-loops into out[0..K)
-// (NONE64 for none), branch-free: each entry passes through K min / max
-// steps. On a list of random weights the early-out branch (skip entries
-// not below the last slot) mispredicts on most short lists: ~250 M entries
-// per second per thread for K = 2 on the development machine against ~550
-// M branch-free (R-MAT-like lists), which makes the scan memory-bound.
-// Returns the leaving entries (not self-loops).
-template <int K>
-static inline uint64_t cpu_topk(const sgk_cpu_share &sh, bool f32, uint64_t v, uint64_t *out)
+// (NONE64 for none). Each entry's key passes through K min / max steps
+// (branch-free: best[] stays sorted, and a key not below best[K-1] passes
+// through unchanged). On a list of random weights an early-out branch per
+// entry (skip keys not below the last slot) mispredicts on most short lists:
+// ~250 M entries per second per thread for K = 2 on the development machine
+// against ~550 M branch-free (R-MAT-like lists). With `filter`, a list of
+// more than TOPK_BLOCKS_PAST entries is taken, past its first TOPK_HEAD, in
+// blocks of 8 whose keys are compared with best[K-1] first, the block
+// skipped when none is below it: of d random keys about K ln(d / K) enter
+// at all (a block at entry i holds one with odds ~8 K / i), so on long
+// lists most blocks cost 8 compares instead of 8 K min / max steps. On the
+// H100 host at R-MAT 26 (lists of hundreds) the CPU share read 25-36 GB/s
+// with blocks past entry 16 against 18-24 without; on SSCA2's lists of
+// tens it read 24 against 33-35 (the blocks' branch mispredicted), hence
+// the head of 64 and the lower bound of 128. Returns the leaving entries
+// (not self-loops).
+constexpr uint64_t TOPK_HEAD = 64;         // entries taken one by one before any block
+constexpr uint64_t TOPK_BLOCKS_PAST = 128; // lists longer than this are taken in blocks
+
+template <int K, bool F32>
+static inline uint64_t cpu_topk(const sgk_cpu_share &sh, bool filter, uint64_t v, uint64_t *out)
 {
     uint64_t best[K];
     for (int s = 0; s < K; s++) best[s] = NONE64;
     uint64_t leaving = 0;
     const uint64_t b = sh.x[v], e = sh.x[v + 1];
-    for (uint64_t p = b; p < e; p++) {
+    auto key = [&](uint64_t p) -> uint64_t {
         const uint32_t nb = sh.a[p];
         const bool self = nb == v;
         leaving += !self;
-        uint64_t val = self ? NONE64 : (uint64_t)sgk_weight_key(f32, sh.w[p]) << 32 | nb;
+        return self ? NONE64 : (uint64_t)sgk_weight_key(F32, sh.w[p]) << 32 | nb;
+    };
+    auto insert = [&](uint64_t val) {
         for (int s = 0; s < K; s++) {
             const uint64_t lo = val < best[s] ? val : best[s];
             val = val < best[s] ? best[s] : val;
             best[s] = lo;
         }
+    };
+    uint64_t p = b;
+    if (filter && e - b > TOPK_BLOCKS_PAST) {
+        for (; p < b + TOPK_HEAD; p++) insert(key(p));
+        for (; p + 8 <= e; p += 8) {
+            uint64_t kv[8];
+            bool any = false;
+            for (int i = 0; i < 8; i++) {
+                kv[i] = key(p + i);
+                any |= kv[i] < best[K - 1];
+            }
+            if (any)
+                for (int i = 0; i < 8; i++) insert(kv[i]);
+        }
     }
+    for (; p < e; p++) insert(key(p));
     for (int s = 0; s < K; s++) out[s] = best[s];
     return leaving;
 }
 
-static uint64_t cpu_topk_any(const sgk_cpu_share &sh, bool f32, int K, uint64_t v, uint64_t *out)
+template <bool F32>
+static uint64_t cpu_topk_k(const sgk_cpu_share &sh, bool filter, int K, uint64_t v, uint64_t *out)
 {
     switch (K) {
-    case 1: return cpu_topk<1>(sh, f32, v, out);
-    case 2: return cpu_topk<2>(sh, f32, v, out);
-    case 3: return cpu_topk<3>(sh, f32, v, out);
-    default: return cpu_topk<4>(sh, f32, v, out);
+    case 1: return cpu_topk<1, F32>(sh, filter, v, out);
+    case 2: return cpu_topk<2, F32>(sh, filter, v, out);
+    case 3: return cpu_topk<3, F32>(sh, filter, v, out);
+    default: return cpu_topk<4, F32>(sh, filter, v, out);
     }
+}
+
+static uint64_t cpu_topk_any(const sgk_cpu_share &sh, bool f32, bool filter, int K, uint64_t v,
+                             uint64_t *out)
+{
+    return f32 ? cpu_topk_k<true>(sh, filter, K, v, out) : cpu_topk_k<false>(sh, filter, K, v, out);
 }
 
 // The first round's host lists, shared between the GPU and the CPU threads
@@ -1598,10 +1636,12 @@ struct Meet {
 // from the host arrays (the K lightest entries other than self-loops: in
 // the first round every tree is one vertex) into a staging buffer and
 // copied to vc on the copy stream while the next chunk is filled. Adds the
-// lists with entries, their entries and the leaving ones.
+// lists with entries, those taken in blocks (cpu_topk's filter), their
+// entries and the leaving ones.
 static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, Meet &mt, uint64_t maxe,
-                                bool f32, int K, uint64_t *vc, uint64_t &lists,
-                                uint64_t &entries, uint64_t &leaving, sg_error *err)
+                                bool f32, bool filter, int K, uint64_t *vc, uint64_t &lists,
+                                uint64_t &longs, uint64_t &entries, uint64_t &leaving,
+                                sg_error *err)
 {
     const uint64_t per = 8 * (uint64_t)K;
     uint64_t v0 = 0, v1 = 0;
@@ -1610,15 +1650,18 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, Meet &mt, u
         SGK_TRY(sgk_stage_begin(c, &stg, err));
         const uint64_t cnt = v1 - v0;
         uint64_t *out = static_cast<uint64_t *>(stg.buf);
-        uint64_t nl = 0, ne = 0, nlv = 0;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : nl, ne, nlv) num_threads(sh.threads)
+        uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : nl, nlong, ne, nlv) \
+    num_threads(sh.threads)
         for (uint64_t i = 0; i < cnt; i++) {
             const uint64_t v = v0 + i, len = sh.x[v + 1] - sh.x[v];
-            nlv += cpu_topk_any(sh, f32, K, v, out + i * (uint64_t)K);
+            nlv += cpu_topk_any(sh, f32, filter, K, v, out + i * (uint64_t)K);
             nl += len > 0;
+            nlong += filter && len > TOPK_BLOCKS_PAST;
             ne += len;
         }
         lists += nl;
+        longs += nlong;
         entries += ne;
         leaving += nlv;
         SGK_TRY(sgk_stage_copy(c, &stg, 0, vc + v0 * (uint64_t)K, cnt * per, err));
@@ -1899,11 +1942,13 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // DISABLE NAMES: vertex-cache (no cache), wide-cache (one slot), cpu-share,
 // dynamic-split (the CPU share fixed at the plan's split), stream-first
 // (the first round reads host lists in place), dma-pull (its pieces copied
-// by a kernel, not DMA), contract.
+// by a kernel, not DMA), topk-filter (the CPU share's long lists entry by
+// entry, not in filtered blocks), contract.
 // COUNTERS: entries_read (list entries the walks read), host_list_bytes (A
 // and W bytes they read from host memory), cache_slots (K), lists_refilled
-// (lists read to fill a cache, the first round's included), cpu_lists and
-// cpu_entries_read (the CPU share's), gpu_first_entries (the first round's
+// (lists read to fill a cache, the first round's included), cpu_lists,
+// cpu_long_lists (those taken in blocks) and cpu_entries_read (the CPU
+// share's), gpu_first_entries (the first round's
 // entries the GPU walked: with the CPU's, every entry once),
 // streamed_bytes and streamed_pieces (the streamed first round's, counted
 // in host_list_bytes too), iterations,
@@ -2099,6 +2144,19 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         }
     }
     SGK_TRY(pipe.open(err));
+    // With the copy kernel, the walks of streamed pieces leave one block
+    // per multiprocessor to it (as many as fit less one), so that the next
+    // piece's copy runs beside them rather than after (H100, R-MAT 26 at
+    // 6G: the GPU's streamed rate 37 to 40-42 GB/s).
+    unsigned sgrid = wgrid, pgrid = 0;
+    if (pipe.stream && !dma) {
+        int fit = 0;
+        SGK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, k_hwalk<HW_FILL, StagedArr>,
+                                                             BLK, 0));
+        const unsigned per = fit > 1 ? (unsigned)fit - 1 : 1u;
+        sgrid = per * (unsigned)c->sm_count < wgrid ? per * (unsigned)c->sm_count : wgrid;
+        pgrid = (unsigned)c->sm_count;
+    }
     uint64_t streamed = 0, pieces = 0, gpu_first_us = 0, cpu_first_us = 0, gpu_first_entries = 0;
     // The HW_FILL walk of R's entries [jlo, jhi), reading lists where they live.
     auto fill_in_place = [&](const uint32_t *R, uint64_t nr, uint64_t jlo, uint64_t jhi,
@@ -2140,16 +2198,15 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                     SGK_CU(cudaMemcpyAsync(const_cast<uint32_t *>(z->buf), src + z->p0, cnt * 4,
                                            cudaMemcpyDefault, pipe.s));
                 } else {
-                    k_pull<<<grid(c, cnt / 8 + 1), BLK, 0, pipe.s>>>(z->g.h + z->p0,
-                                                                     const_cast<uint32_t *>(z->buf),
-                                                                     cnt);
+                    k_pull<<<pgrid, BLK, 0, pipe.s>>>(z->g.h + z->p0,
+                                                      const_cast<uint32_t *>(z->buf), cnt);
                     SGK_LAUNCHED("k_pull");
                 }
                 streamed += 4 * cnt;
             }
             SGK_CU(cudaEventRecord(pipe.ready[b], pipe.s));
             SGK_CU(cudaStreamWaitEvent(st, pipe.ready[b], 0));
-            k_hwalk<HW_FILL><<<wgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp, nullptr, vc,
+            k_hwalk<HW_FILL><<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp, nullptr, vc,
                                                      K, nullptr, nullptr, nullptr, nullptr, nullptr,
                                                      0, q0, q1, dctr);
             SGK_LAUNCHED("k_hwalk");
@@ -2192,9 +2249,10 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // GPU's claims made on a thread of their own. The split moves to where
     // the two meet unless "dynamic-split" is disabled: then it is the
     // plan's (share->from).
-    uint64_t rescans = 0, cpu_lists = 0, cpu_entries = 0, cpu_inter = 0;
+    uint64_t rescans = 0, cpu_lists = 0, cpu_long = 0, cpu_entries = 0, cpu_inter = 0;
     const bool cpu_on = K > 0 && share && share->from < n && !sgk_ctx_disabled(c, "cpu-share");
     const bool dynamic = cpu_on && !sgk_ctx_disabled(c, "dynamic-split");
+    const bool filter = !sgk_ctx_disabled(c, "topk-filter");
     auto first_round = [&](const uint32_t *R, uint64_t nr) -> sg_status {
         Meet mt;
         mt.x = cpu_on ? share->x : nullptr;
@@ -2232,8 +2290,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 drive();
             }
             const double tc = sgi_now();
-            const sg_status cst = cpu_first_fill(c, *share, mt, maxe, f32, K, vc, cpu_lists,
-                                                 cpu_entries, cpu_inter, err);
+            const sg_status cst =
+                cpu_first_fill(c, *share, mt, maxe, f32, filter, K, vc, cpu_lists, cpu_long,
+                               cpu_entries, cpu_inter, err);
             cpu_first_us = (uint64_t)((sgi_now() - tc) * 1e6);
             if (cst != SG_OK) mt.halt();
             if (threaded) t.join();
@@ -2397,6 +2456,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "cache_slots", (uint64_t)K);
     sgk_stats_set(stats, "lists_refilled", rescans);
     sgk_stats_set(stats, "cpu_lists", cpu_lists);
+    sgk_stats_set(stats, "cpu_long_lists", cpu_long);
     sgk_stats_set(stats, "cpu_entries_read", cpu_entries);
     sgk_stats_set(stats, "host_list_bytes", h[C_HOSTB] + streamed);
     sgk_stats_set(stats, "streamed_bytes", streamed);

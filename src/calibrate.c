@@ -67,12 +67,16 @@ sg_status sg_calibrate(const sg_calibrate_options *o, sg_rates *out, sg_error *e
 #if SG_HAVE_CUDA
     if (o->device >= 0 && o->device < sgk_device_count()) {
         sgk_calibration c;
-        st = sgk_calibrate(o->device, o->bytes, &c, err);
+        st = sgk_calibrate(o->device, o->bytes, threads, &c, err);
         if (st != SG_OK) return st;
         r.hbm_gbps = c.hbm_gbps;
         r.pcie_gbps = c.pcie_gbps;
         r.zc_rand_gbps = c.zc_rand_gbps;
         r.managed_rand_gbps = c.managed_rand_gbps;
+        r.managed_seq_gbps = c.managed_seq_gbps;
+        r.shared_gpu_gbps = c.shared_gpu_gbps;
+        r.shared_cpu_gbps = c.shared_cpu_gbps;
+        r.host_shared_gbps = c.shared_gpu_gbps + c.shared_cpu_gbps;
         sgk_device_info d;
         if (sgk_device_query(o->device, &d, err) == SG_OK)
             snprintf(gpu, sizeof gpu, "GPU %d (%s) measured", o->device, d.name);
@@ -117,9 +121,11 @@ sg_status sg_rates_save(const char *path, const sg_rates *r, sg_error *err)
                            "# spillgraph rates (spillgraph calibrate; docs/plan.md)\n"
                            "# %s\n"
                            "hbm_gbps %.6g\npcie_gbps %.6g\nzc_rand_gbps %.6g\n"
-                           "managed_rand_gbps %.6g\ncpu_scan_gbps %.6g\n",
+                           "managed_rand_gbps %.6g\ncpu_scan_gbps %.6g\n"
+                           "managed_seq_gbps %.6g\nhost_shared_gbps %.6g\n",
                            r->origin, r->hbm_gbps, r->pcie_gbps, r->zc_rand_gbps,
-                           r->managed_rand_gbps, r->cpu_scan_gbps);
+                           r->managed_rand_gbps, r->cpu_scan_gbps, r->managed_seq_gbps,
+                           r->host_shared_gbps);
     SG_CHECK(w > 0 && (size_t)w < sizeof text, SG_E_INVALID, err, "%s: rates text too long", path);
     SG_TRY(sgi_outfile_open(&out, path, true, err));
     SG_TRY(sgi_write_all(out.fd, text, (size_t)w, 0, path, err));

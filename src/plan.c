@@ -19,7 +19,14 @@
  *   - The GPU owns vertices below an owner split c, the CPU threads the rest;
  *     the device part and the GPU's share of the host part run one after the
  *     other on the GPU, the CPU's share at the same time on the host: a pass
- *     takes max(t_device + t_gpu_host(c), t_cpu(c)).
+ *     takes max(t_device + t_gpu_host(c), t_cpu(c), t_shared), where
+ *     t_shared is the host bytes both sides read at `host_shared_gbps`, what
+ *     one host memory gives the two together (measured 124-130 GB/s on the
+ *     H100 host: GPU 48 + CPU 76-82, against 51 and 88 apart).
+ *   - The in-place forest adds a per-round cost over its vertices (the
+ *     cache's candidates, tree minima, merges: ~0.45 ns per vertex per
+ *     round, ceil(log2(n) / 4) rounds; R-MAT 26 with every list on the
+ *     device spends ~0.21 s there).
  * Choice (greedy): device bytes go to the arrays in order of reads per byte (X, then
  * A, then W for the forest; X, then A and W together at one split for SSSP,
  * which reads them together; X then A for BFS), each split the largest
@@ -89,13 +96,13 @@ static bool joint_aw(const sg_plan_input *in)
 
 /* Passes over the edges the algorithm makes (model): Borůvka iterations
  * ~ log2(n) / 4 (6 at R-MAT scale 24, measured 6); the in-place forest
- * (unsorted lists) 1.5: its first round reads every list, then the vertex
- * cache refills only spent lists (kernels/mst.cu; measured 1.18-1.44 passes
- * of entries at R-MAT 26); SSSP 1.2 (each edge relaxed about once, light
- * lists rescanned); BFS 1. */
+ * (unsorted lists) 1.2: its first round reads every list, then the vertex
+ * cache refills only spent lists (kernels/mst.cu; measured 1.18 passes of
+ * entries at R-MAT 26 with four cache slots); SSSP 1.2 (each edge relaxed
+ * about once, light lists rescanned); BFS 1. */
 static double model_passes(const sg_plan_input *in)
 {
-    if (in->algo == SG_PLAN_MST && in->lists_unsorted) return 1.5;
+    if (in->algo == SG_PLAN_MST && in->lists_unsorted) return 1.2;
     if (in->algo == SG_PLAN_MST) {
         const double it = ceil(log2((double)(in->n > 2 ? in->n : 2)) / 4.0);
         return it < 1.0 ? 1.0 : it;
@@ -108,14 +115,20 @@ static double model_passes(const sg_plan_input *in)
  * read host lists in place at 31-34 GB/s of the 54 GB/s PCIe rate (0.62).
  * The first round, every list in order, is streamed: by DMA from pinned
  * memory at the full copy rate (54-55 GB/s, 1.0), by a copy kernel from
- * managed memory at ~38 GB/s (0.70); over the model's 1.5 passes (one
- * streamed, half a pass in place) that averages 0.83 and 0.67. The CPU
- * threads' first-round share (a branch-free top-K per list, beside the
- * GPU's reads of the same memory) read 21-32 GB/s in three runs, ~0.30 of
- * the 88 GB/s scan rate. */
-#define FOREST_GPU_PINNED 0.83
-#define FOREST_GPU_MANAGED 0.67
-#define FOREST_CPU_SCAN 0.30
+ * managed memory at ~37 GB/s (0.67; 40-42 since its walks leave the copy a
+ * block per multiprocessor, not yet in this constant); over the model's
+ * passes (one streamed, a fifth of one in place) that averages 0.93 and
+ * 0.66. The CPU threads'
+ * first-round share (a top-K per list, long lists in filtered blocks,
+ * beside the GPU's reads of the same memory) read 33-37 GB/s, ~0.40 of the
+ * 88 GB/s scan rate. */
+#define FOREST_GPU_PINNED 0.93
+#define FOREST_GPU_MANAGED 0.66
+#define FOREST_CPU_SCAN 0.40
+/* The in-place forest's rounds over its vertices, seconds per vertex per
+ * round (R-MAT 26 at 24 GiB, every list on the device: 0.217 s, of which
+ * ~0.01 s reads lists, over ceil(26 / 4) = 7 model rounds). */
+#define FOREST_ROUND_S 0.45e-9
 
 /* Edges of vertices [0, v) for breakpoint index i. */
 static uint64_t bytes_below(const sg_plan_input *in, int k, unsigned i)
@@ -168,8 +181,9 @@ static sg_status check_input(const sg_plan_input *in, sg_error *err)
                             (unsigned long long)in->pt_v[i - 1],
                             (unsigned long long)in->pt_e[i - 1]);
     const sg_rates *r = &in->rates;
-    const double rate[] = {r->hbm_gbps, r->pcie_gbps, r->managed_rand_gbps, r->zc_rand_gbps,
-                           r->cpu_scan_gbps};
+    const double rate[] = {r->hbm_gbps,    r->pcie_gbps,        r->managed_rand_gbps,
+                           r->zc_rand_gbps, r->cpu_scan_gbps,    r->managed_seq_gbps,
+                           r->host_shared_gbps};
     for (unsigned i = 0; i < sizeof rate / sizeof rate[0]; i++)
         if (!(rate[i] > 0.0) || isinf(rate[i]))
             return sgi_fail(err, SG_E_INVALID, "plan: rates must be finite and positive (%s)",
@@ -215,6 +229,15 @@ static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned 
     *t_cpu = tc;
     *gpu_bytes = gb;
     *cpu_bytes = cb;
+}
+
+/* The host bytes both sides read at the shared rate (one host memory serves
+ * both); 0 when only one side reads host memory. */
+static double shared_time(const sg_plan_input *in, uint64_t gpu_bytes, uint64_t cpu_bytes)
+{
+    return gpu_bytes > 0 && cpu_bytes > 0
+               ? (double)(gpu_bytes + cpu_bytes) / (in->rates.host_shared_gbps * 1e9)
+               : 0.0;
 }
 
 sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
@@ -304,15 +327,19 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     unsigned lo_i = split_i[0];
     for (int k = 1; k < 3; k++)
         if (f[k] > 0.0 && split_i[k] < lo_i) lo_i = split_i[k];
-    double best = INFINITY;
+    /* By the pass time with the shared rate, then by the two sides' own
+     * times (where the shared rate bounds several splits alike, the most
+     * balanced of them). */
+    double best = INFINITY, best_own = INFINITY;
     unsigned best_c = in->n_pts - 1;
     for (unsigned ci = in->gpu_reads_all ? in->n_pts - 1 : lo_i; ci < in->n_pts; ci++) {
         double tg, tc;
         uint64_t gb, cb;
         pass_time(in, &p, split_i, ci, &tg, &tc, &gb, &cb);
-        const double t = fmax(td + tg, tc);
-        if (t < best) {
+        const double own = fmax(td + tg, tc), t = fmax(own, shared_time(in, gb, cb));
+        if (t < best || (t == best && own < best_own)) {
             best = t;
+            best_own = own;
             best_c = ci;
         }
     }
@@ -325,10 +352,15 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     p.t_device = td;
     p.t_gpu_host = tg;
     p.t_cpu = tc;
+    p.t_shared = shared_time(in, gb, cb);
     p.pcie_bytes_per_pass = gb;
-    p.predicted_pass_s = fmax(td + tg, tc);
+    p.predicted_pass_s = fmax(fmax(td + tg, tc), p.t_shared);
     p.passes = model_passes(in);
-    p.predicted_s = p.passes * p.predicted_pass_s;
+    if (in->algo == SG_PLAN_MST && in->lists_unsorted) {
+        const double rounds = ceil(log2((double)(in->n > 2 ? in->n : 2)) / 4.0);
+        p.t_rounds = rounds * (double)in->n * FOREST_ROUND_S;
+    }
+    p.predicted_s = p.passes * p.predicted_pass_s + p.t_rounds;
     p.managed_bytes = in->managed_cap - cap;
     *out = p;
     return SG_OK;

@@ -20,6 +20,8 @@ static const rate_key keys[] = {
     {"zc_rand_gbps", offsetof(sg_rates, zc_rand_gbps)},
     {"managed_rand_gbps", offsetof(sg_rates, managed_rand_gbps)},
     {"cpu_scan_gbps", offsetof(sg_rates, cpu_scan_gbps)},
+    {"managed_seq_gbps", offsetof(sg_rates, managed_seq_gbps)},
+    {"host_shared_gbps", offsetof(sg_rates, host_shared_gbps)},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -29,12 +31,16 @@ void sg_rates_default(sg_rates *r)
     /* The H100 host (docs/plan.md, measured 2026-11): HBM 3.1 TB/s
      * sequential; pinned copies 54 GB/s; random 128-byte reads of pinned
      * memory 5.6 GB/s, of hinted managed memory 47.5 GB/s; 16 OpenMP
-     * threads reading host memory 88 GB/s. */
+     * threads reading host memory 88 GB/s; streamed GPU reads of managed
+     * memory 51 GB/s alone, and beside the 16 threads' scan the two sides
+     * together 124 GB/s (GPU 48 + CPU 76). */
     r->hbm_gbps = 3100.0;
     r->pcie_gbps = 54.0;
     r->zc_rand_gbps = 5.6;
     r->managed_rand_gbps = 47.5;
     r->cpu_scan_gbps = 88.0;
+    r->managed_seq_gbps = 51.0;
+    r->host_shared_gbps = 124.0;
     snprintf(r->origin, sizeof r->origin, "defaults (the H100 host's measured limits)");
 }
 
@@ -65,7 +71,7 @@ sg_status sg_rates_load(const char *path, sg_rates *r, sg_error *err)
             if (strcmp(keys[i].key, key) == 0) k = &keys[i];
         SG_CHECK(k, SG_E_FORMAT, err,
                  "%s:%u: unknown key '%s' (known: hbm_gbps, pcie_gbps, zc_rand_gbps, "
-                 "managed_rand_gbps, cpu_scan_gbps)",
+                 "managed_rand_gbps, cpu_scan_gbps, managed_seq_gbps, host_shared_gbps)",
                  path, lineno, key);
         char *end = NULL;
         errno = 0;

@@ -605,6 +605,12 @@ typedef struct sg_rates {
     double managed_rand_gbps; /* GPU random 128-byte reads of managed memory
                                * with preferred-location-host + accessed-by hints */
     double cpu_scan_gbps;     /* host memory read by all CPU threads */
+    double managed_seq_gbps;  /* GPU streamed reads of that managed memory in place */
+    double host_shared_gbps;  /* the same beside all CPU threads' scan: both sides'
+                               * rates summed (one host memory serves both) */
+    /* Not rates-file keys: each side's part of host_shared_gbps where
+     * sg_calibrate measured it (0 otherwise). */
+    double shared_gpu_gbps, shared_cpu_gbps;
     char origin[256];         /* where they came from: "defaults (...)" or a file */
 } sg_rates;
 
@@ -684,9 +690,13 @@ typedef struct sg_plan {
     uint64_t pcie_bytes_per_pass;
     double t_upload;           /* seconds to copy the device part (pcie_gbps) */
     double t_device, t_gpu_host, t_cpu; /* seconds per pass */
-    double predicted_pass_s;   /* max(t_device + t_gpu_host, t_cpu) */
+    double t_shared;           /* the host bytes both sides read per pass at
+                                * host_shared_gbps (0 unless both read some) */
+    double predicted_pass_s;   /* max(t_device + t_gpu_host, t_cpu, t_shared) */
     double passes;             /* passes over the edges (model) */
-    double predicted_s;        /* passes * predicted_pass_s */
+    double t_rounds;           /* the in-place forest's per-round vertex work,
+                                * all rounds (0 for the others) */
+    double predicted_s;        /* passes * predicted_pass_s + t_rounds */
 } sg_plan;
 
 /* Errors: SG_E_INVALID (inputs, naming the bad breakpoint or rate),

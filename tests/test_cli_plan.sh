@@ -28,7 +28,9 @@ for a in o["arrays"]:
     assert (a["host_bytes"] == 0) == (a["spill"] == "none"), a
     assert 0 <= a["split"] <= n, a
 p = o["predicted"]
-assert abs(max(p["device_s"] + p["gpu_host_s"], p["cpu_s"]) - p["pass_s"]) < 1e-12, p
+assert abs(max(p["device_s"] + p["gpu_host_s"], p["cpu_s"], p["shared_s"]) - p["pass_s"]) < 1e-12, p
+assert abs(p["passes"] * p["pass_s"] + p["rounds_s"] - p["total_s"]) <= 1e-6 * p["total_s"], p
+assert (p["rounds_s"] > 0) == (algo == "mst"), p
 assert 0 <= o["cpu_share"] <= 1
 if algo == "sssp":
     assert o["arrays"][1]["split"] == o["arrays"][2]["split"]

@@ -91,10 +91,18 @@ static void check_plan(const sg_plan_input *in, const sg_plan *p, const char *wh
     if (p->gpu_host_end < p->host_begin || p->gpu_host_end > in->n)
         fail_msg("%s: host range [%llu, %llu, %llu)", what, (unsigned long long)p->host_begin,
                  (unsigned long long)p->gpu_host_end, (unsigned long long)in->n);
-    const double pass = fmax(p->t_device + p->t_gpu_host, p->t_cpu);
-    if (fabs(pass - p->predicted_pass_s) > 1e-12 || !(p->predicted_s >= pass))
+    const double pass = fmax(fmax(p->t_device + p->t_gpu_host, p->t_cpu), p->t_shared);
+    if (fabs(pass - p->predicted_pass_s) > 1e-12 ||
+        fabs(p->passes * pass + p->t_rounds - p->predicted_s) > 1e-9 * p->predicted_s)
         fail_msg("%s: pass %g, predicted %g, total %g", what, pass, p->predicted_pass_s,
                  p->predicted_s);
+    /* both sides share host memory only when both read some */
+    if ((p->t_shared > 0.0) != (p->pcie_bytes_per_pass > 0 && p->cpu_share > 0.0))
+        fail_msg("%s: shared %g s, %llu PCIe bytes, cpu share %g", what, p->t_shared,
+                 (unsigned long long)p->pcie_bytes_per_pass, p->cpu_share);
+    /* per-round vertex work: the in-place forest's only */
+    if ((p->t_rounds > 0.0) != (in->algo == SG_PLAN_MST && in->lists_unsorted))
+        fail_msg("%s: rounds %g s", what, p->t_rounds);
     if (host == 0 && (p->t_cpu != 0.0 || p->pcie_bytes_per_pass != 0 || p->cpu_share != 0.0))
         fail_msg("%s: nothing spilled, yet cpu %g s, %llu PCIe bytes", what, p->t_cpu,
                  (unsigned long long)p->pcie_bytes_per_pass);
@@ -273,6 +281,7 @@ static void test_owner_split(void **state)
     assert_true(p.cpu_share == 1.0);
     assert_int_equal(p.pcie_bytes_per_pass, 0);
     in.rates.managed_rand_gbps = 88.0;
+    in.rates.host_shared_gbps = 176.0; /* host memory serves both at their own rates */
     assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
     check_plan(&in, &p, "equal rates");
     if (!(p.cpu_share > 0.3 && p.cpu_share < 0.7))
@@ -282,6 +291,23 @@ static void test_owner_split(void **state)
     const double both = p.predicted_pass_s;
     assert_true(both <= p.t_cpu + p.t_gpu_host + 1e-12);
     assert_true(both <= 4.0 * t.m / 88e9 + 1e-12);
+    /* host memory that serves the two together at less than their sum
+     * bounds the pass; the owner split stays while sharing still beats
+     * either side alone */
+    const sg_plan free_host = p;
+    const double host_bytes = (double)free_host.pcie_bytes_per_pass / (1.0 - p.cpu_share);
+    in.rates.host_shared_gbps = 100.0;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    check_plan(&in, &p, "shared host memory");
+    assert_int_equal(p.gpu_host_end, free_host.gpu_host_end);
+    assert_true(fabs(p.t_shared - host_bytes / 100e9) < 1e-6 * p.t_shared);
+    assert_true(p.predicted_pass_s == p.t_shared && p.t_shared > both);
+    /* below one side's own rate, one side takes it all */
+    in.rates.host_shared_gbps = 44.0;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    check_plan(&in, &p, "slow shared host memory");
+    assert_true(p.t_shared == 0.0 && (p.cpu_share == 0.0 || p.cpu_share == 1.0));
+    assert_true(fabs(p.predicted_pass_s - host_bytes / 88e9) < 1e-6 * p.predicted_pass_s);
 }
 
 static void test_errors(void **state)
@@ -392,18 +418,26 @@ static void test_calibrate_save(void **state)
     if (sg_calibrate(&o, &r, &err) != SG_OK) fail_msg("sg_calibrate: %s", err.msg);
     assert_true(r.cpu_scan_gbps > 0.0 && r.hbm_gbps > 0.0 && r.managed_rand_gbps > 0.0);
     assert_non_null(strstr(r.origin, "CPU measured"));
-    if (sg_gpu_count() > 0)
+    if (sg_gpu_count() > 0) {
         assert_non_null(strstr(r.origin, "GPU 0 ("));
-    else
+        /* the shared rate is the two sides' measured parts summed */
+        assert_true(r.shared_gpu_gbps > 0.0 && r.shared_cpu_gbps > 0.0);
+        assert_true(fabs(r.host_shared_gbps - r.shared_gpu_gbps - r.shared_cpu_gbps) <
+                    1e-9 * r.host_shared_gbps);
+    } else {
         assert_non_null(strstr(r.origin, "GPU rates are the defaults (no GPU)"));
+        assert_true(r.shared_gpu_gbps == 0.0 && r.shared_cpu_gbps == 0.0);
+    }
     assert_int_equal(sg_rates_save("cal/dir/rates", &r, &err), SG_OK);
     assert_int_equal(sg_rates_save("cal/dir/rates", &r, &err), SG_OK); /* replaced */
     assert_int_equal(sg_rates_load("cal/dir/rates", &back, &err), SG_OK);
-    const double a[] = {r.hbm_gbps, r.pcie_gbps, r.zc_rand_gbps, r.managed_rand_gbps,
-                        r.cpu_scan_gbps};
-    const double b[] = {back.hbm_gbps, back.pcie_gbps, back.zc_rand_gbps,
-                        back.managed_rand_gbps, back.cpu_scan_gbps};
-    for (int i = 0; i < 5; i++)
+    const double a[] = {r.hbm_gbps,      r.pcie_gbps,        r.zc_rand_gbps,
+                        r.managed_rand_gbps, r.cpu_scan_gbps, r.managed_seq_gbps,
+                        r.host_shared_gbps};
+    const double b[] = {back.hbm_gbps,      back.pcie_gbps,        back.zc_rand_gbps,
+                        back.managed_rand_gbps, back.cpu_scan_gbps, back.managed_seq_gbps,
+                        back.host_shared_gbps};
+    for (int i = 0; i < 7; i++)
         if (fabs(a[i] - b[i]) > 1e-5 * a[i]) fail_msg("rate %d: saved %g, read %g", i, a[i], b[i]);
     sg_calibrate_options small = o;
     small.bytes = 1u << 20;

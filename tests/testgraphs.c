@@ -11,7 +11,8 @@ const char *tg_name(tg_kind k)
 {
     static const char *const names[TG_NKINDS] = {"random",    "ties-equal", "ties-12", "dup-loops",
                                                  "isolated",  "components", "path",    "star",
-                                                 "grid",      "rmat",       "ssca2"};
+                                                 "grid",      "rmat",       "ssca2",
+                                                 "hub-last"};
     return (unsigned)k < TG_NKINDS ? names[k] : "?";
 }
 
@@ -201,6 +202,11 @@ sg_graph *tg_make(tg_kind k, uint64_t n, uint64_t seed, bool directed, bool f32)
         break;
     case TG_STAR:
         for (uint64_t i = 1; i < n; i++) ADD(0, i, wbits_of(&rs, 1, 3, f32, false));
+        break;
+    case TG_HUB_LAST:
+        for (uint64_t i = 0; i + 1 < n; i++) ADD(n - 1, i, wbits_of(&rs, 1, 3, f32, false));
+        for (uint64_t i = 0; i < n / 2; i++)
+            ADD(tu_rand(&rs) % (n - 1), tu_rand(&rs) % (n - 1), wbits_of(&rs, 1, 3, f32, false));
         break;
     case TG_GRID: {
         uint64_t cols = 1;

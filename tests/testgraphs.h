@@ -23,6 +23,8 @@ typedef enum tg_kind {
     TG_RMAT,           /* a small R-MAT graph (skewed degrees), via the store */
     TG_SSCA2,          /* a small SSCA#2 graph (cliques joined by a few long edges, some
                         * vertices alone), via the store */
+    TG_HUB_LAST,       /* the last vertex joined to every other, random edges among the
+                        * others, weights in {1, 2, 3}: the longest list last */
     TG_NKINDS          /* keep last */
 } tg_kind;
 

@@ -617,8 +617,10 @@ void cli_json_plan(cli_json *j, const sg_plan *pl)
     cli_json_num(j, "device_s", pl->t_device);
     cli_json_num(j, "gpu_host_s", pl->t_gpu_host);
     cli_json_num(j, "cpu_s", pl->t_cpu);
+    cli_json_num(j, "shared_s", pl->t_shared);
     cli_json_num(j, "pass_s", pl->predicted_pass_s);
     cli_json_num(j, "passes", pl->passes);
+    cli_json_num(j, "rounds_s", pl->t_rounds);
     cli_json_num(j, "total_s", pl->predicted_s);
     cli_json_object_end(j);
 }

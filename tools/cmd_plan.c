@@ -46,6 +46,12 @@ static void json_rates(cli_json *j, const sg_rates *r)
     cli_json_num(j, "zc_rand_gbps", r->zc_rand_gbps);
     cli_json_num(j, "managed_rand_gbps", r->managed_rand_gbps);
     cli_json_num(j, "cpu_scan_gbps", r->cpu_scan_gbps);
+    cli_json_num(j, "managed_seq_gbps", r->managed_seq_gbps);
+    cli_json_num(j, "host_shared_gbps", r->host_shared_gbps);
+    if (r->shared_gpu_gbps > 0 || r->shared_cpu_gbps > 0) {
+        cli_json_num(j, "shared_gpu_gbps", r->shared_gpu_gbps);
+        cli_json_num(j, "shared_cpu_gbps", r->shared_cpu_gbps);
+    }
     cli_json_object_end(j);
 }
 
@@ -236,11 +242,13 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
                100.0 * pl.cpu_share);
     else
         printf("host range none: the graph fits the budget\n");
-    printf("per pass   device %s + GPU over PCIe %s, CPU %s at the same time -> %s\n",
-           cli_seconds(pl.t_device).s, cli_seconds(pl.t_gpu_host).s, cli_seconds(pl.t_cpu).s,
-           cli_seconds(pl.predicted_pass_s).s);
-    printf("predicted  %.1f passes x %s = %s (upload of the device part %s)\n", pl.passes,
-           cli_seconds(pl.predicted_pass_s).s, cli_seconds(pl.predicted_s).s,
+    printf("per pass   device %s + GPU over PCIe %s, CPU %s at the same time",
+           cli_seconds(pl.t_device).s, cli_seconds(pl.t_gpu_host).s, cli_seconds(pl.t_cpu).s);
+    if (pl.t_shared > 0) printf(", both from host memory %s", cli_seconds(pl.t_shared).s);
+    printf(" -> %s\n", cli_seconds(pl.predicted_pass_s).s);
+    printf("predicted  %.1f passes x %s", pl.passes, cli_seconds(pl.predicted_pass_s).s);
+    if (pl.t_rounds > 0) printf(" + rounds %s", cli_seconds(pl.t_rounds).s);
+    printf(" = %s (upload of the device part %s)\n", cli_seconds(pl.predicted_s).s,
            cli_seconds(pl.t_upload).s);
 done:
     free(pv);
@@ -356,6 +364,12 @@ int cmd_calibrate(int argc, char **argv, const cli_env *env)
     printf("  managed_rand_gbps  %8.1f  the same of managed memory with hints\n",
            r.managed_rand_gbps);
     printf("  cpu_scan_gbps      %8.1f  host memory read by the CPU threads\n", r.cpu_scan_gbps);
+    printf("  managed_seq_gbps   %8.1f  GPU streamed reads of managed memory\n",
+           r.managed_seq_gbps);
+    printf("  host_shared_gbps   %8.1f  the two at the same time, summed", r.host_shared_gbps);
+    if (r.shared_gpu_gbps > 0 || r.shared_cpu_gbps > 0)
+        printf(" (GPU %.1f + CPU %.1f)", r.shared_gpu_gbps, r.shared_cpu_gbps);
+    printf("\n");
     printf("written to %s\n", path);
     return CLI_EXIT_OK;
 }
