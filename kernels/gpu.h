@@ -209,7 +209,7 @@ void sgk_graph_device_arrays(sgk_graph *g, void **x, void **a, void **w);
  * context's accountant and released before return, on success and failure
  * alike; SG_E_NOMEM when the budget is too small (naming the array). */
 
-#define SGK_MAX_STATS 24
+#define SGK_MAX_STATS 32
 typedef struct sgk_stats {
     unsigned n;                          /* counters filled */
     const char *name[SGK_MAX_STATS];     /* string literals */

@@ -121,6 +121,7 @@
 
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "kinternal.cuh"
 
@@ -1508,12 +1509,15 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
 // blocks of 8 whose keys are compared with best[K-1] first, the block
 // skipped when none is below it: of d random keys about K ln(d / K) enter
 // at all (a block at entry i holds one with odds ~8 K / i), so on long
-// lists most blocks cost 8 compares instead of 8 K min / max steps. On the
+// lists most blocks cost 8 compares of weights (W only; A is not read for
+// a skipped block) instead of 8 K min / max steps. On the
 // H100 host at R-MAT 26 (lists of hundreds) the CPU share read 25-36 GB/s
 // with blocks past entry 16 against 18-24 without; on SSCA2's lists of
 // tens it read 24 against 33-35 (the blocks' branch mispredicted), hence
 // the head of 64 and the lower bound of 128. Returns the leaving entries
-// (not self-loops).
+// (not self-loops; a skipped block's self-loops count as leaving, so with
+// blocks this is an upper bound, which is all the contraction's bound
+// needs).
 constexpr uint64_t TOPK_HEAD = 64;         // entries taken one by one before any block
 constexpr uint64_t TOPK_BLOCKS_PAST = 128; // lists longer than this are taken in blocks
 
@@ -1541,14 +1545,16 @@ static inline uint64_t cpu_topk(const sgk_cpu_share &sh, bool filter, uint64_t v
     if (filter && e - b > TOPK_BLOCKS_PAST) {
         for (; p < b + TOPK_HEAD; p++) insert(key(p));
         for (; p + 8 <= e; p += 8) {
-            uint64_t kv[8];
+            // A key enters only if its weight's key is at most the last
+            // slot's: the block's weights alone decide, and A is read only
+            // for blocks that may enter.
+            const uint32_t lim = (uint32_t)(best[K - 1] >> 32);
             bool any = false;
-            for (int i = 0; i < 8; i++) {
-                kv[i] = key(p + i);
-                any |= kv[i] < best[K - 1];
-            }
+            for (int i = 0; i < 8; i++) any |= sgk_weight_key(F32, sh.w[p + i]) <= lim;
             if (any)
-                for (int i = 0; i < 8; i++) insert(kv[i]);
+                for (int i = 0; i < 8; i++) insert(key(p + i));
+            else
+                leaving += 8; // self-loops among them included: an upper bound
         }
     }
     for (; p < e; p++) insert(key(p));
@@ -1645,21 +1651,39 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, Meet &mt, u
 {
     const uint64_t per = 8 * (uint64_t)K;
     uint64_t v0 = 0, v1 = 0;
+    std::vector<uint64_t> cut;
+    try {
+        cut.resize(8 * (uint64_t)sh.threads + 1);
+    } catch (...) {
+        return sgi_fail(err, SG_E_NOMEM, "the forest's CPU share: %d threads' piece bounds",
+                        sh.threads);
+    }
     while (mt.cpu(SGK_STAGE_BYTES / per, maxe, v0, v1)) {
         sgk_stage stg = {nullptr, 0, 0};
         SGK_TRY(sgk_stage_begin(c, &stg, err));
         const uint64_t cnt = v1 - v0;
         uint64_t *out = static_cast<uint64_t *>(stg.buf);
         uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : nl, nlong, ne, nlv) \
+        // Pieces of about equal entries, not of equal vertices: on a store
+        // renumbered by degree the hubs sit together, and a fixed count of
+        // vertices per thread left one thread all of them (R-MAT 26 in
+        // ascending degree order: the CPU side read ~1 G entries per second
+        // against ~4 G in the generator's order).
+        const uint64_t np = 8 * (uint64_t)sh.threads, e0 = sh.x[v0], span = sh.x[v1] - e0;
+        cut[0] = v0;
+        for (uint64_t pc = 1; pc < np; pc++)
+            cut[pc] = mt.first_at(cut[pc - 1], v1, e0 + span * pc / np);
+        cut[np] = v1;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : nl, nlong, ne, nlv) \
     num_threads(sh.threads)
-        for (uint64_t i = 0; i < cnt; i++) {
-            const uint64_t v = v0 + i, len = sh.x[v + 1] - sh.x[v];
-            nlv += cpu_topk_any(sh, f32, filter, K, v, out + i * (uint64_t)K);
-            nl += len > 0;
-            nlong += filter && len > TOPK_BLOCKS_PAST;
-            ne += len;
-        }
+        for (uint64_t pc = 0; pc < np; pc++)
+            for (uint64_t v = cut[pc]; v < cut[pc + 1]; v++) {
+                const uint64_t len = sh.x[v + 1] - sh.x[v];
+                nlv += cpu_topk_any(sh, f32, filter, K, v, out + (v - v0) * (uint64_t)K);
+                nl += len > 0;
+                nlong += filter && len > TOPK_BLOCKS_PAST;
+                ne += len;
+            }
         lists += nl;
         longs += nlong;
         entries += ne;
@@ -1969,10 +1993,13 @@ struct Pipe {
     cudaStream_t s = nullptr;
     cudaEvent_t ready[2] = {nullptr, nullptr}, freed[2] = {nullptr, nullptr};
     cudaEvent_t t0 = nullptr, t1 = nullptr; // the first round's GPU walks (timed)
+    cudaEvent_t r0 = nullptr, r1 = nullptr; // a later round's refills (timed)
     sg_status open(sg_error *err)
     {
         SGK_CU(cudaEventCreate(&t0));
         SGK_CU(cudaEventCreate(&t1));
+        SGK_CU(cudaEventCreate(&r0));
+        SGK_CU(cudaEventCreate(&r1));
         for (int b = 0; b < 2; b++)
             SGK_CU(cudaEventCreateWithFlags(&freed[b],
                                             cudaEventDisableTiming | cudaEventBlockingSync));
@@ -1992,6 +2019,8 @@ struct Pipe {
         if (s) (void)cudaStreamDestroy(s);
         if (t0) (void)cudaEventDestroy(t0);
         if (t1) (void)cudaEventDestroy(t1);
+        if (r0) (void)cudaEventDestroy(r0);
+        if (r1) (void)cudaEventDestroy(r1);
     }
 };
 }
@@ -2313,7 +2342,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // then the spent caches that could beat them (all lists in the first
     // round) are refilled from their lists, and the minima taken again.
     // Leaves the states (k_cpick) in flags for k_ckeep.
-    bool full_walk = false;
+    bool full_walk = false, refill_timed = false;
     auto cached_round = [&]() -> sg_status {
         const uint32_t *R = scan;
         uint64_t nr = ns;
@@ -2343,8 +2372,14 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         rescans += nr;
         if (nr == 0) return pick(); // the states again; the minima stand
         SGK_TRY(offsets(R, nr, true));
-        if (iters == 1) SGK_TRY(first_round(R, nr));
-        else SGK_TRY(fill_in_place(R, nr, 0, NONE64, err));
+        if (iters == 1) {
+            SGK_TRY(first_round(R, nr));
+        } else {
+            SGK_CU(cudaEventRecord(pipe.r0, st));
+            SGK_TRY(fill_in_place(R, nr, 0, NONE64, err));
+            SGK_CU(cudaEventRecord(pipe.r1, st));
+            refill_timed = true;
+        }
         SGK_TRY(pick());
         return reduce();
     };
@@ -2353,7 +2388,12 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_dbuf<uint32_t> C[2][5]; // key, min, max, tree of min, tree of max
     uint64_t ne = 0;
     uint64_t lbound = UINT64_MAX; // leaving entries on the scan list, at most
+    // Where the time goes (host wall clock between the rounds' synchronisations;
+    // the refills' device time from events): counters first_round_us,
+    // later_rounds_us, refill_us, gather_us, edge_rounds_us.
+    uint64_t first_round_us = 0, later_us = 0, refill_us = 0, gather_us = 0, edge_us = 0;
     while (ns > 0 && k > 1) {
+        const double tr = sgi_now();
         iters++;
         scanned += ns;
         SGK_CU(cudaMemsetAsync(dctr.p + C_INTER, 0, sizeof(ull), st));
@@ -2382,7 +2422,19 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                                           (int64_t)ns, st));
         SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
         SGK_CU(cudaStreamSynchronize(st));
-        if (iters == 1) gpu_first_entries = h[C_WALKED];
+        const uint64_t round_us = (uint64_t)((sgi_now() - tr) * 1e6);
+        if (iters == 1) {
+            gpu_first_entries = h[C_WALKED];
+            first_round_us = round_us;
+        } else {
+            later_us += round_us;
+        }
+        if (refill_timed) {
+            float ms = 0.0f;
+            SGK_CU(cudaEventElapsedTime(&ms, pipe.r0, pipe.r1));
+            refill_us += (uint64_t)(ms * 1e3f);
+            refill_timed = false;
+        }
         {
             uint32_t *tp = scan;
             scan = spare;
@@ -2409,6 +2461,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         const uint64_t room = (ms.budget > ms.in_use ? ms.budget - ms.in_use : 0) + 8 * vc.n;
         const uint64_t freed = 8 * cand.n + 8 * off.n + 4 * S0.n + 4 * S1.n + flags.n;
         if (contract_on && 20 * ccap + slack <= room && 40 * ccap + slack <= room + freed) {
+            const double tg = sgi_now();
             vc.release();
             SGK_TRY(offsets(scan, ns, true));
             for (int j = 0; j < 5; j++)
@@ -2429,12 +2482,16 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             contractions = 1;
             cedges = ne;
             edge_mode = true;
+            gather_us = (uint64_t)((sgi_now() - tg) * 1e6);
             break;
         }
     }
-    if (edge_mode)
+    if (edge_mode) {
+        const double te = sgi_now();
         SGK_TRY(edge_rounds(X, n, k, ne, cap, f32, C, dctr.p, h, bestA.p, bestB.p, comp.p, nxt.p,
                             par.p, rn.p, ou.p, ov.p, ow.p, iters));
+        edge_us = (uint64_t)((sgi_now() - te) * 1e6);
+    }
     SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
     SGK_CU(cudaStreamSynchronize(st));
     stats->seconds_compute = sgi_now() - t1;
@@ -2464,6 +2521,11 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "gpu_first_us", gpu_first_us);
     sgk_stats_set(stats, "cpu_first_us", cpu_first_us);
     sgk_stats_set(stats, "gpu_first_entries", gpu_first_entries);
+    sgk_stats_set(stats, "first_round_us", first_round_us);
+    sgk_stats_set(stats, "later_rounds_us", later_us);
+    sgk_stats_set(stats, "refill_us", refill_us);
+    sgk_stats_set(stats, "gather_us", gather_us);
+    sgk_stats_set(stats, "edge_rounds_us", edge_us);
     sgk_stats_set(stats, "contractions", contractions);
     sgk_stats_set(stats, "contracted_edges", cedges);
     return SG_OK;

@@ -489,7 +489,7 @@ sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error 
     for (unsigned i = 0; i < stats.n; i++)
         if (strcmp(stats.name[i], "forest_sorted") == 0) sorted = stats.value[i] == 1;
     if (sorted)
-        sgi_forest_totals(f);
+        sgi_forest_totals(f, run->threads);
     else
         SG_TRY(sgi_forest_finish(f, run->threads, err));
     account(run, &stats, sgi_now() - t0, t2 - t1);

@@ -194,8 +194,9 @@ void sgi_dist_summary(const uint64_t *dist, uint64_t n, uint64_t inf, int thread
  * forest edge of scratch); the forest is then unchanged but for n_trees. */
 sg_status sgi_forest_finish(sg_forest *f, int threads, sg_error *err);
 /* The part of sgi_forest_finish after the sort, for a forest already in
- * canonical order: n_trees, total_u32 and total. */
-void sgi_forest_totals(sg_forest *f);
+ * canonical order: n_trees, total_u32 and total (an f32 total summed in
+ * that order on one thread, a u32 one on `threads`). */
+void sgi_forest_totals(sg_forest *f, int threads);
 
 /* ------------------------------------------------------------ CSR builder
  *

@@ -57,30 +57,36 @@ sg_status sgi_forest_finish(sg_forest *f, int threads, sg_error *err)
             f->w[i] = e[i].w;
         }
     }
-    sgi_forest_totals(f);
+    sgi_forest_totals(f, threads);
 fail:
     sgi_free(e);
     sgi_free(tmp);
     return st;
 }
 
-void sgi_forest_totals(sg_forest *f)
+void sgi_forest_totals(sg_forest *f, int threads)
 {
     const uint64_t k = f->n_edges;
     f->n_trees = f->n_vertices - k;
-    uint64_t t64 = 0;
-    double td = 0.0;
-    for (uint64_t i = 0; i < k; i++) {
-        if (f->weight_type == SG_WEIGHT_F32) {
+    if (f->weight_type == SG_WEIGHT_F32) { /* in the canonical order, as documented */
+        double td = 0.0;
+        for (uint64_t i = 0; i < k; i++) {
             float x;
             memcpy(&x, &f->w[i], sizeof x);
             td += (double)x;
-        } else {
-            t64 += f->w[i];
         }
+        f->total_u32 = 0;
+        f->total = td;
+        return;
     }
-    f->total_u32 = f->weight_type == SG_WEIGHT_F32 ? 0 : t64;
-    f->total = f->weight_type == SG_WEIGHT_F32 ? td : (double)t64;
+    /* An integer sum is the same in any order: split over the threads (R-MAT
+     * 26's 33 M edges took ~15 ms on one). */
+    uint64_t t64 = 0;
+    const uint32_t *w = f->w;
+#pragma omp parallel for schedule(static) reduction(+ : t64) num_threads(threads > 0 ? threads : 1)
+    for (uint64_t i = 0; i < k; i++) t64 += w[i];
+    f->total_u32 = t64;
+    f->total = (double)t64;
 }
 
 sg_sssp_result *sgi_sssp_alloc(uint64_t n, uint32_t source, sg_weight_type wt, bool parents)
