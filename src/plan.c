@@ -10,7 +10,8 @@
  *     forest, whose lists are weight-sorted so that find-min reads the
  *     neighbour until it leaves the tree and the weight of the one edge it
  *     takes; not at all for BFS).
- *   - Device-resident bytes stream at `hbm_gbps`.
+ *   - Device-resident bytes stream at `hbm_gbps` (the in-place forest's
+ *     walks at FOREST_DEVICE_WALK of it).
  *   - Spilled bytes are read by the GPU in merged 128-byte requests (a warp
  *     per list) at `managed_rand_gbps` (managed memory with hints) or
  *     `zc_rand_gbps` (pinned host memory: ~8x slower for such reads, so the
@@ -125,10 +126,16 @@ static double model_passes(const sg_plan_input *in)
 #define FOREST_GPU_PINNED 0.93
 #define FOREST_GPU_MANAGED 0.66
 #define FOREST_CPU_SCAN 0.40
+/* The in-place forest's walks over device-resident lists, as a fraction of
+ * `hbm_gbps`: a top-K per entry with atomics, not a stream (R-MAT 26 at
+ * 24 GiB, every list on the device: the first round's 16.8 GB in 97 ms,
+ * ~173 GB/s, 0.056 of the default 3100). */
+#define FOREST_DEVICE_WALK 0.056
 /* The in-place forest's rounds over its vertices, seconds per vertex per
- * round (R-MAT 26 at 24 GiB, every list on the device: 0.217 s, of which
- * ~0.01 s reads lists, over ceil(26 / 4) = 7 model rounds). */
-#define FOREST_ROUND_S 0.45e-9
+ * round (R-MAT 26 at 24 GiB: 0.217 s in all, 0.12 s of it the model's 1.2
+ * passes at the walk rate above, the rest over ceil(26 / 4) = 7 model
+ * rounds; at 6 GiB it then predicts 0.38 against 0.40-0.43 measured). */
+#define FOREST_ROUND_S 0.20e-9
 
 /* Edges of vertices [0, v) for breakpoint index i. */
 static uint64_t bytes_below(const sg_plan_input *in, int k, unsigned i)
@@ -317,10 +324,12 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
         return sgi_fail(err, SG_E_NOMEM,
                         "the spilled %llu bytes do not fit the %llu bytes of host memory given",
                         (unsigned long long)spilled, (unsigned long long)in->host_bytes);
-    /* Device time per pass. */
+    /* Device time per pass (the in-place forest's walks below HBM rate). */
+    const double dev_gbps = in->rates.hbm_gbps *
+                            (in->algo == SG_PLAN_MST && in->lists_unsorted ? FOREST_DEVICE_WALK : 1.0);
     double td = 0.0;
     for (int k = 0; k < 3; k++) {
-        td += f[k] * (double)p.device_bytes[k] / (in->rates.hbm_gbps * 1e9);
+        td += f[k] * (double)p.device_bytes[k] / (dev_gbps * 1e9);
         p.t_upload += (double)p.device_bytes[k] / (in->rates.pcie_gbps * 1e9);
     }
     /* Owner split: the breakpoint from the lowest split up minimising the pass. */

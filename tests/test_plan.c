@@ -199,6 +199,11 @@ static void test_spill_order(void **state)
         assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
         check_plan(&in, &p, "unsorted lists");
         assert_int_equal(p.work_bytes, 65 * t.n);
+        /* its device walks (a top-K per entry) are priced below HBM rate */
+        double stream = 0.0; /* A and W streamed at HBM rate */
+        for (int k = 1; k < 3; k++)
+            stream += (double)p.device_bytes[k] / (in.rates.hbm_gbps * 1e9);
+        if (p.device_bytes[1] > 0) assert_true(p.t_device > 10.0 * stream);
         assert_int_equal(p.split[1], p.split[2]);
         if (p.host_bytes[2] > 0) assert_true(p.predicted_pass_s > sorted.predicted_pass_s);
         /* its first round streams pinned memory by DMA, faster than the
