@@ -190,6 +190,9 @@ static inline unsigned sgk_grid(const sgk_ctx *c, uint64_t items, unsigned block
     return b ? (unsigned)b : 1u;
 }
 
+// Whole microseconds since t0 (an sgi_now() reading), for the us counters.
+static inline uint64_t sgk_us_since(double t0) { return (uint64_t)((sgi_now() - t0) * 1e6); }
+
 // ------------------------------------------------------------ small device helpers
 
 // Relaxed 64-bit atomic min on unsigned words (returns the old value).

@@ -1431,7 +1431,7 @@ static sg_status forest_out(sgk_ctx *c, uint64_t out, const uint32_t *ou, const 
         SGK_TRY(sgk_download(c, w, ow, out * sizeof(uint32_t), err));
     }
     sgk_stats_set(stats, "forest_sorted", dsort ? 1 : 0);
-    sgk_stats_set(stats, "forest_sort_us", (uint64_t)((sgi_now() - t0) * 1e6));
+    sgk_stats_set(stats, "forest_sort_us", sgk_us_since(t0));
     return SG_OK;
 }
 
@@ -2322,7 +2322,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             const sg_status cst =
                 cpu_first_fill(c, *share, mt, maxe, f32, filter, K, vc, cpu_lists, cpu_long,
                                cpu_entries, cpu_inter, err);
-            cpu_first_us = (uint64_t)((sgi_now() - tc) * 1e6);
+            cpu_first_us = sgk_us_since(tc);
             if (cst != SG_OK) mt.halt();
             if (threaded) t.join();
             if (gst != SG_OK) {
@@ -2422,7 +2422,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                                           (int64_t)ns, st));
         SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
         SGK_CU(cudaStreamSynchronize(st));
-        const uint64_t round_us = (uint64_t)((sgi_now() - tr) * 1e6);
+        const uint64_t round_us = sgk_us_since(tr);
         if (iters == 1) {
             gpu_first_entries = h[C_WALKED];
             first_round_us = round_us;
@@ -2482,7 +2482,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             contractions = 1;
             cedges = ne;
             edge_mode = true;
-            gather_us = (uint64_t)((sgi_now() - tg) * 1e6);
+            gather_us = sgk_us_since(tg);
             break;
         }
     }
@@ -2490,7 +2490,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         const double te = sgi_now();
         SGK_TRY(edge_rounds(X, n, k, ne, cap, f32, C, dctr.p, h, bestA.p, bestB.p, comp.p, nxt.p,
                             par.p, rn.p, ou.p, ov.p, ow.p, iters));
-        edge_us = (uint64_t)((sgi_now() - te) * 1e6);
+        edge_us = sgk_us_since(te);
     }
     SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
     SGK_CU(cudaStreamSynchronize(st));

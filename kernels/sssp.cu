@@ -931,7 +931,7 @@ sg_status finish_dist(sgk_ctx *c, const u64 *dist, u64 n, bool f32, unsigned lon
     *reached = h[0];
     *max_bits = h[1];
     SGK_TRY(sgk_download(c, dist_out, dist, n * sizeof(u64), err));
-    sgk_stats_set(stats, "download_us", (uint64_t)((sgi_now() - td) * 1e6));
+    sgk_stats_set(stats, "download_us", sgk_us_since(td));
     sgk_stats_set(stats, "download_bytes", 8 * n);
     return SG_OK;
 }

@@ -83,16 +83,23 @@ static const double read_frac[3][3] = {
 
 /* Reads per byte of the three arrays for this input: the forest over
  * unsorted lists (the hybrid's in-place executor) reads W with A. */
+/* The in-place forest: unsorted lists read whole (kernels/mst.cu,
+ * sgk_mst_inplace), the hybrid backend's forest. */
+static bool inplace_forest(const sg_plan_input *in)
+{
+    return in->algo == SG_PLAN_MST && in->lists_unsorted;
+}
+
 static void reads_per_byte(const sg_plan_input *in, double f[3])
 {
     for (int k = 0; k < 3; k++) f[k] = read_frac[in->algo][k];
-    if (in->algo == SG_PLAN_MST && in->lists_unsorted) f[2] = 1.0;
+    if (inplace_forest(in)) f[2] = 1.0;
 }
 
 /* A and W at one split: they are read together. */
 static bool joint_aw(const sg_plan_input *in)
 {
-    return in->algo == SG_PLAN_SSSP || (in->algo == SG_PLAN_MST && in->lists_unsorted);
+    return in->algo == SG_PLAN_SSSP || inplace_forest(in);
 }
 
 /* Passes over the edges the algorithm makes (model): Borůvka iterations
@@ -103,7 +110,7 @@ static bool joint_aw(const sg_plan_input *in)
  * about once, light lists rescanned); BFS 1. */
 static double model_passes(const sg_plan_input *in)
 {
-    if (in->algo == SG_PLAN_MST && in->lists_unsorted) return 1.2;
+    if (inplace_forest(in)) return 1.2;
     if (in->algo == SG_PLAN_MST) {
         const double it = ceil(log2((double)(in->n > 2 ? in->n : 2)) / 4.0);
         return it < 1.0 ? 1.0 : it;
@@ -217,7 +224,7 @@ static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned 
         double gr = p->spill_kind[k] == SG_SPILL_MANAGED ? in->rates.managed_rand_gbps
                                                           : in->rates.zc_rand_gbps;
         double cr = in->rates.cpu_scan_gbps;
-        if (in->algo == SG_PLAN_MST && in->lists_unsorted) {
+        if (inplace_forest(in)) {
             /* The in-place forest reads whole lists: the GPU at a share of
              * the PCIe rate that depends on the memory kind (DMA streams
              * pinned memory only), its CPU threads (a top-K per list,
@@ -256,8 +263,7 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     memset(&p, 0, sizeof p);
     p.algo = in->algo;
     /* the in-place forest keeps 65 bytes per vertex (kernels/mst.cu) */
-    const uint64_t per_vertex =
-        in->algo == SG_PLAN_MST && in->lists_unsorted ? 65 : work_per_vertex[in->algo];
+    const uint64_t per_vertex = inplace_forest(in) ? 65 : work_per_vertex[in->algo];
     p.work_bytes = in->work_bytes ? in->work_bytes : per_vertex * in->n;
     if (!in->forced && in->device_budget < p.work_bytes)
         return sgi_fail(err, SG_E_NOMEM,
@@ -325,8 +331,7 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
                         "the spilled %llu bytes do not fit the %llu bytes of host memory given",
                         (unsigned long long)spilled, (unsigned long long)in->host_bytes);
     /* Device time per pass (the in-place forest's walks below HBM rate). */
-    const double dev_gbps = in->rates.hbm_gbps *
-                            (in->algo == SG_PLAN_MST && in->lists_unsorted ? FOREST_DEVICE_WALK : 1.0);
+    const double dev_gbps = in->rates.hbm_gbps * (inplace_forest(in) ? FOREST_DEVICE_WALK : 1.0);
     double td = 0.0;
     for (int k = 0; k < 3; k++) {
         td += f[k] * (double)p.device_bytes[k] / (dev_gbps * 1e9);
@@ -365,7 +370,7 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     p.pcie_bytes_per_pass = gb;
     p.predicted_pass_s = fmax(fmax(td + tg, tc), p.t_shared);
     p.passes = model_passes(in);
-    if (in->algo == SG_PLAN_MST && in->lists_unsorted) {
+    if (inplace_forest(in)) {
         const double rounds = ceil(log2((double)(in->n > 2 ? in->n : 2)) / 4.0);
         p.t_rounds = rounds * (double)in->n * FOREST_ROUND_S;
     }
