@@ -294,7 +294,8 @@ typedef enum sgk_sssp_method {
  * "edges_scanned" (edges whose weight was read), "light_edges" (the light
  * index's size, 0 when none was built), "delta". Disable names:
  * "bucket-balance", "prefilter", "far-window", "defer-heavy",
- * "light-index", "done-bits", "bf-ldg", "bf-segments" (see sssp.cu).
+ * "light-index", "done-bits", "wide-delta", "bf-ldg", "bf-segments" (see
+ * sssp.cu).
  * *reached and *max_bits get the summary (the vertices with
  * a finite distance, the largest finite distance's bits), computed on the
  * device; "download_us" and "download_bytes" say what the result's copy
@@ -303,6 +304,17 @@ sg_status sgk_sssp(sgk_ctx *c, const sgk_graph *g, uint32_t source, sgk_sssp_met
                    double delta, uint64_t *dist, uint64_t *reached, uint64_t *max_bits,
                    sgk_stats *stats, sg_error *err);
 uint64_t sgk_sssp_bytes(uint64_t n, uint64_t m, sgk_sssp_method method);
+
+/* Whether the automatic SSSP width may be doubled for this graph: no hub,
+ * the largest degree under 16 times the mean (m / n). Hub-free graphs
+ * (SSCA2, grids, uniform random ones) run many small rounds, which wider
+ * buckets cut; R-MAT's hubs give few large rounds, and there the doubled
+ * width cost 4-9 % at a 6 GiB budget (sssp.cu, "automatic delta"). The
+ * hybrid plan keeps room for the doubled width's light index only then. */
+static inline bool sgk_sssp_wide_ok(uint64_t n, uint64_t m, uint64_t max_degree)
+{
+    return n > 0 && (double)max_degree < 16.0 * (double)m / (double)n;
+}
 
 /* Breadth-first search levels from `source` (< n) along out-edges;
  * level[v] = UINT32_MAX when unreached. With parent non-NULL, parent[v] is

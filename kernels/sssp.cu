@@ -128,6 +128,8 @@
 //   "defer-heavy"     near-far: rounds relax every edge (no settle pass)
 //   "light-index"     near-far: rounds walk the full lists (no light CSR)
 //   "done-bits"       near-far: no final-vertex test before distance reads
+//   "wide-delta"      near-far: the automatic delta stays 4 mean / degree
+//                     (not doubled when its light index fits)
 //   "bf-ldg"          Bellman-Ford: plain distance loads, not __ldg
 //   "bf-segments"     Bellman-Ford: one segment (CSR order, no grouping)
 //
@@ -145,6 +147,21 @@
 // rounds of a wide bucket rescan only light lists; past ~2^17 the settle
 // pass's relaxations grow (more targets improved twice). Without deferral
 // the sweep had its optimum at 16384 (mean / degree).
+// With deferral and the light index, on a graph without hubs (the largest
+// degree under 16 times the mean: sgk_sssp_wide_ok), the width is then
+// doubled (8 mean / degree) when the index at that width fits: it is
+// counted at the doubled width first, and when it does not fit the budget
+// or holds more than 45 % of the edges, counted again at the narrow one (a
+// second pass over W; the hybrid plan leaves room for m/8 light entries
+// and a quarter more, src/gpu_engine.c). Without an index the width stays
+// narrow. Measured at scale 26 (docs/benchmarks.md): SSCA2 (20,320
+// latency-bound rounds at 2^16) took 1.129 s in core at 2^16, 0.750 at
+// 2^17 and 0.582 at 2^18, and at a 6 GiB budget 1.87 s at 2^16 against
+// 1.52-1.55 at 2^17 (2.88 at 2^18, where the index no longer fits and the
+// rounds read the host lists); a uniform random graph (scale 25) 78 ms of
+// kernels at 2^16, 70 at 2^17. R-MAT, whose hubs give few large rounds,
+// lost: 0.176 against 0.190 s in core, 0.818 against 0.85-0.89 at 6 GiB
+// (the scale 24 sweep above is flat there), so it keeps the narrow width.
 //
 // ---------------------------------------------------------------- measured cost
 // R-MAT scale 24 on the H100 (n = 16.8M, m = 520.8M CSR entries; the
@@ -979,6 +996,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     // The bucket width.
     u64 delta_u = 1;
     double delta_f = 1.0;
+    bool widened = false; // the automatic width doubled (halved again if its index does not fit)
     {
         double delta = delta_in;
         if (delta == 0.0) {
@@ -993,10 +1011,17 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             }
             const double deg = n ? (double)m / (double)n : 1.0;
             // (see "automatic delta" above: 4 mean / degree with the settle
-            // passes, mean / degree without)
+            // passes, mean / degree without; doubled while the light index
+            // at that width fits, checked when it is counted below)
             delta = mean * (defer ? 4.0 : 1.0) / (deg > 1.0 ? deg : 1.0);
             if (!(delta > 0.0) || isinf(delta)) delta = 1.0;
             if (!f32) delta = exp2(round(log2(delta < 1.0 ? 1.0 : delta)));
+            if (defer && m > 0 && sgk_sssp_wide_ok(n, m, d.max_degree) &&
+                !sgk_ctx_disabled(c, "light-index") && !sgk_ctx_disabled(c, "wide-delta") &&
+                delta < 0x1p61) {
+                delta *= 2.0;
+                widened = true;
+            }
         }
         if (f32) {
             delta_f = delta > 0.0 ? delta : 1.0;
@@ -1012,36 +1037,53 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     sgk_dbuf<u64> lx;
     sgk_dbuf<uint32_t> la, lw;
     if (defer && !sgk_ctx_disabled(c, "light-index") && m > 0) {
-        if (f32) {
+        auto bound_of = [&]() -> u64 {
+            if (!f32) return delta_u;
             float fb = (float)delta_f;
             if ((double)fb < delta_f) fb = nextafterf(fb, INFINITY);
             uint32_t bb;
             memcpy(&bb, &fb, sizeof bb);
-            light_bound = bb;
-        } else {
-            light_bound = delta_u;
-        }
+            return bb;
+        };
+        light_bound = bound_of();
         size_t tb = 0;
         SGK_CU(cub::DeviceScan::ExclusiveSum(nullptr, tb, (u64 *)nullptr, (u64 *)nullptr,
                                              (size_t)(n + 1), st));
         const u64 need = abytes(8 * (n + 1)) + abytes(tb);
         if (c->in_use + need <= c->budget) {
-            sgk_dbuf<unsigned char> tmp;
             SGK_TRY(lx.alloc(c, n + 1, "the SSSP light index offsets", err));
-            SGK_TRY(tmp.alloc(c, tb ? tb : 1, "the SSSP light index scan storage", err));
-            SGK_CU(cudaMemsetAsync(lx.get(), 0, (n + 1) * sizeof(u64), st));
             const unsigned lgrid = sgk_grid(c, m, BF_TILE);
-            light_pass<false><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, m, light_bound, lx, nullptr,
-                                                           nullptr);
-            SGK_LAUNCHED("light_pass");
-            SGK_CU(cub::DeviceScan::ExclusiveSum(tmp.get(), tb, lx.get(), lx.get(), (size_t)(n + 1),
-                                                 st));
-            SGK_CU(cudaMemcpyAsync(&hc.p->wcnt, lx.get() + n, sizeof(u64), cudaMemcpyDeviceToHost, st));
-            SGK_CU(cudaStreamSynchronize(st));
-            tmp.release();
-            light_m = hc.p->wcnt;
-            const u64 need2 = 2 * abytes(4 * light_m) + abytes(8 * (n + 1));
-            if (light_m <= m / 2 && c->in_use + need2 <= c->budget) {
+            // Counts per vertex, scanned in place; light_m = the total.
+            auto count = [&]() -> sg_status {
+                sgk_dbuf<unsigned char> tmp;
+                SGK_TRY(tmp.alloc(c, tb ? tb : 1, "the SSSP light index scan storage", err));
+                SGK_CU(cudaMemsetAsync(lx.get(), 0, (n + 1) * sizeof(u64), st));
+                light_pass<false><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, m,
+                                                               light_bound, lx, nullptr, nullptr);
+                SGK_LAUNCHED("light_pass");
+                SGK_CU(cub::DeviceScan::ExclusiveSum(tmp.get(), tb, lx.get(), lx.get(),
+                                                     (size_t)(n + 1), st));
+                SGK_CU(cudaMemcpyAsync(&hc.p->wcnt, lx.get() + n, sizeof(u64),
+                                       cudaMemcpyDeviceToHost, st));
+                SGK_CU(cudaStreamSynchronize(st));
+                light_m = hc.p->wcnt;
+                return SG_OK;
+            };
+            auto fits = [&]() {
+                const u64 need2 = 2 * abytes(4 * light_m) + abytes(8 * (n + 1));
+                return light_m <= m / 2 && c->in_use + need2 <= c->budget;
+            };
+            SGK_TRY(count());
+            if (widened && (!fits() || (double)light_m > 0.45 * (double)m)) {
+                // the doubled width's index does not fit or holds too many
+                // edges: the narrow width, counted again (a second pass over W)
+                widened = false;
+                delta_u = delta_u / 2 > 0 ? delta_u / 2 : 1;
+                delta_f = f32 ? delta_f / 2.0 : (double)delta_u;
+                light_bound = bound_of();
+                SGK_TRY(count());
+            }
+            if (fits()) {
                 SGK_TRY(la.alloc(c, light_m ? light_m : 1, "the SSSP light index neighbours", err));
                 SGK_TRY(lw.alloc(c, light_m ? light_m : 1, "the SSSP light index weights", err));
                 sgk_dbuf<u64> cur;
@@ -1059,6 +1101,10 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             }
         }
         if (!lx.get()) light_bound = ~0ull;
+    }
+    if (widened && !lx.get()) { // no index at all: the narrow width
+        delta_u = delta_u / 2 > 0 ? delta_u / 2 : 1;
+        delta_f = f32 ? delta_f / 2.0 : (double)delta_u;
     }
     stats->seconds_preprocess = sgi_now() - t0;
 

@@ -345,13 +345,18 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     in.pt_e = pt_e;
     in.device_budget = m.budget - m.in_use;
     /* The kernels' own arrays; SSSP also keeps room for its light index
-     * (offsets, the cursors that fill it, and up to m/8 light entries of 8
-     * bytes), which lets the rounds read device memory only: measured at
+     * (offsets, the cursors that fill it, and up to 5m/32 light entries of
+     * 8 bytes), which lets the rounds read device memory only: measured at
      * R-MAT scale 22 with 87 % of the lists spilled, rounds without it took
-     * twice as long as with every list spilled and the index built. */
+     * twice as long as with every list spilled and the index built. On a
+     * graph without hubs the automatic width is doubled when its index
+     * fits (sssp.cu, sgk_sssp_wide_ok), which puts m/8 entries there on
+     * SSCA2 (weights uniform in [1, 2^20]): room for a quarter more then
+     * keeps that from failing by a few MB. Otherwise m/8 entries, at most. */
     in.work_bytes = hybrid_bytes(algo, g, parents);
     if (algo == SGI_ALGO_SSSP_DELTA)
-        in.work_bytes += 16 * (g->n + 1) + g->m + (g->n + 1) / 4 + 4096; /* + scan storage */
+        in.work_bytes += 16 * (g->n + 1) + g->m + (g->n + 1) / 4 + 4096 + /* + scan storage */
+                         (sgk_sssp_wide_ok(g->n, g->m, g->max_degree) ? g->m / 4 : 0);
     /* The forest: room for its contracted edge list (20 bytes per edge, up
      * to m/16 edges as in core) before any list, after X: every round
      * before the contraction reads all live lists, so an earlier switch to

@@ -388,6 +388,139 @@ static void test_sssp_light_index(void **state)
     sg_run_free(gpu);
 }
 
+static char *env_push(const char *names);
+static void env_pop(char *saved);
+
+/* The automatic bucket width (sssp.cu, "automatic delta"), as this test
+ * computes it from the graph: the mean of the sampled weights (a stride
+ * over at most 65536) times 4 over m / n, u32 rounded to a power of two;
+ * doubled on a graph without hubs (largest degree under 16 m / n) when the
+ * light index at twice that width (the weights below it) holds at most
+ * 45 % of the edges and fits. Returns the narrow width;
+ * *wide gets the one expected with room. */
+static double expected_delta(const sg_graph *g, double *wide)
+{
+    sg_graph_info gi;
+    sg_graph_get_info(g, &gi);
+    const uint64_t m = gi.n_edges, n = gi.n_vertices;
+    const uint64_t samples = m < 65536 ? m : 65536, stride = m / samples;
+    const void *wv = sg_graph_weights(g);
+    const bool f32 = gi.weight_type == SG_WEIGHT_F32;
+#define WEIGHT_AT(p) (f32 ? (double)((const float *)wv)[p] : (double)((const uint32_t *)wv)[p])
+    double sum = 0.0;
+    uint64_t cnt = 0;
+    for (uint64_t i = 0; i < samples; i++) {
+        const double x = WEIGHT_AT(i * stride);
+        if (isfinite(x)) sum += x, cnt++;
+    }
+    double d = cnt ? sum / (double)cnt * 4.0 / ((double)m / (double)n) : 0.0;
+    if (!(d > 0.0)) d = 1.0;
+    if (!f32) d = exp2(round(log2(d < 1.0 ? 1.0 : d)));
+    uint64_t light = 0;
+    for (uint64_t p = 0; p < m; p++) {
+        const double x = WEIGHT_AT(p);
+        /* f32: the index bound is the float nearest above 2d; these
+         * weights sit far from it */
+        light += x < 2.0 * d;
+    }
+#undef WEIGHT_AT
+    const bool no_hubs = (double)gi.max_degree < 16.0 * (double)m / (double)n;
+    *wide = no_hubs && (double)light <= 0.45 * (double)m ? 2.0 * d : d;
+    return d;
+}
+
+/* One automatic-width sg_sssp on a fresh GPU run with `budget` (0: the
+ * default), verified against Dijkstra; returns the width used and the
+ * device peak. */
+static double auto_width_run(const sg_graph *g, uint64_t budget, uint64_t *peak, const char *what)
+{
+    sg_run *run = mkrun(SG_BACKEND_GPU, budget);
+    const sg_sssp_options o = {.source = 0, .method = SG_SSSP_DELTA};
+    sg_sssp_result *r = NULL;
+    sg_error err = {0};
+    if (sg_sssp(run, g, &o, &r, &err) != SG_OK)
+        fail_msg("%s: automatic width, budget %llu: %s", what, (unsigned long long)budget, err.msg);
+    expect_backend(run, SG_BACKEND_GPU, what, "sg_sssp, automatic width");
+    if (sg_verify_sssp(g, r, &err) != SG_OK)
+        fail_msg("%s: automatic width, budget %llu: verify: %s", what, (unsigned long long)budget,
+                 err.msg);
+    const double d = r->delta;
+    sg_sssp_free(r);
+    sg_device_report rep;
+    sg_run_device_report(run, &rep);
+    if (budget && rep.peak_bytes > budget)
+        fail_msg("%s: peak %llu over the budget %llu", what, (unsigned long long)rep.peak_bytes,
+                 (unsigned long long)budget);
+    *peak = rep.peak_bytes;
+    sg_run_free(run);
+    return d;
+}
+
+static bool same_width(double a, double b) { return fabs(a - b) <= 1e-9 * (b > 1.0 ? b : 1.0); }
+
+/* A hub-free graph whose doubled width stays under 45 % light: 2048
+ * vertices, each joined to 16 random others (mean degree ~32), weights
+ * uniform in [1, 2^20] (as the generators draw them); the light share at
+ * twice the automatic width is then ~4 / 32. */
+static sg_graph *wide_graph(bool f32)
+{
+    enum { N = 2048, PER = 16 };
+    static uint32_t u[N * PER], v[N * PER], w[N * PER];
+    uint64_t x = 88172645463325252ull;
+    for (uint32_t i = 0; i < N * PER; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        u[i] = i / PER;
+        v[i] = (uint32_t)(x % N);
+        const uint32_t wt = 1 + (uint32_t)((x >> 20) % (1u << 20));
+        w[i] = f32 ? tg_f32_bits((float)wt) : wt;
+    }
+    return tg_from_edges(N, N * PER, u, v, w, false, f32);
+}
+
+static void test_sssp_auto_delta(void **state)
+{
+    (void)state;
+    static const tg_kind kinds[3] = {TG_RANDOM, TG_SSCA2, TG_RMAT};
+    char what[200];
+    int widened = 0;
+    for (int k = 0; k < 4; k++)
+        for (int f32 = 0; f32 < 2; f32++) {
+            const uint64_t size = small_only ? 256 : 4096;
+            sg_graph *g = k < 3 ? tg_make(kinds[k], size, 3, false, f32) : wide_graph(f32);
+            if (k < 3)
+                describe(what, sizeof what, kinds[k], size, 3, false, f32, g);
+            else
+                snprintf(what, sizeof what, "random n 2048, 16 edges each, weights to 2^20, %s",
+                         f32 ? "f32" : "u32");
+            double wide = 0.0;
+            const double narrow = expected_delta(g, &wide);
+            uint64_t peak = 0, npeak = 0;
+            const double got = auto_width_run(g, 0, &peak, what);
+            if (!same_width(got, wide))
+                fail_msg("%s: automatic width %g, want %g (narrow %g)", what, got, wide, narrow);
+            char *saved = env_push("wide-delta");
+            const double off = auto_width_run(g, 0, &npeak, what);
+            env_pop(saved);
+            if (!same_width(off, narrow))
+                fail_msg("%s: \"wide-delta\" off: width %g, want %g", what, off, narrow);
+            if (wide != narrow) {
+                /* the narrow run's peak leaves no room for the wider index:
+                 * counted at the doubled width, then at the narrow one */
+                widened++;
+                uint64_t bpeak = 0;
+                const double tight = auto_width_run(g, npeak, &bpeak, what);
+                if (!same_width(tight, narrow))
+                    fail_msg("%s: budget %llu (the narrow run's peak; %llu with the wide "
+                             "index): width %g, want %g",
+                             what, (unsigned long long)npeak, (unsigned long long)peak, tight,
+                             narrow);
+            }
+            sg_graph_free(g);
+        }
+    if (widened < 2) fail_msg("%d graphs took the wider width, want the last two at least",
+                              widened);
+}
+
 /* ------------------------------------------------------------ BFS */
 
 static void test_bfs(void **state)
@@ -624,7 +757,7 @@ static void test_disable_switches(void **state)
     (void)state;
     static const char all[] = "first-probe,contract,unsorted-trees,bottom-up,block-queue,hub-queue,"
                               "bucket-balance,prefilter,far-window,defer-heavy,light-index,done-bits,"
-                              "bf-ldg,bf-segments,vertex-cache,wide-cache,stream-first,dma-pull";
+                              "bf-ldg,bf-segments,vertex-cache,wide-cache,stream-first,dma-pull,wide-delta";
     char *saved = env_push(all);
     /* the device context reads the variable when it is made (first GPU use) */
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0), *gpu = mkrun(SG_BACKEND_GPU, 0);
@@ -1347,6 +1480,7 @@ int main(void)
         cmocka_unit_test(test_mst),
         cmocka_unit_test(test_sssp),
         cmocka_unit_test(test_sssp_light_index),
+        cmocka_unit_test(test_sssp_auto_delta),
         cmocka_unit_test(test_bfs),
         cmocka_unit_test(test_edge_cases),
         cmocka_unit_test(test_disable_switches),
