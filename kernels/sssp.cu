@@ -1033,6 +1033,11 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     // The light index: the edges a NEAR round may take (weight < delta) in
     // a CSR of their own, built when the budget has room for it (it is not
     // in sgk_sssp_bytes: without it rounds walk the whole lists).
+    auto narrow = [&]() { // undoes the automatic width's doubling
+        widened = false;
+        delta_u = delta_u / 2 > 0 ? delta_u / 2 : 1;
+        delta_f = f32 ? delta_f / 2.0 : (double)delta_u;
+    };
     u64 light_bound = ~0ull, light_m = m;
     sgk_dbuf<u64> lx;
     sgk_dbuf<uint32_t> la, lw;
@@ -1077,9 +1082,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             if (widened && (!fits() || (double)light_m > 0.45 * (double)m)) {
                 // the doubled width's index does not fit or holds too many
                 // edges: the narrow width, counted again (a second pass over W)
-                widened = false;
-                delta_u = delta_u / 2 > 0 ? delta_u / 2 : 1;
-                delta_f = f32 ? delta_f / 2.0 : (double)delta_u;
+                narrow();
                 light_bound = bound_of();
                 SGK_TRY(count());
             }
@@ -1102,10 +1105,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         }
         if (!lx.get()) light_bound = ~0ull;
     }
-    if (widened && !lx.get()) { // no index at all: the narrow width
-        delta_u = delta_u / 2 > 0 ? delta_u / 2 : 1;
-        delta_f = f32 ? delta_f / 2.0 : (double)delta_u;
-    }
+    if (widened && !lx.get()) narrow(); // no index at all: the narrow width
     stats->seconds_preprocess = sgi_now() - t0;
 
     const double t1 = sgi_now();
