@@ -959,30 +959,48 @@ __global__ void __launch_bounds__(BLK)
     if (MODE != HW_GATHER) warp_add(leaving, &ctr[C_INTER]);
 }
 
-// The cache's candidates: cand[i] = the first slot of scan[i] still leaving
-// its tree (NONE64 for none); state[i] = 2 when the cache is spent (K
-// slots, all inside: the list may hold more leaving entries), else 0.
+// The cache's candidates: cslot[i] = the first slot of scan[i] still
+// leaving its tree (NO_SLOT for none: the candidate is read from the cache,
+// one byte per vertex instead of eight); state[i] = 2 when the cache is
+// spent (K slots, all inside: the list may hold more leaving entries),
+// else 0.
+constexpr uint8_t NO_SLOT = 0xff;
 __global__ void k_cpick(uint64_t ns, const uint32_t *__restrict__ scan,
                         const uint32_t *__restrict__ comp, const uint64_t *__restrict__ vc, int K,
-                        uint64_t *cand, uint8_t *state)
+                        uint8_t *cslot, uint8_t *state)
 {
     for (uint64_t i = gtid(); i < ns; i += gthreads()) {
         const uint32_t v = scan[i], t = comp[v];
         const uint64_t *slot = vc + (uint64_t)v * (uint64_t)K;
-        uint64_t c = NONE64;
+        uint8_t c = NO_SLOT;
         int s = 0;
         for (; s < K; s++) {
             const uint64_t e = slot[s];
             if (e == NONE64) break;
             if (comp[(uint32_t)e] != t) {
-                c = e;
+                c = (uint8_t)s;
                 break;
             }
         }
-        cand[i] = c;
+        cslot[i] = c;
         state[i] = s == K ? 2 : 0;
     }
 }
+
+// A vertex's candidate (key << 32 | nbr, NONE64 for none): cand[i] without
+// the cache, else its cache slot cslot[i].
+struct Cands {
+    const uint64_t *cand;  // without the cache
+    const uint8_t *cslot;  // with it
+    const uint64_t *vc;
+    int K;
+    __device__ __forceinline__ uint64_t at(uint64_t i, uint32_t v) const
+    {
+        if (cand) return cand[i];
+        const uint8_t s = cslot[i];
+        return s == NO_SLOT ? NONE64 : vc[(uint64_t)v * (uint64_t)K + s];
+    }
+};
 
 // Which spent caches to refill: those whose lower bound (the last slot's
 // key) does not exceed the key of their tree's minimum from the cached
@@ -1015,7 +1033,7 @@ __global__ void k_creset(uint64_t nr, const uint32_t *__restrict__ list, uint64_
 // candidate or a spent cache (state 2 from k_cpick) and its tree is live.
 // C_LIVE sums the kept lists' lengths.
 __global__ void k_ckeep(uint64_t ns, const uint32_t *__restrict__ scan,
-                        const uint64_t *__restrict__ cand, const uint32_t *__restrict__ comp,
+                        const uint8_t *__restrict__ cslot, const uint32_t *__restrict__ comp,
                         sgk_arr<uint64_t> x, uint8_t *flags, ull *ctr)
 {
     const uint64_t span = gthreads();
@@ -1024,7 +1042,7 @@ __global__ void k_ckeep(uint64_t ns, const uint32_t *__restrict__ scan,
         const uint64_t i = b + lane_id();
         if (i < ns) {
             const uint32_t v = scan[i];
-            const bool keep = (cand[i] != NONE64 || flags[i] == 2) && comp[v] != NONE32;
+            const bool keep = (cslot[i] != NO_SLOT || flags[i] == 2) && comp[v] != NONE32;
             flags[i] = keep;
             if (keep) live += x[v + 1] - x[v];
         }
@@ -1035,42 +1053,41 @@ __global__ void k_ckeep(uint64_t ns, const uint32_t *__restrict__ scan,
 // D1 / D2 from the vertex candidates (key << 32 | nbr): as (key << 32 |
 // min(v, nbr), max(v, nbr)) per tree.
 __device__ __forceinline__ uint32_t hcand(uint64_t i, uint64_t ns,
-                                          const uint32_t *__restrict__ scan,
-                                          const uint64_t *__restrict__ cand,
+                                          const uint32_t *__restrict__ scan, const Cands &cd,
                                           const uint32_t *__restrict__ comp, uint64_t &ca,
                                           uint32_t &cb)
 {
     if (i >= ns) return NONE32;
-    const uint64_t c = cand[i];
+    const uint32_t v = scan[i];
+    const uint64_t c = cd.at(i, v);
     if (c == NONE64) return NONE32;
-    const uint32_t v = scan[i], nb = (uint32_t)c;
+    const uint32_t nb = (uint32_t)c;
     ca = (c >> 32) << 32 | (v < nb ? v : nb);
     cb = v < nb ? nb : v;
     return comp[v];
 }
 
-__global__ void k_hreduce1(uint64_t ns, const uint32_t *__restrict__ scan,
-                           const uint64_t *__restrict__ cand, const uint32_t *__restrict__ comp,
-                           uint64_t *bestA)
+__global__ void k_hreduce1(uint64_t ns, const uint32_t *__restrict__ scan, Cands cd,
+                           const uint32_t *__restrict__ comp, uint64_t *bestA)
 {
     const uint64_t span = gthreads();
     for (uint64_t b = gtid() - lane_id(); b < ns; b += span) {
         uint64_t ca = NONE64;
         uint32_t cb = NONE32;
-        const uint32_t t = hcand(b + lane_id(), ns, scan, cand, comp, ca, cb);
+        const uint32_t t = hcand(b + lane_id(), ns, scan, cd, comp, ca, cb);
         tree_min64(t, ca, bestA);
     }
 }
 
-__global__ void k_hreduce2(uint64_t ns, const uint32_t *__restrict__ scan,
-                           const uint64_t *__restrict__ cand, const uint32_t *__restrict__ comp,
-                           const uint64_t *__restrict__ bestA, uint32_t *bestB)
+__global__ void k_hreduce2(uint64_t ns, const uint32_t *__restrict__ scan, Cands cd,
+                           const uint32_t *__restrict__ comp, const uint64_t *__restrict__ bestA,
+                           uint32_t *bestB)
 {
     const uint64_t span = gthreads();
     for (uint64_t b = gtid() - lane_id(); b < ns; b += span) {
         uint64_t ca = NONE64;
         uint32_t cb = NONE32;
-        uint32_t t = hcand(b + lane_id(), ns, scan, cand, comp, ca, cb);
+        uint32_t t = hcand(b + lane_id(), ns, scan, cd, comp, ca, cb);
         if (t != NONE32 && bestA[t] != ca) t = NONE32;
         tree_min32(t, t != NONE32 ? cb : NONE32, bestB);
     }
@@ -1943,7 +1960,7 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // first round (every list is read then, in order) are copied to device
 // buffers in pieces on a second stream (DMA from pinned memory, a copy
 // kernel from managed memory), the walk of one piece overlapping the copy
-// of the next; later rounds read host lists in place.
+// of the next.
 // Without room for one slot (or "vertex-cache" disabled) every round reads
 // every live list (per vertex the lightest leaving entry is the candidate).
 // Per tree the minimum as in the in-core D, then the same merge (E) and
@@ -1958,11 +1975,13 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // runs in edge mode on the device (the in-core edge rounds), reading the
 // graph no more. The hybrid backend leaves room for it (src/gpu_engine.c),
 // which the cache uses until then.
-// DEVICE MEMORY: comp 4, per-tree minima 12, nxt/par/rn 12 bytes per
-// vertex; two scan lists 8, keep flags 1, vertex candidates 8, list offsets
-// 8 and the forest 12 bytes per vertex with a list (65 n at most) + CUB
-// scratch; graph prefixes are the caller's; the cache (8 K n) and the
-// streamed pieces only from what the budget leaves free.
+// DEVICE MEMORY: comp 4, per-tree minima 12 (the walks' list offsets share
+// their words), nxt/par/rn 12 bytes per vertex; two scan lists 8, keep
+// flags 1, vertex candidates 8 (with the cache a slot number, 1) and the
+// forest 12 bytes per vertex with a list (57 n at most) + CUB scratch;
+// graph prefixes are the caller's; the cache (8 K n) and the streamed
+// pieces only from what the budget leaves free. (Sharing the offsets and
+// the slot numbers took SSCA2 26 at 6G from two slots to four.)
 // DISABLE NAMES: vertex-cache (no cache), wide-cache (one slot), cpu-share,
 // dynamic-split (the CPU share fixed at the plan's split), stream-first
 // (the first round reads host lists in place), dma-pull (its pieces copied
@@ -2027,7 +2046,7 @@ struct Pipe {
 
 uint64_t sgk_mst_inplace_bytes(uint64_t n)
 {
-    return 65 * (n + 1) + 16 + (n + 1) / 16 + HYB_CUB + CTR_BYTES + 4096;
+    return 57 * (n + 1) + 16 + (n + 1) / 16 + HYB_CUB + CTR_BYTES + 4096;
 }
 
 sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *share, uint32_t *u,
@@ -2067,9 +2086,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     X.err = err;
     const sgk_arr<uint64_t> gx = g->X;
     sgk_dbuf<ull> dctr;
-    sgk_dbuf<uint64_t> cand, off, bestA;
+    sgk_dbuf<uint64_t> cand, bestA;
     sgk_dbuf<uint32_t> comp, S0, S1, bestB, nxt, par, rn, ou, ov, ow;
-    sgk_dbuf<uint8_t> flags;
+    sgk_dbuf<uint8_t> flags, cslot;
     SGK_TRY(dctr.alloc(c, CTR_BYTES / 8, "the forest counters", err));
     SGK_TRY(comp.alloc(c, n, "the forest tree ids", err));
     SGK_TRY(S0.alloc(c, n, "the forest scan list", err));
@@ -2080,7 +2099,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         SGK_CU(cub::DeviceSelect::Flagged(nullptr, t1b, S0.p, flags.p, S1.p, dctr.p + C_NSEL,
                                           (int64_t)n, st));
         SGK_CU(cub::DeviceScan::ExclusiveSum(nullptr, t2b, S0.p, S1.p, n, st));
-        SGK_CU(cub::DeviceScan::ExclusiveSum(nullptr, t3b, cand.p, off.p, n + 1, st));
+        SGK_CU(cub::DeviceScan::ExclusiveSum(nullptr, t3b, cand.p, cand.p, n + 1, st));
         size_t mx = t1b > t2b ? t1b : t2b;
         if (t3b > mx) mx = t3b;
         SGK_TRY(X.grow(mx));
@@ -2111,9 +2130,12 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         SGK_TRY(flags.alloc(c, ns0, "the forest keep flags", err));
     }
     SGK_TRY(cand.alloc(c, ns0, "the forest vertex candidates", err));
-    SGK_TRY(off.alloc(c, ns0 + 1, "the forest list offsets", err));
     const uint64_t cap = ns > 0 ? ns - 1 : 0; // forest edges, at most
     SGK_TRY(alloc_trees(c, n, cap, bestA, bestB, nxt, par, rn, ou, ov, ow, err));
+    // The walks' list offsets (ns0 + 1 at most) share the per-tree minima's
+    // n + 1 words: a round takes its offsets, walks, and only then its
+    // minima (reduce resets them first); the contraction's gather too.
+    uint64_t *const off = bestA.p;
     uint32_t *scan = S0.p, *spare = S1.p;
     const unsigned wgrid = grid(c, m); // walks: grid-stride over the tiles
 
@@ -2134,12 +2156,15 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     int K = 0;
     sgk_dbuf<uint64_t> vc;
     if (!sgk_ctx_disabled(c, "vertex-cache")) {
-        uint64_t room = free_room();
+        // with the cache a vertex's candidate is a slot (1 byte, not 8)
+        uint64_t room = free_room() + 7 * cand.n;
         room = room > 16 * smin ? room - 16 * smin : 0; // kept for the streaming
         const uint64_t fit = room / (8 * n);
         K = fit >= 4 ? 4 : (int)fit;
         if (K > 1 && sgk_ctx_disabled(c, "wide-cache")) K = 1;
         if (K > 0) {
+            cand.release();
+            SGK_TRY(cslot.alloc(c, ns0, "the forest candidates' cache slots", err));
             SGK_TRY(vc.alloc(c, (uint64_t)K * n, "the forest vertex cache", err));
             SGK_CU(cudaMemsetAsync(vc.p, 0xff, (uint64_t)K * n * sizeof(uint64_t), st));
         }
@@ -2246,29 +2271,33 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         return SG_OK;
     };
 
-    // The offsets of list[0..cnt) into off (off[cnt] = its entries); bestA
-    // is the lengths' scratch and, with reset, is reset for the k trees after.
-    auto offsets = [&](const uint32_t *list, uint64_t cnt, bool reset) -> sg_status {
-        k_hlens<<<grid(c, cnt + 1), BLK, 0, st>>>(cnt, list, gx, bestA);
+    // The offsets of list[0..cnt) into off (off[cnt] = its entries): the
+    // lengths, then their exclusive sums in place (the per-tree minima's
+    // words: reduce resets them).
+    auto offsets = [&](const uint32_t *list, uint64_t cnt) -> sg_status {
+        k_hlens<<<grid(c, cnt + 1), BLK, 0, st>>>(cnt, list, gx, off);
         SGK_LAUNCHED("k_hlens");
         size_t b = X.tmp.n;
-        SGK_CU(cub::DeviceScan::ExclusiveSum(X.tmp.p, b, bestA.p, off.p, cnt + 1, st));
-        if (reset) {
-            k_reset_best<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB);
-            SGK_LAUNCHED("k_reset_best");
-        }
+        SGK_CU(cub::DeviceScan::ExclusiveSum(X.tmp.p, b, off, off, cnt + 1, st));
         return SG_OK;
     };
-    // D1 / D2 over the scan list's candidates (bestA and bestB reset).
+    auto reset_best = [&]() -> sg_status {
+        k_reset_best<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB);
+        SGK_LAUNCHED("k_reset_best");
+        return SG_OK;
+    };
+    // D1 / D2 over the scan list's candidates, the minima reset first.
     auto reduce = [&]() -> sg_status {
-        k_hreduce1<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cand, comp, bestA);
+        SGK_TRY(reset_best());
+        const Cands cd{K > 0 ? nullptr : cand.p, cslot.p, vc.p, K};
+        k_hreduce1<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cd, comp, bestA);
         SGK_LAUNCHED("k_hreduce1");
-        k_hreduce2<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cand, comp, bestA, bestB);
+        k_hreduce2<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cd, comp, bestA, bestB);
         SGK_LAUNCHED("k_hreduce2");
         return SG_OK;
     };
     auto pick = [&]() -> sg_status {
-        k_cpick<<<grid(c, ns), BLK, 0, st>>>(ns, scan, comp, vc, K, cand, flags);
+        k_cpick<<<grid(c, ns), BLK, 0, st>>>(ns, scan, comp, vc, K, cslot, flags);
         SGK_LAUNCHED("k_cpick");
         return SG_OK;
     };
@@ -2348,8 +2377,6 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         uint64_t nr = ns;
         full_walk = iters == 1;
         if (!full_walk) {
-            k_reset_best<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB);
-            SGK_LAUNCHED("k_reset_best");
             SGK_TRY(pick());
             SGK_TRY(reduce());
             k_cneed<<<grid(c, ns), BLK, 0, st>>>(ns, scan, comp, vc, K, bestA, flags);
@@ -2371,7 +2398,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         }
         rescans += nr;
         if (nr == 0) return pick(); // the states again; the minima stand
-        SGK_TRY(offsets(R, nr, true));
+        SGK_TRY(offsets(R, nr));
         if (iters == 1) {
             SGK_TRY(first_round(R, nr));
         } else {
@@ -2399,7 +2426,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         SGK_CU(cudaMemsetAsync(dctr.p + C_INTER, 0, sizeof(ull), st));
         SGK_CU(cudaMemsetAsync(dctr.p + C_LIVE, 0, sizeof(ull), st));
         if (K == 0) {
-            SGK_TRY(offsets(scan, ns, true));
+            SGK_TRY(offsets(scan, ns));
             SGK_CU(cudaMemsetAsync(cand.p, 0xff, ns * sizeof(uint64_t), st));
             k_hwalk<HW_FIND><<<wgrid, BLK, 0, st>>>(ns, off, scan, gx, g->A, g->W, f32, comp,
                                                      cand, nullptr, 0, nullptr, nullptr, nullptr,
@@ -2415,7 +2442,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         if (K == 0)
             k_keep<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cand, comp, flags);
         else
-            k_ckeep<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cand, comp, gx, flags, dctr);
+            k_ckeep<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cslot, comp, gx, flags, dctr);
         SGK_LAUNCHED("k_keep");
         tb = X.tmp.n;
         SGK_CU(cub::DeviceSelect::Flagged(X.tmp.p, tb, scan, flags.p, spare, dctr.p + C_NSEL,
@@ -2459,11 +2486,11 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         sgk_mem_stats ms;
         sgk_ctx_mem(c, &ms);
         const uint64_t room = (ms.budget > ms.in_use ? ms.budget - ms.in_use : 0) + 8 * vc.n;
-        const uint64_t freed = 8 * cand.n + 8 * off.n + 4 * S0.n + 4 * S1.n + flags.n;
+        const uint64_t freed = 8 * cand.n + cslot.n + 4 * S0.n + 4 * S1.n + flags.n;
         if (contract_on && 20 * ccap + slack <= room && 40 * ccap + slack <= room + freed) {
             const double tg = sgi_now();
             vc.release();
-            SGK_TRY(offsets(scan, ns, true));
+            SGK_TRY(offsets(scan, ns));
             for (int j = 0; j < 5; j++)
                 SGK_TRY(C[0][j].alloc(c, ccap, "the forest contracted edges", err));
             SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
@@ -2476,7 +2503,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             SGK_CU(cudaStreamSynchronize(st));
             ne = h[C_NE];
             if (ne > ccap) return sgi_fail(err, SG_E_DEVICE, "GPU forest: contracted list overflow");
-            cand.release(), off.release(), S0.release(), S1.release(), flags.release();
+            SGK_TRY(reset_best()); // the offsets' words, for the edge rounds
+            cand.release(), cslot.release(), S0.release(), S1.release(), flags.release();
             for (int j = 0; j < 5; j++)
                 SGK_TRY(C[1][j].alloc(c, ccap, "the forest contracted edges", err));
             contractions = 1;
@@ -2501,7 +2529,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                         (unsigned long long)out, (unsigned long long)n);
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 5; j++) C[i][j].release();
-    cand.release(), off.release(), bestA.release(), comp.release(), S0.release();
+    cand.release(), cslot.release(), bestA.release(), comp.release(), S0.release();
     S1.release(), bestB.release(), nxt.release(), par.release(), rn.release();
     flags.release(), vc.release(), X.tmp.release();
     SGK_TRY(forest_out(c, out, ou.p, ov.p, ow.p, f32, u, v, w, stats, err));

@@ -262,8 +262,8 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     sg_plan p;
     memset(&p, 0, sizeof p);
     p.algo = in->algo;
-    /* the in-place forest keeps 65 bytes per vertex (kernels/mst.cu) */
-    const uint64_t per_vertex = inplace_forest(in) ? 65 : work_per_vertex[in->algo];
+    /* the in-place forest keeps 57 bytes per vertex (kernels/mst.cu) */
+    const uint64_t per_vertex = inplace_forest(in) ? 57 : work_per_vertex[in->algo];
     p.work_bytes = in->work_bytes ? in->work_bytes : per_vertex * in->n;
     if (!in->forced && in->device_budget < p.work_bytes)
         return sgi_fail(err, SG_E_NOMEM,
