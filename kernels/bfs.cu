@@ -169,6 +169,7 @@ struct bfs_cnt {
     unsigned long long awake;     // vertices found bottom-up
     unsigned long long reached;   // sgk_sum_finite: vertices with a level
     unsigned long long maxl;      // sgk_sum_finite: the largest level
+    unsigned long long host;      // list entries read from host memory
 };
 
 // Where a top-down kernel puts what it claims.
@@ -211,33 +212,25 @@ __device__ __forceinline__ unsigned long long warp_sum(unsigned long long v)
     return v;
 }
 
-// Adds each thread's v0, v1, v2 into *d0, *d1, *d2 with one atomicAdd per
-// block each (skipped when zero). Every thread of the block must call it.
-__device__ void block_add3(unsigned long long v0, unsigned long long v1, unsigned long long v2,
-                           unsigned long long *d0, unsigned long long *d1, unsigned long long *d2)
+// Adds each thread's v[i] into *d[i] (i < 4) with one atomicAdd per block
+// each (skipped when zero or d[i] is NULL). Every thread of the block must
+// call it.
+__device__ void block_add4(const unsigned long long (&v)[4], unsigned long long *const (&d)[4])
 {
-    __shared__ unsigned long long red[3][TB / 32];
+    __shared__ unsigned long long red[4][TB / 32];
     const unsigned lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
-    v0 = warp_sum(v0);
-    v1 = warp_sum(v1);
-    v2 = warp_sum(v2);
-    if (lane == 0) {
-        red[0][wid] = v0;
-        red[1][wid] = v1;
-        red[2][wid] = v2;
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        const unsigned long long t = warp_sum(v[i]);
+        if (lane == 0) red[i][wid] = t;
     }
     __syncthreads();
-    if (threadIdx.x == 0) {
-        unsigned long long s0 = 0, s1 = 0, s2 = 0;
-        for (unsigned k = 0; k < blockDim.x / 32; k++) {
-            s0 += red[0][k];
-            s1 += red[1][k];
-            s2 += red[2][k];
+    if (threadIdx.x == 0)
+        for (int i = 0; i < 4; i++) {
+            unsigned long long t = 0;
+            for (unsigned k = 0; k < blockDim.x / 32; k++) t += red[i][k];
+            if (t && d[i]) atomicAdd(d[i], t);
         }
-        if (s0 && d0) atomicAdd(d0, s0);
-        if (s1 && d1) atomicAdd(d1, s1);
-        if (s2 && d2) atomicAdd(d2, s2);
-    }
 }
 
 // Exclusive prefix of c over the warp; *total gets the warp's sum.
@@ -357,10 +350,11 @@ __global__ void __launch_bounds__(TB) td_gather(td_args o, const uint32_t *__res
     __shared__ block_queue bq;
     const unsigned tid = threadIdx.x;
     if (tid == 0) bq.cnt = 0;
-    unsigned long long scout = 0, hedges = 0, exam = 0;
+    unsigned long long scout = 0, hedges = 0, exam = 0, host = 0;
     for (uint64_t c0 = (uint64_t)blockIdx.x * TB; c0 < nin; c0 += (uint64_t)gridDim.x * TB) {
         unsigned long long beg = 0, deg = 0;
         const uint32_t u = queue_entry(o, in, c0 + tid, nin, beg, deg);
+        host += o.a.host_count(beg, beg + deg);
         unsigned long long start, total;
         scan_t(scan_tmp).ExclusiveSum(deg, start, total);
         s_start[tid] = start;
@@ -386,7 +380,8 @@ __global__ void __launch_bounds__(TB) td_gather(td_args o, const uint32_t *__res
         }
         __syncthreads(); // s_start, s_beg, s_vtx, scan_tmp are rewritten next
     }
-    block_add3(scout, hedges, exam, &o.cnt->scout, &o.cnt->hub_edges, &o.cnt->examined);
+    block_add4({scout, hedges, exam, host},
+               {&o.cnt->scout, &o.cnt->hub_edges, &o.cnt->examined, &o.cnt->host});
 }
 
 // Top-down over in[0, nin) with one thread per vertex walking its own list
@@ -401,11 +396,12 @@ __global__ void __launch_bounds__(TB) td_thread(td_args o, const uint32_t *__res
     __shared__ block_queue bq;
     const unsigned tid = threadIdx.x;
     if (tid == 0) bq.cnt = 0;
-    unsigned long long scout = 0, hedges = 0, exam = 0;
+    unsigned long long scout = 0, hedges = 0, exam = 0, host = 0;
     for (uint64_t c0 = (uint64_t)blockIdx.x * TB; c0 < nin; c0 += (uint64_t)gridDim.x * TB) {
         unsigned long long beg = 0, deg = 0;
         const uint32_t u = queue_entry(o, in, c0 + tid, nin, beg, deg);
         exam += deg;
+        host += o.a.host_count(beg, beg + deg);
         const unsigned long long mx = red_t(red_tmp).Reduce(deg, max_op());
         if (tid == 0) s_max = mx;
         __syncthreads();
@@ -420,7 +416,8 @@ __global__ void __launch_bounds__(TB) td_thread(td_args o, const uint32_t *__res
         }
         __syncthreads(); // red_tmp and s_max are rewritten next
     }
-    block_add3(scout, hedges, exam, &o.cnt->scout, &o.cnt->hub_edges, &o.cnt->examined);
+    block_add4({scout, hedges, exam, host},
+               {&o.cnt->scout, &o.cnt->hub_edges, &o.cnt->examined, &o.cnt->host});
 }
 
 // Top-down over the hub queue hin[0, h): the hubs' lists concatenated
@@ -447,7 +444,7 @@ __global__ void __launch_bounds__(TB) td_hubs(td_args o, const uint32_t *__restr
     }
     uint32_t j = lo;
     __syncthreads();
-    unsigned long long scout = 0, hedges = 0;
+    unsigned long long scout = 0, hedges = 0, host = 0;
     for (uint64_t r0 = start; r0 < end; r0 += (uint64_t)TB * RQ) {
 #pragma unroll
         for (unsigned k = 0; k < RQ; k++) {
@@ -456,7 +453,9 @@ __global__ void __launch_bounds__(TB) td_hubs(td_args o, const uint32_t *__restr
                 uint32_t jj = j;
                 while (hoff[jj + 1] <= idx) jj++; // hoff[h] = eh > idx ends it
                 const uint32_t u = hin[jj];
-                const uint32_t v = o.a.ldg(o.x.ldg(u) + (idx - hoff[jj]));
+                const uint64_t e = o.x.ldg(u) + (idx - hoff[jj]);
+                host += o.a.host_count(e, e + 1);
+                const uint32_t v = o.a.ldg(e);
                 td_visit<P, BQ>(o, bq, v, u, scout, hedges);
             }
         }
@@ -465,7 +464,7 @@ __global__ void __launch_bounds__(TB) td_hubs(td_args o, const uint32_t *__restr
         if (nb < end)
             while (hoff[j + 1] <= nb) j++;
     }
-    block_add3(scout, hedges, 0, &o.cnt->scout, &o.cnt->hub_edges, nullptr);
+    block_add4({scout, hedges, 0, host}, {&o.cnt->scout, &o.cnt->hub_edges, nullptr, &o.cnt->host});
 }
 
 // One bottom-up step: every unvisited vertex looks for a neighbour in
@@ -478,7 +477,7 @@ __global__ void __launch_bounds__(TB) bu_step(XArr x, AArr a, uint64_t n,
 {
     const unsigned lane = threadIdx.x & 31;
     const uint64_t warps = (uint64_t)gridDim.x * (TB / 32);
-    unsigned long long exam = 0, awake = 0;
+    unsigned long long exam = 0, awake = 0, host = 0;
     const uint32_t pad = (n & 31) ? ~0u << (n & 31) : 0u; // bits past n in the last word
     for (uint64_t w = (uint64_t)blockIdx.x * (TB / 32) + (threadIdx.x >> 5); w < nw; w += warps) {
         const uint32_t vw = vis[w];
@@ -507,6 +506,7 @@ __global__ void __launch_bounds__(TB) bu_step(XArr x, AArr a, uint64_t n,
             }
         }
         exam += found ? e - beg + 1 : e - beg;
+        host += a.host_count(beg, found ? e + 1 : e);
         const bool isolated = todo && end == beg;
         const bool more = !found && e < end; // the warp finishes this list
         uint32_t lm = __ballot_sync(FULL, more);
@@ -524,7 +524,11 @@ __global__ void __launch_bounds__(TB) bu_step(XArr x, AArr a, uint64_t n,
                     hit = bit_set(front, v);
                 }
                 const uint32_t hm = __ballot_sync(FULL, hit);
-                if (lane == 0) exam += en - off < 32 ? en - off : 32;
+                if (lane == 0) {
+                    const unsigned long long r = en - off < 32 ? en - off : 32;
+                    exam += r;
+                    host += a.host_count(off, off + r);
+                }
                 if (hm) {
                     const uint32_t pv = __shfl_sync(FULL, v, __ffs(hm) - 1);
                     if (lane == (unsigned)l) {
@@ -548,7 +552,7 @@ __global__ void __launch_bounds__(TB) bu_step(XArr x, AArr a, uint64_t n,
             awake += __popc(fm);
         }
     }
-    block_add3(exam, awake, 0, &cnt->examined, &cnt->awake, nullptr);
+    block_add4({exam, awake, 0, host}, {&cnt->examined, &cnt->awake, nullptr, &cnt->host});
 }
 
 // The frontier queues as a bitmap (front cleared before).
@@ -931,6 +935,7 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
         sgk_stats_set(stats, "top_down_steps", s.td_steps);
         sgk_stats_set(stats, "bottom_up_steps", s.bu_steps);
         sgk_stats_set(stats, "edges_examined", s.examined);
+        sgk_stats_set(stats, "host_list_bytes", 4 * s.prev.host);
     }
     return SG_OK;
 }

@@ -209,7 +209,7 @@ void sgk_graph_device_arrays(sgk_graph *g, void **x, void **a, void **w);
  * context's accountant and released before return, on success and failure
  * alike; SG_E_NOMEM when the budget is too small (naming the array). */
 
-#define SGK_MAX_STATS 32
+#define SGK_MAX_STATS 40
 typedef struct sgk_stats {
     unsigned n;                          /* counters filled */
     const char *name[SGK_MAX_STATS];     /* string literals */
@@ -231,7 +231,8 @@ void sgk_stats_set(sgk_stats *s, const char *name, uint64_t value);
  * n - 1 (n >= 1). The forest equals Kruskal's under the tie rule
  * (weight, min(u,v), max(u,v)) with f32 weights compared as floats.
  * Counters: "iterations", "edges_skipped", "segments_scanned",
- * "contractions", "contracted_edges". Disable names: "first-probe",
+ * "contractions", "contracted_edges", "download_bytes" (the forest's 12
+ * bytes per edge copied back). Disable names: "first-probe",
  * "contract", "unsorted-trees" (see mst.cu). */
 sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint32_t *w,
                   uint64_t *n_edges, sgk_stats *stats, sg_error *err);
@@ -292,7 +293,10 @@ typedef enum sgk_sssp_method {
  * "iterations" (kernel rounds), "buckets", "far_splits", "settle_passes",
  * "relaxations" (edges whose target distance was read: relaxations tried),
  * "edges_scanned" (edges whose weight was read), "light_edges" (the light
- * index's size, 0 when none was built), "delta". Disable names:
+ * index's size, 0 when none was built), "delta", "host_list_bytes" (4
+ * bytes per A or W entry read from host memory: the weight sample, the
+ * light index's or the edge list's build, the rounds) and
+ * "preprocess_host_bytes" (its part before the rounds). Disable names:
  * "bucket-balance", "prefilter", "far-window", "defer-heavy",
  * "light-index", "done-bits", "wide-delta", "bf-ldg", "bf-segments" (see
  * sssp.cu).
@@ -323,7 +327,9 @@ static inline bool sgk_sssp_wide_ok(uint64_t n, uint64_t m, uint64_t max_degree)
  * beta > 0: the CPU path's meaning); directed ones stay top-down.
  * reached / max_level: the vertices with a level and the largest level,
  * summed on the device. Counters: "top_down_steps", "bottom_up_steps",
- * "edges_examined", "download_us" (the summary and the results' download).
+ * "edges_examined", "host_list_bytes" (4 bytes per list entry read from
+ * host memory: what the steps read over PCIe, before the bus's 32-byte
+ * granularity), "download_us" (the summary and the results' download).
  * Disable names: "bottom-up", "block-queue", "hub-queue" (see bfs.cu). */
 sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, int beta,
                   uint32_t *level, uint32_t *parent, uint64_t *reached, uint32_t *max_level,

@@ -81,6 +81,13 @@ template <class T> struct sgk_arr {
     __host__ __device__ __forceinline__ const T *base(uint64_t i) const { return i < s ? d : h; }
     __device__ __forceinline__ T operator[](uint64_t i) const { return base(i)[i]; }
     __device__ __forceinline__ T ldg(uint64_t i) const { return __ldg(base(i) + i); }
+    // How many of the entries [lo, hi) are read from host memory (the
+    // kernels' host_list_bytes counters).
+    __host__ __device__ __forceinline__ uint64_t host_count(uint64_t lo, uint64_t hi) const
+    {
+        const uint64_t b = lo > s ? lo : s;
+        return hi > b ? hi - b : 0;
+    }
     // An array wholly in device memory.
     static sgk_arr device(const T *p, uint64_t count)
     {

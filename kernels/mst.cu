@@ -1432,7 +1432,7 @@ static sg_status edge_rounds(Ctx &X, uint64_t n, uint64_t &k, uint64_t ne, uint6
 
 // The forest's `out` edges to the host: sorted into the canonical order on
 // the device when CUB can (fewer than 2^31 edges), else as recorded.
-// Counters "forest_sorted" and "forest_sort_us". The working arrays should
+// Counters "forest_sorted", "forest_sort_us" and "download_bytes". The working arrays should
 // be freed first (the sort needs 40 bytes per edge).
 static sg_status forest_out(sgk_ctx *c, uint64_t out, const uint32_t *ou, const uint32_t *ov,
                             const uint32_t *ow, bool f32, uint32_t *u, uint32_t *v, uint32_t *w,
@@ -1449,6 +1449,7 @@ static sg_status forest_out(sgk_ctx *c, uint64_t out, const uint32_t *ou, const 
     }
     sgk_stats_set(stats, "forest_sorted", dsort ? 1 : 0);
     sgk_stats_set(stats, "forest_sort_us", sgk_us_since(t0));
+    sgk_stats_set(stats, "download_bytes", 12 * out);
     return SG_OK;
 }
 
@@ -1503,9 +1504,10 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
     sgk_stats_set(stats, "segments_scanned", 0);
     sgk_stats_set(stats, "contractions", 0);
     sgk_stats_set(stats, "contracted_edges", 0);
+    sgk_stats_set(stats, "host_list_bytes", 0);
+    sgk_stats_set(stats, "download_bytes", 0);
     if (inplace) {
         sgk_stats_set(stats, "entries_read", 0);
-        sgk_stats_set(stats, "host_list_bytes", 0);
         sgk_stats_set(stats, "cache_slots", 0);
         sgk_stats_set(stats, "lists_refilled", 0);
         sgk_stats_set(stats, "cpu_lists", 0);
@@ -1924,6 +1926,7 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
     sgk_stats_set(stats, "segments_scanned", scanned);
     sgk_stats_set(stats, "contractions", contractions);
     sgk_stats_set(stats, "contracted_edges", cedges);
+    sgk_stats_set(stats, "host_list_bytes", 0); // the whole graph in device memory
     return SG_OK;
 }
 

@@ -250,7 +250,9 @@ struct Counters {
     u64 tries;     // relaxations tried (the target's distance read)
     u64 wcnt;      // weight sample: count
     double wsum;   //                and sum
-    u64 pad[4];
+    u64 host;      // A and W entries the rounds read from host memory, all rounds
+    u64 ihost;     // A entries the light index's fill read from host memory
+    u64 pad[2];
 };
 static_assert(sizeof(Counters) == 128, "Counters layout");
 
@@ -421,7 +423,7 @@ __global__ void __launch_bounds__(RBLOCK)
 {
     const unsigned lane = threadIdx.x & 31u;
     const u64 stride = (u64)gridDim.x * blockDim.x;
-    u64 examined = 0, tries = 0;
+    u64 examined = 0, tries = 0, host = 0;
     for (u64 base = (u64)blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < k; base += stride) {
         const u64 idx = base + lane;
         uint32_t u = 0;
@@ -432,6 +434,7 @@ __global__ void __launch_bounds__(RBLOCK)
             deg = r.x[u + 1] - beg;
             du = r.dist[u];
             examined += deg;
+            host += r.a.host_count(beg, beg + deg) + r.w.host_count(beg, beg + deg);
             if (r.mode == MODE_NEAR && __ldcg(r.sstamp + u) != r.bucket &&
                 atomicExch(r.sstamp + u, r.bucket) != r.bucket)
                 push_q(r.settled, &r.ctr->settled, u);
@@ -502,8 +505,11 @@ __global__ void __launch_bounds__(RBLOCK)
     const u64 sum = BR(tmp).Sum(examined);
     __syncthreads();
     const u64 tsum = BR(tmp).Sum(tries);
+    __syncthreads();
+    const u64 hsum = BR(tmp).Sum(host);
     if (threadIdx.x == 0 && sum) atomicAdd(&r.ctr->relax, sum);
     if (threadIdx.x == 0 && tsum) atomicAdd(&r.ctr->tries, tsum);
+    if (threadIdx.x == 0 && hsum) atomicAdd(&r.ctr->host, hsum);
 }
 
 // Marks the vertices of list[0, cnt) final (their bucket has settled).
@@ -656,6 +662,14 @@ __global__ void __launch_bounds__(SCAN_BLOCK)
     }
 }
 
+// Adds each lane's v into *d, one atomicAdd per warp (skipped when zero).
+// Every lane of the warp must call it.
+__device__ __forceinline__ void warp_add_to(u64 v, u64 *d)
+{
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(FULL, v, o);
+    if ((threadIdx.x & 31u) == 0 && v) atomicAdd(d, v);
+}
+
 // ---------------------------------------------------------------- Bellman-Ford kernels
 
 struct BfSrc {
@@ -726,8 +740,9 @@ __global__ void __launch_bounds__(BF_BLOCK) bf_count(BfSrc s, u64 *bins)
 // Writes the kept entries into their groups: cursor[b] is the next free
 // slot of group b (the exclusive prefix of bf_count's histogram at first).
 __global__ void __launch_bounds__(BF_BLOCK)
-    bf_scatter(BfSrc s, u64 *cursor, uint32_t *es, uint32_t *ed, uint32_t *ew)
+    bf_scatter(BfSrc s, u64 *cursor, uint32_t *es, uint32_t *ed, uint32_t *ew, u64 *whost)
 {
+    u64 hostc = 0; // weights read from host memory
     __shared__ unsigned cnt[BF_MAXBINS];
     __shared__ u64 base[BF_MAXBINS];
     __shared__ u64 su[2];
@@ -768,10 +783,12 @@ __global__ void __launch_bounds__(BF_BLOCK)
                 es[p] = iu[j];
                 ed[p] = iv[j];
                 ew[p] = s.w[e];
+                hostc += s.w.host_count(e, e + 1);
             }
         }
         __syncthreads();
     }
+    warp_add_to(hostc, whost);
 }
 
 // ---------------------------------------------------------------- light index
@@ -785,9 +802,10 @@ __global__ void __launch_bounds__(BF_BLOCK)
 template <bool FILL>
 __global__ void __launch_bounds__(BF_BLOCK)
     light_pass(XArr x, EArr a, EArr w, u64 n, u64 m, u64 bound, u64 *cnt, uint32_t *la,
-               uint32_t *lw)
+               uint32_t *lw, u64 *ahost)
 {
     __shared__ u64 su[2];
+    u64 hostc = 0; // FILL: light entries of A read from host memory
     const unsigned lane = threadIdx.x & 31u;
     for (u64 t0 = (u64)blockIdx.x * BF_TILE; t0 < m; t0 += (u64)gridDim.x * BF_TILE) {
         const u64 t1 = t0 + BF_TILE < m ? t0 + BF_TILE : m;
@@ -812,10 +830,12 @@ __global__ void __launch_bounds__(BF_BLOCK)
                 const u64 p = base + __popc(peers & ((1u << lane) - 1u));
                 la[p] = a[e];
                 lw[p] = wb;
+                hostc += a.host_count(e, e + 1);
             }
         }
         __syncthreads();
     }
+    if (FILL) warp_add_to(hostc, ahost);
 }
 
 template <bool LDG>
@@ -993,6 +1013,10 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     }
     SGK_CU(cudaMemsetAsync(ctr.get(), 0, sizeof(Counters), st));
 
+    // A and W entries read from host memory before the rounds (the weight
+    // sample and the light index's passes; the fill's A reads in ctr->ihost).
+    u64 index_host = 0;
+
     // The bucket width.
     u64 delta_u = 1;
     double delta_f = 1.0;
@@ -1003,8 +1027,10 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             double mean = 0.0;
             if (m > 0) {
                 const u64 samples = m < 65536 ? m : 65536;
-                weight_sample<<<1, SCAN_BLOCK, 0, st>>>(g->W, samples, m / samples, f32, ctr);
+                const u64 stride = m / samples, first = (g->W.s + stride - 1) / stride;
+                weight_sample<<<1, SCAN_BLOCK, 0, st>>>(g->W, samples, stride, f32, ctr);
                 SGK_LAUNCHED("weight_sample");
+                index_host += samples > first ? samples - first : 0; // W[i stride] on the host
                 SGK_CU(cudaMemcpyAsync(hc.p, ctr.get(), sizeof(Counters), cudaMemcpyDeviceToHost, st));
                 SGK_CU(cudaStreamSynchronize(st));
                 if (hc.p->wcnt) mean = hc.p->wsum / (double)hc.p->wcnt;
@@ -1064,7 +1090,9 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                 SGK_TRY(tmp.alloc(c, tb ? tb : 1, "the SSSP light index scan storage", err));
                 SGK_CU(cudaMemsetAsync(lx.get(), 0, (n + 1) * sizeof(u64), st));
                 light_pass<false><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, m,
-                                                               light_bound, lx, nullptr, nullptr);
+                                                               light_bound, lx, nullptr, nullptr,
+                                                               nullptr);
+                index_host += g->W.host_count(0, m);
                 SGK_LAUNCHED("light_pass");
                 SGK_CU(cub::DeviceScan::ExclusiveSum(tmp.get(), tb, lx.get(), lx.get(),
                                                      (size_t)(n + 1), st));
@@ -1093,8 +1121,10 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                 SGK_TRY(cur.alloc(c, n + 1, "the SSSP light index cursors", err));
                 SGK_CU(cudaMemcpyAsync(cur.get(), lx.get(), (n + 1) * sizeof(u64),
                                        cudaMemcpyDeviceToDevice, st));
-                light_pass<true><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, m, light_bound, cur, la,
-                                                              lw);
+                light_pass<true><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, m,
+                                                              light_bound, cur, la, lw,
+                                                              &ctr.get()->ihost);
+                index_host += g->W.host_count(0, m); // + ihost, read back with the rounds
                 SGK_LAUNCHED("light_pass");
                 SGK_CU(cudaStreamSynchronize(st)); // before cur is freed
             } else {
@@ -1272,6 +1302,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     sgk_stats_set(stats, "edges_scanned", scanned);
     sgk_stats_set(stats, "settle_passes", settle_passes);
     sgk_stats_set(stats, "light_edges", lx.get() ? light_m : 0);
+    sgk_stats_set(stats, "host_list_bytes", 4 * (index_host + hc.p->ihost + hc.p->host));
+    sgk_stats_set(stats, "preprocess_host_bytes", 4 * (index_host + hc.p->ihost));
     sgk_stats_set(stats, "delta", f32 ? round_counter(delta_f) : delta_u);
     stats->delta = f32 ? delta_f : (double)delta_u;
     return SG_OK;
@@ -1291,7 +1323,10 @@ sg_status run_bellman_ford(sgk_ctx *c, const sgk_graph *g, uint32_t source, uint
     const double t0 = sgi_now();
     sgk_dbuf<u64> dist, bins;
     sgk_dbuf<uint32_t> es, ed, ew, modif;
+    sgk_dbuf<u64> whost;
     SGK_TRY(dist.alloc(c, n, "the Bellman-Ford distances", err));
+    SGK_TRY(whost.alloc(c, 1, "the Bellman-Ford host-read counter", err));
+    SGK_CU(cudaMemsetAsync(whost.get(), 0, sizeof(u64), st));
     SGK_TRY(bins.alloc(c, BF_MAXBINS, "the Bellman-Ford segment groups", err));
     SGK_TRY(modif.alloc(c, 1, "the Bellman-Ford modified flag", err));
 
@@ -1336,10 +1371,16 @@ sg_status run_bellman_ford(sgk_ctx *c, const sgk_graph *g, uint32_t source, uint
     if (me > 0) {
         const unsigned grid = sgk_grid(c, (m + BF_TILE - 1) / BF_TILE, 1);
         SGK_CU(cudaMemcpyAsync(bins.get(), hb, nb * sizeof(u64), cudaMemcpyHostToDevice, st));
-        bf_scatter<<<grid, BF_BLOCK, 0, st>>>(s, bins, es, ed, ew);
+        bf_scatter<<<grid, BF_BLOCK, 0, st>>>(s, bins, es, ed, ew, whost);
         SGK_LAUNCHED("bf_scatter");
     }
+    // Host reads: every entry of A by bf_count and again by bf_scatter (when
+    // it ran), and the kept entries' weights (counted by bf_scatter).
+    u64 host = 0;
+    SGK_CU(cudaMemcpyAsync(&host, whost.get(), sizeof host, cudaMemcpyDeviceToHost, st));
     SGK_CU(cudaStreamSynchronize(st));
+    if (m > 0) host += g->A.host_count(0, m);
+    if (me > 0) host += g->A.host_count(0, m);
     stats->seconds_preprocess = sgi_now() - t0;
 
     // ------------------------------------------------ iterations
@@ -1389,6 +1430,8 @@ sg_status run_bellman_ford(sgk_ctx *c, const sgk_graph *g, uint32_t source, uint
     sgk_stats_set(stats, "delta", 0);
     stats->delta = 0.0;
     sgk_stats_set(stats, "edge_list", me);
+    sgk_stats_set(stats, "host_list_bytes", 4 * host);
+    sgk_stats_set(stats, "preprocess_host_bytes", 4 * host);
     return SG_OK;
 }
 
@@ -1397,7 +1440,8 @@ sg_status run_bellman_ford(sgk_ctx *c, const sgk_graph *g, uint32_t source, uint
 uint64_t sgk_sssp_bytes(uint64_t n, uint64_t m, sgk_sssp_method method)
 {
     if (method == SGK_SSSP_BELLMAN_FORD)
-        return abytes(8 * n) + abytes(8 * (u64)BF_MAXBINS) + abytes(4) + 3 * abytes(4 * m);
+        return abytes(8 * n) + abytes(8 * (u64)BF_MAXBINS) + abytes(4) + abytes(8) +
+               3 * abytes(4 * m);
     const u64 h = hub_cap(n, m);
     return abytes(8 * n) + 3 * abytes(4 * n) + 3 * abytes(4 * ((n + 31) / 32)) + 4 * abytes(4 * n) +
            abytes(4 * h) + abytes(8 * h) + abytes(sizeof(Counters));

@@ -180,6 +180,13 @@ static void mst_check(sg_run *cpu, sg_run *gpu, sg_backend want, const sg_graph 
     if (sg_verify_forest(g, fg, &err) != SG_OK)
         fail_msg("%s: gpu forest against Kruskal: %s", what, err.msg);
     expect_same_forest(fg, fc, what);
+    /* the forest crosses the bus in 12 bytes per edge (a graph without
+     * vertices never reaches the device) */
+    uint64_t bytes = 0;
+    if (want != SG_BACKEND_CPU && fg->n_vertices > 0 &&
+        (!counter(gpu, "download_bytes", &bytes) || bytes != 12 * fg->n_edges))
+        fail_msg("%s: %llu bytes downloaded for a forest of %llu edges", what,
+                 (unsigned long long)bytes, (unsigned long long)fg->n_edges);
     sg_forest_free(fc);
     sg_forest_free(fg);
 }
@@ -227,6 +234,14 @@ static void sssp_check(sg_run *run, sg_backend want, const sg_graph *g, uint32_t
         (!counter(run, "download_bytes", &bytes) || bytes != 8 * info.n_vertices))
         fail_msg("%s: %s: %llu bytes downloaded for %llu vertices", what, call,
                  (unsigned long long)bytes, (unsigned long long)info.n_vertices);
+    /* graph bytes read from host memory: none with the whole graph on the
+     * device; the part before the rounds within the whole */
+    uint64_t hb = 0, pre = 0;
+    if (want != SG_BACKEND_CPU &&
+        (!counter(run, "host_list_bytes", &hb) || !counter(run, "preprocess_host_bytes", &pre) ||
+         (want == SG_BACKEND_GPU && hb != 0) || pre > hb))
+        fail_msg("%s: %s: host_list_bytes %llu, preprocess_host_bytes %llu", what, call,
+                 (unsigned long long)hb, (unsigned long long)pre);
     sg_sssp_free(r);
 }
 
@@ -274,6 +289,14 @@ static void bfs_check(sg_run *run, sg_backend want, const sg_graph *g, uint32_t 
     if (!counter(run, "bottom_up_steps", &b) || !counter(run, "top_down_steps", &t))
         fail_msg("%s: %s: the step counters are not set", what, call);
     if (bu) *bu = b;
+    /* list entries read from host memory: none with the whole graph on the
+     * device, never more than the entries examined */
+    uint64_t hb = 0, ex = 0;
+    if (want != SG_BACKEND_CPU &&
+        (!counter(run, "host_list_bytes", &hb) || !counter(run, "edges_examined", &ex) ||
+         (want == SG_BACKEND_GPU && hb != 0) || hb > 4 * ex))
+        fail_msg("%s: %s: host_list_bytes %llu for %llu entries examined", what, call,
+                 (unsigned long long)hb, (unsigned long long)ex);
     sg_bfs_free(r);
 }
 
@@ -1095,6 +1118,54 @@ static sg_plan expect_plan(const sg_run *run, const int *eighths, uint64_t n, bo
 
 /* Every split from all on the device to all on the host, X, A and W split
  * differently, on every family: distances and levels equal the oracles'. */
+/* The BFS just run on `run`, with A's split at eighths[1] / 8 of the
+ * vertices: every entry it examined was read from host memory when A is all
+ * there, none when A is all on the device. */
+static void expect_bfs_host_bytes(const sg_run *run, const int *eighths, const char *what)
+{
+    uint64_t hb = 0, ex = 0;
+    assert_true(counter(run, "host_list_bytes", &hb) && counter(run, "edges_examined", &ex));
+    const uint64_t want = eighths[1] == 0 ? 4 * ex : 0;
+    if ((eighths[1] == 0 || eighths[1] == 8) && hb != want)
+        fail_msg("%s: bfs host_list_bytes %llu, want %llu (%llu entries examined)", what,
+                 (unsigned long long)hb, (unsigned long long)want, (unsigned long long)ex);
+}
+
+/* The SSSP just run on `run` (splits eighths[k] / 8): with A and W all on
+ * the device nothing is read from host memory; with both all on the host
+ * Bellman-Ford's edge list build reads A twice and the kept entries'
+ * weights, and the rounds of delta-stepping read both arrays of every entry
+ * they scan, exactly so without a light index (whose own lists are on the
+ * device). */
+static void expect_sssp_host_bytes(const sg_run *run, const int *eighths, const sg_graph *g,
+                                   const char *what)
+{
+    uint64_t hb = 0, pre = 0, buckets = 0, scanned = 0, light = 0, edges = 0;
+    assert_true(counter(run, "host_list_bytes", &hb) &&
+                counter(run, "preprocess_host_bytes", &pre) && counter(run, "buckets", &buckets));
+    const uint64_t m = sg_graph_offsets(g)[nverts(g)];
+    if (eighths[1] == 8 && eighths[2] == 8) {
+        if (hb != 0) fail_msg("%s: sssp host_list_bytes %llu on the device", what,
+                              (unsigned long long)hb);
+        return;
+    }
+    if (eighths[1] != 0 || eighths[2] != 0) return;
+    if (buckets == 0) { /* Bellman-Ford */
+        assert_true(counter(run, "edge_list", &edges));
+        const uint64_t want = 4 * (m + (edges ? m : 0) + edges); /* the scatter when it ran */
+        if (hb != want || pre != hb)
+            fail_msg("%s: Bellman-Ford host_list_bytes %llu (preprocess %llu), want %llu", what,
+                     (unsigned long long)hb, (unsigned long long)pre, (unsigned long long)want);
+        return;
+    }
+    assert_true(counter(run, "edges_scanned", &scanned) && counter(run, "light_edges", &light));
+    const uint64_t rounds = hb - pre;
+    if (light == 0 ? rounds != 8 * scanned : rounds > 8 * scanned)
+        fail_msg("%s: sssp rounds read %llu host bytes for %llu entries scanned (light index %llu)",
+                 what, (unsigned long long)rounds, (unsigned long long)scanned,
+                 (unsigned long long)light);
+}
+
 static void test_hybrid_splits(void **state)
 {
     (void)state;
@@ -1121,12 +1192,17 @@ static void test_hybrid_splits(void **state)
                         const bool parents = i % 2;
                         sssp_check(run, SG_BACKEND_HYBRID, g, s, SG_SSSP_DELTA, 0.0, parents, what);
                         expect_plan(run, fr[i], n, true, what);
+                        expect_sssp_host_bytes(run, fr[i], g, what);
                         sssp_check(run, SG_BACKEND_HYBRID, g, s, SG_SSSP_DELTA, 3.0, !parents, what);
-                        if (i < 3)
+                        expect_sssp_host_bytes(run, fr[i], g, what);
+                        if (i < 3) {
                             sssp_check(run, SG_BACKEND_HYBRID, g, s, SG_SSSP_BELLMAN_FORD, 0.0,
                                        false, what);
+                            expect_sssp_host_bytes(run, fr[i], g, what);
+                        }
                         bfs_check(run, SG_BACKEND_HYBRID, g, s, 0, 0, parents, what, NULL);
                         expect_plan(run, fr[i], n, false, what);
+                        expect_bfs_host_bytes(run, fr[i], what);
                         if (!directed) {
                             mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
                             expect_plan(run, fr[i], n, true, what);

@@ -343,6 +343,26 @@ static const char *weight_name(const sg_graph_info *in)
 
 /* ------------------------------------------------------------ printing */
 
+/* A counter of the last run by name, 0 when it has none. */
+static uint64_t run_counter(const sg_run *r, const char *name)
+{
+    for (unsigned i = 0; i < sg_run_counter_count(r); i++) {
+        uint64_t v = 0;
+        const char *k = sg_run_counter(r, i, &v);
+        if (k && strcmp(k, name) == 0) return v;
+    }
+    return 0;
+}
+
+/* Bytes the run moved between host and device: the graph's device part
+ * copied at load, the list entries the kernels read from host memory and
+ * the results copied back. */
+static uint64_t pcie_bytes(const algo *a, const sg_device_report *d)
+{
+    return d->upload_bytes + run_counter(a->run, "host_list_bytes") +
+           run_counter(a->run, "download_bytes");
+}
+
 static void text_head(const algo *a, const char *what)
 {
     printf("%s of %s\n", what, a->store);
@@ -361,15 +381,26 @@ static void text_head(const algo *a, const char *what)
             printf(", graph copied %s at %.1f GB/s", cli_bytes(d.upload_bytes).s,
                    (double)d.upload_bytes / d.upload_seconds / 1e9);
         printf("\n");
+        printf("  PCIe       %s moved (graph copy, list reads from host memory, results)\n",
+               cli_bytes(pcie_bytes(a, &d)).s);
     }
     sg_plan pl;
     double measured = 0;
     if (sg_run_plan(a->run, &pl, &measured)) {
-        printf("  placement  on the device: offsets of %s, lists of %s (A) and %s (W) of %s "
-               "vertices;\n             the rest in %s host memory\n",
-               cli_count(pl.split[0]).s, cli_count(pl.split[1]).s, cli_count(pl.split[2]).s,
-               cli_count(a->info.n_vertices).s,
-               a->info.mem == SG_MEM_MANAGED ? "managed" : "pinned");
+        const uint64_t n = a->info.n_vertices;
+        const bool w = a->info.has_weights;
+        if (pl.split[0] >= n && pl.split[1] >= n && (!w || pl.split[2] >= n))
+            printf("  placement  the whole graph on the device\n");
+        else if (w)
+            printf("  placement  on the device: offsets of %s, lists of %s (A) and %s (W) of %s "
+                   "vertices;\n             the rest in %s host memory\n",
+                   cli_count(pl.split[0]).s, cli_count(pl.split[1]).s, cli_count(pl.split[2]).s,
+                   cli_count(n).s, a->info.mem == SG_MEM_MANAGED ? "managed" : "pinned");
+        else
+            printf("  placement  on the device: offsets of %s, lists of %s of %s vertices;\n"
+                   "             the rest in %s host memory\n",
+                   cli_count(pl.split[0]).s, cli_count(pl.split[1]).s, cli_count(n).s,
+                   a->info.mem == SG_MEM_MANAGED ? "managed" : "pinned");
         printf("  predicted  %s (upload %s), measured %s on the device\n",
                cli_seconds(pl.predicted_s).s, cli_seconds(pl.t_upload).s,
                cli_seconds(measured).s);
@@ -425,6 +456,7 @@ static void json_head(const algo *a, cli_json *j)
         cli_json_num(j, "upload_gbps", d.upload_seconds > 0
                                            ? (double)d.upload_bytes / d.upload_seconds / 1e9
                                            : 0.0);
+        cli_json_u64(j, "pcie_bytes", pcie_bytes(a, &d));
         cli_json_object_end(j);
     }
     static const char *const mem_names[] = {"plain", "pinned", "managed", "auto"};

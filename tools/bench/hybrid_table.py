@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """Summarises tools/bench/hybrid.sh output: per run, the backend, host
-memory, splits, kernel and compute time, MTEPS, the plan's predicted time
-against the measured one, and the ratio to the unbudgeted gpu run."""
+memory, splits, compute time (preprocess beside it), kernel time, MTEPS, the
+plan's predicted time against the measured one, the bytes that crossed PCIe
+(device.pcie_bytes: the graph's device part copied at load, the list
+entries the kernels read from host memory, the results copied back) and the
+host reads among them (counter host_list_bytes), peak device memory, the
+ratio to the unbudgeted gpu run's compute (+ preprocess) and to the
+16-thread cpu run's compute.
+Usage: tools/bench/hybrid_table.py LOGDIR/hybrid-rmat-26.jsonl ..."""
 import os
 import sys
 
@@ -9,31 +15,47 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gpu_table import rows as runs  # noqa: E402 (JSON lines with "# label" lines)
 
 
+def gb(v):
+    return f"{v / 1e9:.2f}" if v is not None else ""
+
+
 def main():
     for path in sys.argv[1:]:
         rows = list(runs(path))
-        base = {}
+        gpu, cpu = {}, {}
         for label, o in rows:
-            if label and label.endswith("-gpu") and "seconds" in o:
-                base[label.split("-")[0]] = o["seconds"]["compute"]
+            if not label or "seconds" not in o:
+                continue
+            algo = label.split("-")[0]
+            if label.endswith("-gpu"):
+                gpu[algo] = o["seconds"]["compute"] + o["seconds"]["preprocess"]
+            if label.endswith("-cpu"):
+                cpu[algo] = o["seconds"]["compute"]
         print(f"## {path}\n")
-        print("| run | backend | host memory | on device (X/A/W) | compute s | kernel ms | MTEPS | predicted s | measured s | vs gpu |")
-        print("|---|---|---|---|---|---|---|---|---|---|")
+        print("| run | backend | host memory | on device (X/A/W) | compute s (+ preprocess) | kernel ms "
+              "| MTEPS | predicted s | measured s | PCIe GB | of it host reads GB | peak device GB "
+              "| vs gpu | x cpu |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for label, o in rows:
             if "failed" in o:
-                print(f"| {label} | failed | | | | | | | | |")
+                print(f"| {label} | failed |" + " |" * 12)
                 continue
             c, p, sec = o.get("counters", {}), o.get("plan"), o["seconds"]
+            d = o.get("device", {})
+            algo = label.split("-")[0]
             split = ("/".join(str(a["split"]) for a in p["arrays"]) if p
                      else "all" if o["backend"] == "gpu" else "-")
             pred = f'{p["predicted"]["total_s"]:.3f}' if p else ""
             meas = f'{p["measured_s"]:.3f}' if p else ""
-            b = base.get(label.split("-")[0])
-            ratio = f'{sec["compute"] / b:.2f}' if b else ""
+            comp = f'{sec["compute"]:.3f}' + (f' (+ {sec["preprocess"]:.3f})' if sec["preprocess"] else "")
+            b = gpu.get(algo)
+            vs = f'{(sec["compute"] + sec["preprocess"]) / b:.2f}' if b else ""
+            xc = f'{cpu[algo] / sec["compute"]:.1f}' if algo in cpu and sec["compute"] > 0 else ""
             kern = c.get("kernel_us")
-            print(f'| {label} | {o["backend"]} | {o.get("host_mem", "")} | {split} | '
-                  f'{sec["compute"]:.3f} | {kern / 1e3 if kern else "":} | {o.get("teps", 0) / 1e6:.0f} | '
-                  f'{pred} | {meas} | {ratio} |')
+            kern = f"{kern / 1e3:.1f}" if kern else ""
+            print(f'| {label} | {o["backend"]} | {o.get("host_mem", "")} | {split} | {comp} | {kern} | '
+                  f'{o.get("teps", 0) / 1e6:.0f} | {pred} | {meas} | {gb(d.get("pcie_bytes"))} | '
+                  f'{gb(c.get("host_list_bytes"))} | {gb(d.get("peak_bytes"))} | {vs} | {xc} |')
         print()
 
 
