@@ -317,10 +317,22 @@ static void hybrid_rates(sg_rates *r)
     }
 }
 
+/* The plan the run's device copy follows, its splits as counters; the time
+ * since t0 goes to "load". */
+static void keep_plan(sg_run *run, const sg_plan *p, double t0)
+{
+    run->plan = *p;
+    run->has_plan = true;
+    static const char *const names[3] = {"split_x", "split_a", "split_w"};
+    for (int k = 0; k < 3; k++) sg_run_set(run, names[k], p->split[k]);
+    run->seconds[SG_PHASE_LOAD] += sgi_now() - t0;
+}
+
 /* Builds the run's split device copy of g for `algo` from the planner's
  * placement (or the forced splits): g's arrays become readable by the GPU
  * in place, the prefixes the plan keeps are copied to the device, the plan
- * is kept in the run. The copy time goes to "load". */
+ * is kept in the run. A whole copy of g already there is kept instead when
+ * the plan puts everything on the device. The copy time goes to "load". */
 static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo algo, bool parents,
                                sg_error *err)
 {
@@ -328,8 +340,13 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     const double t0 = sgi_now();
     sg_status st = SG_OK;
     sgk_graph *dg = NULL;
-    dgraph_drop(run);
-    SG_TRY(sgi_graph_device_readable(g, err));
+    /* A whole copy of g already on the device (loaded before the algorithm
+     * was known not to fit in core) is planned as freed, and kept when the
+     * plan puts every array on the device anyway: no second upload and no
+     * pinning of the host arrays. */
+    const bool whole = dgraph_matches(run, g, weights) && run->dgraph_weights == weights;
+    const uint64_t held = whole ? held_graph(run) : 0;
+    if (!whole) dgraph_drop(run);
     sgk_mem_stats m;
     sgk_ctx_mem(c, &m);
     uint64_t pt_v[HYB_POINTS + 4], pt_e[HYB_POINTS + 4];
@@ -343,7 +360,7 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     in.n_pts = hybrid_points(run, g, pt_v, pt_e);
     in.pt_v = pt_v;
     in.pt_e = pt_e;
-    in.device_budget = m.budget - m.in_use;
+    in.device_budget = m.budget - (m.in_use > held ? m.in_use - held : 0);
     /* The kernels' own arrays; SSSP also keeps room for its light index
      * (offsets, the cursors that fill it, and up to 5m/32 light entries of
      * 8 bytes), which lets the rounds read device memory only: measured at
@@ -382,6 +399,12 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
         ps = sg_plan_make(&in, &p, err);
     }
     SG_TRY(ps);
+    if (whole && p.split[0] == g->n && p.split[1] == g->n && (!weights || p.split[2] == g->n)) {
+        keep_plan(run, &p, t0);
+        return SG_OK;
+    }
+    dgraph_drop(run);
+    SG_TRY(sgi_graph_device_readable(g, err));
 
     sgk_graph_desc d = {.n = g->n, .m = g->m, .max_degree = g->max_degree,
                         .directed = g->directed, .f32 = g->wt == SG_WEIGHT_F32,
@@ -405,11 +428,7 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     run->dgraph_split = true;
     run->upload_bytes += bytes;
     run->upload_seconds += secs;
-    run->plan = p;
-    run->has_plan = true;
-    static const char *const names[3] = {"split_x", "split_a", "split_w"};
-    for (int k = 0; k < 3; k++) sg_run_set(run, names[k], p.split[k]);
-    run->seconds[SG_PHASE_LOAD] += sgi_now() - t0;
+    keep_plan(run, &p, t0);
     return SG_OK;
 fail:
     sgk_graph_free(dg);

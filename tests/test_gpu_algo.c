@@ -1446,6 +1446,36 @@ static void test_hybrid_budget(void **state)
                 fail_msg("%s: peak %llu over the budget", what, (unsigned long long)rep.peak_bytes);
             sg_run_free(run);
         }
+        /* A whole copy of the graph left on the device by an in-core SSSP
+         * is kept when the forest does not fit in core but its plan puts
+         * every array on the device: nothing is uploaded again, and the
+         * next in-core call uses the same copy. */
+        {
+            const uint64_t budget = fwork + full + 4096;
+            const char *what = "rmat, auto, in-core sssp then the forest in place";
+            run = mkhybrid(SG_BACKEND_AUTO, budget, NULL, n);
+            sssp_check(run, SG_BACKEND_GPU, g, s, SG_SSSP_DELTA, 0.0, false, what);
+            sg_device_report r0, r1, r2;
+            sg_run_device_report(run, &r0);
+            mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
+            sg_run_device_report(run, &r1);
+            const sg_plan pl = expect_plan(run, NULL, n, true, what);
+            if (pl.split[0] != n || pl.split[1] != n || pl.split[2] != n)
+                fail_msg("%s: splits %llu %llu %llu, want all on the device", what,
+                         (unsigned long long)pl.split[0], (unsigned long long)pl.split[1],
+                         (unsigned long long)pl.split[2]);
+            sssp_check(run, SG_BACKEND_GPU, g, s, SG_SSSP_DELTA, 0.0, false, what);
+            sg_run_device_report(run, &r2);
+            if (r0.upload_bytes != full || r1.upload_bytes != full || r2.upload_bytes != full)
+                fail_msg("%s: %llu, %llu, %llu bytes uploaded after each call; the graph has %llu",
+                         what, (unsigned long long)r0.upload_bytes,
+                         (unsigned long long)r1.upload_bytes, (unsigned long long)r2.upload_bytes,
+                         (unsigned long long)full);
+            if (r2.peak_bytes > budget)
+                fail_msg("%s: peak %llu over the budget %llu", what,
+                         (unsigned long long)r2.peak_bytes, (unsigned long long)budget);
+            sg_run_free(run);
+        }
         sg_forest *f = NULL;
         run = mkhybrid(SG_BACKEND_AUTO, fwork / 2, NULL, n);
         if (sg_mst(run, g, &f, &err) != SG_OK) fail_msg("auto mst, small budget: %s", err.msg);
