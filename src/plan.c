@@ -106,8 +106,9 @@ static bool joint_aw(const sg_plan_input *in)
  * ~ log2(n) / 4 (6 at R-MAT scale 24, measured 6); the in-place forest
  * (unsorted lists) 1.2: its first round reads every list, then the vertex
  * cache refills only spent lists (kernels/mst.cu; measured 1.18 passes of
- * entries at R-MAT 26 with four cache slots); SSSP 1.2 (each edge relaxed
- * about once, light lists rescanned); BFS 1. */
+ * entries at R-MAT 26 with four cache slots); SSSP 1 (its rounds read each
+ * list once, measured 16.6 GB of 16.6 spilled at R-MAT 26; the light lists
+ * it rescans are a copy in device memory); BFS 1. */
 static double model_passes(const sg_plan_input *in)
 {
     if (inplace_forest(in)) return 1.2;
@@ -115,7 +116,7 @@ static double model_passes(const sg_plan_input *in)
         const double it = ceil(log2((double)(in->n > 2 ? in->n : 2)) / 4.0);
         return it < 1.0 ? 1.0 : it;
     }
-    return in->algo == SG_PLAN_SSSP ? 1.2 : 1.0;
+    return 1.0;
 }
 
 /* The in-place forest's host reads against the rates (measured on the
@@ -143,6 +144,23 @@ static double model_passes(const sg_plan_input *in)
  * passes at the walk rate above, the rest over ceil(26 / 4) = 7 model
  * rounds; at 6 GiB it then predicts 0.38 against 0.40-0.43 measured). */
 #define FOREST_ROUND_S 0.20e-9
+/* SSSP (delta-stepping with its light index, kernels/sssp.cu), fitted to
+ * the host_list_bytes counters of R-MAT 26 at 6 and 12 GiB on the H100
+ * host (2026-11-24, docs/benchmarks.md, twelfth session):
+ *   - the rounds read each spilled list once (the settle passes; the near
+ *     rounds read the light index in device memory): 16.6 GB in 0.75-0.80
+ *     s of kernel time from managed memory, ~21.7 GB/s, 0.40 of
+ *     `pcie_gbps` (pinned memory: its scattered reads at `zc_rand_gbps`);
+ *   - building the index reads the spilled W twice (count, fill) and the
+ *     light eighth or so of the spilled A, in order: 17.1 GB in 0.44-0.49
+ *     s, 0.70 of `pcie_gbps`, managed and pinned alike;
+ *   - with every list on the device its rounds take 0.18 s for 16.8 GB,
+ *     ~93 GB/s: 0.03 of `hbm_gbps`.
+ * SSCA2 26's ~10,000 latency-bound rounds take 0.74 s even in core: the
+ * model, which has no per-round cost, predicts it ~40 % low. */
+#define SSSP_GPU_MANAGED 0.40
+#define SSSP_INDEX 0.70
+#define SSSP_DEVICE 0.03
 
 /* Edges of vertices [0, v) for breakpoint index i. */
 static uint64_t bytes_below(const sg_plan_input *in, int k, unsigned i)
@@ -224,6 +242,8 @@ static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned 
         double gr = p->spill_kind[k] == SG_SPILL_MANAGED ? in->rates.managed_rand_gbps
                                                           : in->rates.zc_rand_gbps;
         double cr = in->rates.cpu_scan_gbps;
+        if (in->algo == SG_PLAN_SSSP && p->spill_kind[k] == SG_SPILL_MANAGED)
+            gr = SSSP_GPU_MANAGED * in->rates.pcie_gbps;
         if (inplace_forest(in)) {
             /* The in-place forest reads whole lists: the GPU at a share of
              * the PCIe rate that depends on the memory kind (DMA streams
@@ -330,8 +350,11 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
         return sgi_fail(err, SG_E_NOMEM,
                         "the spilled %llu bytes do not fit the %llu bytes of host memory given",
                         (unsigned long long)spilled, (unsigned long long)in->host_bytes);
-    /* Device time per pass (the in-place forest's walks below HBM rate). */
-    const double dev_gbps = in->rates.hbm_gbps * (inplace_forest(in) ? FOREST_DEVICE_WALK : 1.0);
+    /* Device time per pass (the in-place forest's walks and SSSP's rounds
+     * below HBM rate). */
+    const double dev_gbps = in->rates.hbm_gbps * (inplace_forest(in)           ? FOREST_DEVICE_WALK
+                                                  : in->algo == SG_PLAN_SSSP ? SSSP_DEVICE
+                                                                             : 1.0);
     double td = 0.0;
     for (int k = 0; k < 3; k++) {
         td += f[k] * (double)p.device_bytes[k] / (dev_gbps * 1e9);
@@ -374,7 +397,10 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
         const double rounds = ceil(log2((double)(in->n > 2 ? in->n : 2)) / 4.0);
         p.t_rounds = rounds * (double)in->n * FOREST_ROUND_S;
     }
-    p.predicted_s = p.passes * p.predicted_pass_s + p.t_rounds;
+    if (in->algo == SG_PLAN_SSSP) /* the light index's build: W twice, A's light part */
+        p.t_index = (2.0 * (double)p.host_bytes[2] + (double)p.host_bytes[1] / 8.0) /
+                    (SSSP_INDEX * in->rates.pcie_gbps * 1e9);
+    p.predicted_s = p.passes * p.predicted_pass_s + p.t_rounds + p.t_index;
     p.managed_bytes = in->managed_cap - cap;
     *out = p;
     return SG_OK;

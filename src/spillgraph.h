@@ -696,7 +696,9 @@ typedef struct sg_plan {
     double passes;             /* passes over the edges (model) */
     double t_rounds;           /* the in-place forest's per-round vertex work,
                                 * all rounds (0 for the others) */
-    double predicted_s;        /* passes * predicted_pass_s + t_rounds */
+    double t_index;            /* SSSP: building its light index, two passes
+                                * over the spilled W (0 for the others) */
+    double predicted_s;        /* passes * predicted_pass_s + t_rounds + t_index */
 } sg_plan;
 
 /* Errors: SG_E_INVALID (inputs, naming the bad breakpoint or rate),

@@ -29,8 +29,10 @@ for a in o["arrays"]:
     assert 0 <= a["split"] <= n, a
 p = o["predicted"]
 assert abs(max(p["device_s"] + p["gpu_host_s"], p["cpu_s"], p["shared_s"]) - p["pass_s"]) < 1e-12, p
-assert abs(p["passes"] * p["pass_s"] + p["rounds_s"] - p["total_s"]) <= 1e-6 * p["total_s"], p
+assert abs(p["passes"] * p["pass_s"] + p["rounds_s"] + p["index_s"] - p["total_s"]) <= 1e-6 * p["total_s"], p
 assert (p["rounds_s"] > 0) == (algo == "mst"), p
+spilled = sum(a["host_bytes"] for a in o["arrays"])
+assert (p["index_s"] > 0) == (algo == "sssp" and spilled > 0), p
 assert 0 <= o["cpu_share"] <= 1
 if algo == "sssp":
     assert o["arrays"][1]["split"] == o["arrays"][2]["split"]
@@ -64,10 +66,12 @@ grep_in out "pinned" "no managed room: pinned"
 grep_in out "defaults (the H100 host" "rates: defaults named"
 
 # Rates: a file, the cache, bad files.
-printf '# slow PCIe\nmanaged_rand_gbps 0.001\nzc_rand_gbps 0.001\n' >slow.rates
-expect 0 "rates file" plan g.sg --algo bfs --device-mem 600K $FREE --rates slow.rates --json
+printf '# slow PCIe\nmanaged_rand_gbps 0.001\nzc_rand_gbps 0.001\npcie_gbps 0.001\n' >slow.rates
+expect 0 "rates file" plan g.sg --algo mst --device-mem 3M $FREE --rates slow.rates --json
 grep_in out '"rates_origin":"slow.rates"' "rates file: named"
 grep_in out '"cpu_share":1' "rates file: slow PCIe leaves the host range to the CPU"
+expect 0 "rates file, bfs" plan g.sg --algo bfs --device-mem 600K $FREE --rates slow.rates --json
+grep_in out '"cpu_share":0' "rates file, bfs: its GPU reads the whole host range all the same"
 SPILLGRAPH_RATES=$PWD/slow.rates run plan g.sg --algo bfs --device-mem 600K $FREE
 if [ "$RC" -eq 0 ] && grep -qF "$PWD/slow.rates" out; then pass "cached rates used and named"; else fail "cached rates used and named"; fi
 printf 'pcie_gbps 54\nwarp_speed 9\n' >bad.rates

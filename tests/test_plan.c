@@ -93,7 +93,8 @@ static void check_plan(const sg_plan_input *in, const sg_plan *p, const char *wh
                  (unsigned long long)p->gpu_host_end, (unsigned long long)in->n);
     const double pass = fmax(fmax(p->t_device + p->t_gpu_host, p->t_cpu), p->t_shared);
     if (fabs(pass - p->predicted_pass_s) > 1e-12 ||
-        fabs(p->passes * pass + p->t_rounds - p->predicted_s) > 1e-9 * p->predicted_s)
+        fabs(p->passes * pass + p->t_rounds + p->t_index - p->predicted_s) >
+            1e-9 * p->predicted_s)
         fail_msg("%s: pass %g, predicted %g, total %g", what, pass, p->predicted_pass_s,
                  p->predicted_s);
     /* both sides share host memory only when both read some */
@@ -103,6 +104,9 @@ static void check_plan(const sg_plan_input *in, const sg_plan *p, const char *wh
     /* per-round vertex work: the in-place forest's only */
     if ((p->t_rounds > 0.0) != (in->algo == SG_PLAN_MST && in->lists_unsorted))
         fail_msg("%s: rounds %g s", what, p->t_rounds);
+    /* the light index's passes over the spilled W: SSSP's only */
+    if ((p->t_index > 0.0) != (in->algo == SG_PLAN_SSSP && p->host_bytes[2] + p->host_bytes[1] > 0))
+        fail_msg("%s: light index %g s", what, p->t_index);
     if (host == 0 && (p->t_cpu != 0.0 || p->pcie_bytes_per_pass != 0 || p->cpu_share != 0.0))
         fail_msg("%s: nothing spilled, yet cpu %g s, %llu PCIe bytes", what, p->t_cpu,
                  (unsigned long long)p->pcie_bytes_per_pass);
@@ -229,6 +233,30 @@ static void test_spill_order(void **state)
     assert_int_equal(p.device_bytes[1], 4 * t.e[128]);
     assert_int_equal(p.host_bytes[2], 4 * (t.m - t.e[128]));
     assert_int_equal(p.spill_kind[1], SG_SPILL_MANAGED);
+    /* SSSP's model (fitted at R-MAT 26, docs/plan.md): one pass; its rounds
+     * over device lists below HBM rate and over managed host lists below the
+     * calibrated random-read rate (both measured so); its light index's
+     * build reads the spilled W twice, more than the rounds read of W, at
+     * no more than the copy rate */
+    {
+        sg_plan_input gin = in; /* as the hybrid backend plans it: the GPU reads all */
+        gin.gpu_reads_all = true;
+        sg_plan sp;
+        assert_int_equal(sg_plan_make(&gin, &sp, &err), SG_OK);
+        check_plan(&gin, &sp, "sssp, the GPU reads all");
+        const double spilled = (double)(sp.host_bytes[1] + sp.host_bytes[2]);
+        double stream = 0.0;
+        for (int k = 0; k < 3; k++) stream += (double)sp.device_bytes[k] / (gin.rates.hbm_gbps * 1e9);
+        assert_true(sp.passes == 1.0);
+        assert_true(sp.cpu_share == 0.0);
+        assert_true(sp.t_device > 10.0 * stream);
+        assert_true(sp.t_gpu_host > spilled / (gin.rates.managed_rand_gbps * 1e9));
+        assert_true(sp.t_index >= 2.0 * (double)sp.host_bytes[2] / (gin.rates.pcie_gbps * 1e9));
+        sg_plan_input bin = input(&t, SG_PLAN_BFS, in.device_budget, UINT64_MAX);
+        sg_plan bp;
+        assert_int_equal(sg_plan_make(&bin, &bp, &err), SG_OK);
+        assert_true(bp.t_index == 0.0);
+    }
     in.device_budget -= 1; /* one byte less: the split moves down a breakpoint */
     assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
     assert_int_equal(p.split[1], t.v[127]);

@@ -621,6 +621,7 @@ void cli_json_plan(cli_json *j, const sg_plan *pl)
     cli_json_num(j, "pass_s", pl->predicted_pass_s);
     cli_json_num(j, "passes", pl->passes);
     cli_json_num(j, "rounds_s", pl->t_rounds);
+    cli_json_num(j, "index_s", pl->t_index);
     cli_json_num(j, "total_s", pl->predicted_s);
     cli_json_object_end(j);
 }

@@ -189,6 +189,9 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     /* the forest the hybrid backend runs: the in-place executor over
      * unsorted lists (docs/plan.md) */
     in.lists_unsorted = algo == SG_PLAN_MST;
+    /* SSSP's and BFS's executors have no CPU share: their GPU reads the
+     * whole host range (as src/gpu_engine.c plans them) */
+    in.gpu_reads_all = algo != SG_PLAN_MST;
     sg_plan pl;
     st = sg_plan_make(&in, &pl, &err);
     if (st != SG_OK) {
@@ -248,6 +251,7 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     printf(" -> %s\n", cli_seconds(pl.predicted_pass_s).s);
     printf("predicted  %.1f passes x %s", pl.passes, cli_seconds(pl.predicted_pass_s).s);
     if (pl.t_rounds > 0) printf(" + rounds %s", cli_seconds(pl.t_rounds).s);
+    if (pl.t_index > 0) printf(" + light index %s", cli_seconds(pl.t_index).s);
     printf(" = %s (upload of the device part %s)\n", cli_seconds(pl.predicted_s).s,
            cli_seconds(pl.t_upload).s);
 done:
