@@ -75,6 +75,14 @@ static inline uint64_t sgi_device_margin(uint64_t total_bytes)
     return pct > floor_b ? pct : floor_b;
 }
 
+/* A graph without hubs: its largest list under 16 times the mean (m / n).
+ * SSSP doubles its automatic bucket width on such graphs (kernels/sssp.cu)
+ * and the planner keeps room for the wider light index (src/plan.c). */
+static inline bool sgi_hub_free(uint64_t n, uint64_t m, uint64_t max_degree)
+{
+    return n > 0 && (double)max_degree < 16.0 * (double)m / (double)n;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sg_common.h" /* sgi_hub_free */
 #include "sg_status.h"
 
 #ifdef __cplusplus
@@ -317,7 +318,7 @@ uint64_t sgk_sssp_bytes(uint64_t n, uint64_t m, sgk_sssp_method method);
  * hybrid plan keeps room for the doubled width's light index only then. */
 static inline bool sgk_sssp_wide_ok(uint64_t n, uint64_t m, uint64_t max_degree)
 {
-    return n > 0 && (double)max_degree < 16.0 * (double)m / (double)n;
+    return sgi_hub_free(n, m, max_degree);
 }
 
 /* Breadth-first search levels from `source` (< n) along out-edges;

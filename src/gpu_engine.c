@@ -361,30 +361,11 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     in.pt_v = pt_v;
     in.pt_e = pt_e;
     in.device_budget = m.budget - (m.in_use > held ? m.in_use - held : 0);
-    /* The kernels' own arrays; SSSP also keeps room for its light index
-     * (offsets, the cursors that fill it, and up to 5m/32 light entries of
-     * 8 bytes), which lets the rounds read device memory only: measured at
-     * R-MAT scale 22 with 87 % of the lists spilled, rounds without it took
-     * twice as long as with every list spilled and the index built. On a
-     * graph without hubs the automatic width is doubled when its index
-     * fits (sssp.cu, sgk_sssp_wide_ok), which puts m/8 entries there on
-     * SSCA2 (weights uniform in [1, 2^20]): room for a quarter more then
-     * keeps that from failing by a few MB. Otherwise m/8 entries, at most. */
+    /* The kernels' own arrays, and what the executors keep beside them
+     * (SSSP's light index, the forest's contracted list: src/plan.c) */
     in.work_bytes = hybrid_bytes(algo, g, parents);
-    if (algo == SGI_ALGO_SSSP_DELTA)
-        in.work_bytes += 16 * (g->n + 1) + g->m + (g->n + 1) / 4 + 4096 + /* + scan storage */
-                         (sgk_sssp_wide_ok(g->n, g->m, g->max_degree) ? g->m / 4 : 0);
-    /* The forest: room for its contracted edge list (20 bytes per edge, up
-     * to m/16 edges as in core) before any list, after X: every round
-     * before the contraction reads all live lists, so an earlier switch to
-     * the device list saves whole passes, while a list prefix on the device
-     * saves only its share of one. */
-    if (algo == SGI_ALGO_MST) {
-        const uint64_t fixed = in.work_bytes + 8 * (g->n + 1);
-        const uint64_t room = in.device_budget > fixed ? in.device_budget - fixed : 0;
-        const uint64_t want = 20 * (g->m / 16);
-        in.work_bytes += want < room ? want : room;
-    }
+    in.executor_reserves = true;
+    in.max_degree = g->max_degree;
     in.managed_cap = g->mem == SG_MEM_MANAGED ? UINT64_MAX / 4 : 0;
     /* The forest's first round has a CPU share (the owner split); SSSP and
      * BFS have none yet: the GPU reads the whole host range. */
@@ -393,12 +374,7 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     for (int k = 0; k < 3; k++) in.forced_split[k] = run->split[k] < g->n ? run->split[k] : g->n;
     hybrid_rates(&in.rates);
     sg_plan p;
-    sg_status ps = sg_plan_make(&in, &p, err);
-    if (ps == SG_E_NOMEM && algo == SGI_ALGO_SSSP_DELTA) {
-        in.work_bytes = algo_bytes(algo, g, parents); /* no room for the light index */
-        ps = sg_plan_make(&in, &p, err);
-    }
-    SG_TRY(ps);
+    SG_TRY(sg_plan_make(&in, &p, err));
     if (whole && p.split[0] == g->n && p.split[1] == g->n && (!weights || p.split[2] == g->n)) {
         keep_plan(run, &p, t0);
         return SG_OK;

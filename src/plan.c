@@ -162,6 +162,38 @@ static double model_passes(const sg_plan_input *in)
 #define SSSP_INDEX 0.70
 #define SSSP_DEVICE 0.03
 
+/* What the hybrid executors keep on the device beside their working arrays
+ * (src/gpu_engine.c runs them, sg_plan_input.executor_reserves):
+ *   - SSSP its light index, which lets the rounds read device memory only:
+ *     offsets, the cursors that fill it, and up to 5m/32 light entries of 8
+ *     bytes (m/8 entries, at most), and on a graph without hubs room for a
+ *     quarter more (its doubled automatic width puts m/8 entries there on
+ *     SSCA2, weights uniform in [1, 2^20]). Measured at R-MAT scale 22 with
+ *     87 % of the lists spilled, rounds without it took twice as long as
+ *     with every list spilled and the index built. Left out when the budget
+ *     cannot hold it beside the working arrays (the run then builds none).
+ *   - The in-place forest room for its contracted edge list (20 bytes per
+ *     edge, up to m/16 edges as in core), before any list and after X:
+ *     every round before the contraction reads all live lists, so an
+ *     earlier switch to the device list saves whole passes, while a list
+ *     prefix on the device saves only its share of one. */
+static uint64_t executor_reserve(const sg_plan_input *in, uint64_t work)
+{
+    const uint64_t n = in->n, m = in->m;
+    if (in->algo == SG_PLAN_SSSP) {
+        const uint64_t r = 16 * (n + 1) + m + (n + 1) / 4 + 4096 +
+                           (sgi_hub_free(n, m, in->max_degree) ? m / 4 : 0);
+        return in->forced || in->device_budget >= work + r ? r : 0;
+    }
+    if (inplace_forest(in)) {
+        const uint64_t fixed = work + 8 * (n + 1);
+        const uint64_t room = in->device_budget > fixed ? in->device_budget - fixed : 0;
+        const uint64_t want = 20 * (m / 16);
+        return want < room ? want : room;
+    }
+    return 0;
+}
+
 /* Edges of vertices [0, v) for breakpoint index i. */
 static uint64_t bytes_below(const sg_plan_input *in, int k, unsigned i)
 {
@@ -285,6 +317,7 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     /* the in-place forest keeps 57 bytes per vertex (kernels/mst.cu) */
     const uint64_t per_vertex = inplace_forest(in) ? 57 : work_per_vertex[in->algo];
     p.work_bytes = in->work_bytes ? in->work_bytes : per_vertex * in->n;
+    if (in->executor_reserves) p.work_bytes += executor_reserve(in, p.work_bytes);
     if (!in->forced && in->device_budget < p.work_bytes)
         return sgi_fail(err, SG_E_NOMEM,
                         "device budget %llu bytes is below the %s working arrays' %llu bytes "

@@ -665,6 +665,15 @@ typedef struct sg_plan_input {
     sg_rates rates;
     uint64_t work_bytes;       /* the device working arrays (0: the model's
                                 * per-vertex estimate) */
+    bool executor_reserves;    /* add what the hybrid executors keep beside
+                                * their arrays: SSSP its light index (16 (n+1)
+                                * + m + (n+1)/4 + 4096 bytes, + m/4 on a graph
+                                * without hubs; left out when the budget
+                                * cannot hold it), the in-place forest room
+                                * for its contracted list (20 bytes per 16
+                                * edges, at most what the budget leaves) */
+    uint64_t max_degree;       /* the longest list (for the hub rule; 0: hubs
+                                * assumed) */
     bool gpu_reads_all;        /* the executor has no CPU share: the GPU reads the
                                 * whole host range (gpu_host_end = n) */
     bool lists_unsorted;       /* mst: the lists are read unsorted, whole, each

@@ -59,7 +59,7 @@ plan_check "default points: within the budget, consistent" $((3 * 1048576)) mst
 expect 0 "all fits" plan g.sg --algo sssp --device-mem 1G $FREE
 grep_in out "host range none: the graph fits the budget" "all fits: said"
 expect 0 "spilled" plan g.sg --algo bfs --device-mem 600K $FREE
-grep_in out "the CPU threads" "spilled: host range shown"
+grep_in out "the GPU reads all of it over PCIe (bfs has no CPU share)" "spilled: host range shown"
 grep_in out "managed" "spilled: managed under the cap"
 expect 0 "no managed room" plan g.sg --algo bfs --device-mem 600K --device-free 700K --points 64
 grep_in out "pinned" "no managed room: pinned"

@@ -527,6 +527,53 @@ static void test_executor_inputs(void **state)
     }
 }
 
+/* What the executors keep beside their arrays (executor_reserves): SSSP its
+ * light index while the budget holds it (a quarter of m more without hubs),
+ * the in-place forest room for its contracted list up to what the budget
+ * leaves; BFS nothing. */
+static void test_executor_reserves(void **state)
+{
+    (void)state;
+    static table t;
+    make_table(&t, 1u << 16, 4096);
+    const uint64_t n = t.n, m = t.m, full = graph_bytes(&t, SG_PLAN_SSSP);
+    sg_error err = {0};
+    sg_plan p;
+    /* SSSP: the index's room; more on a graph without hubs */
+    const uint64_t idx = 16 * (n + 1) + m + (n + 1) / 4 + 4096;
+    sg_plan_input in = input(&t, SG_PLAN_SSSP, full, 0);
+    in.work_bytes = 1000;
+    in.executor_reserves = true;
+    in.max_degree = m; /* a hub */
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    assert_int_equal(p.work_bytes, 1000 + idx);
+    check_plan(&in, &p, "sssp, reserve");
+    in.max_degree = 1; /* no hub */
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    assert_int_equal(p.work_bytes, 1000 + idx + m / 4);
+    /* a budget that holds the arrays but not the index: no index */
+    in.device_budget = 1000 + idx + m / 4 - 1;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    assert_int_equal(p.work_bytes, 1000);
+    /* the in-place forest: 20 bytes per 16 edges, or what is left after X */
+    in = input(&t, SG_PLAN_MST, full, 0);
+    in.lists_unsorted = true;
+    in.work_bytes = 1000;
+    in.executor_reserves = true;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    assert_int_equal(p.work_bytes, 1000 + 20 * (m / 16));
+    check_plan(&in, &p, "forest, reserve");
+    in.device_budget = 1000 + 8 * (n + 1) + 100;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    assert_int_equal(p.work_bytes, 1000 + 100);
+    /* BFS keeps nothing more */
+    in = input(&t, SG_PLAN_BFS, full, 0);
+    in.work_bytes = 1000;
+    in.executor_reserves = true;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    assert_int_equal(p.work_bytes, 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -534,6 +581,7 @@ int main(void)
         cmocka_unit_test(test_managed_cap),  cmocka_unit_test(test_owner_split),
         cmocka_unit_test(test_errors),       cmocka_unit_test(test_rates_file),
         cmocka_unit_test(test_calibrate_save), cmocka_unit_test(test_executor_inputs),
+        cmocka_unit_test(test_executor_reserves),
     };
     /* The rates-file tests write relative paths: in a directory of their
      * own, removed afterwards, never where the test was started. */

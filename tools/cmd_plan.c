@@ -190,8 +190,19 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
      * unsorted lists (docs/plan.md) */
     in.lists_unsorted = algo == SG_PLAN_MST;
     /* SSSP's and BFS's executors have no CPU share: their GPU reads the
-     * whole host range (as src/gpu_engine.c plans them) */
+     * whole host range; the executors' reserves (SSSP's light index, the
+     * forest's contracted list) are kept as a run keeps them
+     * (src/gpu_engine.c), SSSP's by the hub rule, from the degrees */
     in.gpu_reads_all = algo != SG_PLAN_MST;
+    in.executor_reserves = true;
+    if (algo == SG_PLAN_SSSP) {
+        sg_degree_stats ds;
+        if ((st = sg_store_degree_stats(s, NULL, &ds, &err)) != SG_OK) {
+            rc = cli_fail_status(cmd, st, &err);
+            goto done;
+        }
+        in.max_degree = ds.max;
+    }
     sg_plan pl;
     st = sg_plan_make(&in, &pl, &err);
     if (st != SG_OK) {
@@ -223,7 +234,8 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     printf("rates      %s\n", rates.origin);
     printf("device     %s: %s free; budget %s, managed cap %s\n", dev_desc, cli_bytes(free_b).s,
            cli_bytes(budget).s, cli_bytes(managed_cap).s);
-    printf("working    %s on the device\n", cli_bytes(pl.work_bytes).s);
+    printf("working    %s on the device (the kernels' arrays and the executor's reserve)\n",
+           cli_bytes(pl.work_bytes).s);
     printf("array  on the device (vertices)          device       host         spilled to\n");
     for (int a = 0; a < 3; a++) {
         if (a == 2 && pl.device_bytes[2] == 0 && pl.host_bytes[2] == 0) {
@@ -237,7 +249,11 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
                cli_bytes(pl.host_bytes[a]).s,
                pl.spill_kind[a] == SG_SPILL_NONE ? "-" : sg_spill_kind_name(pl.spill_kind[a]));
     }
-    if (pl.host_begin < n)
+    if (pl.host_begin < n && pl.gpu_host_end >= n)
+        printf("host range vertices [%s, %s): the GPU reads all of it over PCIe (%s has no CPU "
+               "share)\n",
+               cli_count(pl.host_begin).s, cli_count(n).s, sg_plan_algo_name(algo));
+    else if (pl.host_begin < n)
         printf("host range vertices [%s, %s): the GPU reads [%s, %s) over PCIe, the CPU threads\n"
                "           take [%s, %s): %.0f%% of the spilled bytes read per pass\n",
                cli_count(pl.host_begin).s, cli_count(n).s, cli_count(pl.host_begin).s,
