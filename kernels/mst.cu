@@ -451,44 +451,50 @@ __global__ void __launch_bounds__(BLK) k_block_scan(
     }
 }
 
-// D1 / D2: per-tree minima over the scan list's candidates.
-__global__ void k_reduce1(uint64_t ns, const uint64_t *__restrict__ candA,
-                          const uint32_t *__restrict__ candT, uint64_t *bestA)
+// D1 / D2: per-tree minima over a list of candidates. S::get(i, ns, a, b)
+// gives item i's tree (NONE32 when it has no candidate, or i >= ns) and
+// its candidate as a = key << 32 | min(u, v), b = max(u, v). D1 takes the
+// least a per tree, D2 the least b among the items that hold their tree's
+// a (ties of weight and lower end).
+template <class S> __global__ void k_reduce1(uint64_t ns, S src, uint64_t *bestA)
 {
     const uint64_t span = gthreads();
     for (uint64_t b = gtid() - lane_id(); b < ns; b += span) {
-        const uint64_t i = b + lane_id();
-        uint64_t c = NONE64;
-        uint32_t t = NONE32;
-        if (i < ns) {
-            c = candA[i];
-            if (c != NONE64) t = candT[i];
-        }
-        tree_min64(t, c, bestA);
+        uint64_t ca = NONE64;
+        uint32_t cb = NONE32;
+        const uint32_t t = src.get(b + lane_id(), ns, ca, cb);
+        tree_min64(t, ca, bestA);
     }
 }
 
-__global__ void k_reduce2(uint64_t ns, const uint64_t *__restrict__ candA,
-                          const uint32_t *__restrict__ candB, const uint32_t *__restrict__ candT,
-                          const uint64_t *__restrict__ bestA, uint32_t *bestB)
+template <class S>
+__global__ void k_reduce2(uint64_t ns, S src, const uint64_t *__restrict__ bestA, uint32_t *bestB)
 {
     const uint64_t span = gthreads();
     for (uint64_t b = gtid() - lane_id(); b < ns; b += span) {
-        const uint64_t i = b + lane_id();
-        uint32_t c = NONE32, t = NONE32;
-        if (i < ns) {
-            const uint64_t a = candA[i];
-            if (a != NONE64) {
-                const uint32_t tt = candT[i];
-                if (bestA[tt] == a) {
-                    t = tt;
-                    c = candB[i];
-                }
-            }
-        }
-        tree_min32(t, c, bestB);
+        uint64_t ca = NONE64;
+        uint32_t cb = NONE32;
+        uint32_t t = src.get(b + lane_id(), ns, ca, cb);
+        if (t != NONE32 && bestA[t] != ca) t = NONE32;
+        tree_min32(t, t != NONE32 ? cb : NONE32, bestB);
     }
 }
+
+// The in-core executor's candidates: candA (key << 32 | min), candB (max),
+// candT (the tree), per scan-list item.
+struct EdgeCands {
+    const uint64_t *candA;
+    const uint32_t *candB, *candT;
+    __device__ __forceinline__ uint32_t get(uint64_t i, uint64_t ns, uint64_t &a, uint32_t &b) const
+    {
+        if (i >= ns) return NONE32;
+        const uint64_t c = candA[i];
+        if (c == NONE64) return NONE32;
+        a = c;
+        b = candB[i];
+        return candT[i];
+    }
+};
 
 // ------------------------------------------------------------ merge kernels (both modes)
 
@@ -1050,48 +1056,25 @@ __global__ void k_ckeep(uint64_t ns, const uint32_t *__restrict__ scan,
     warp_add(live, &ctr[C_LIVE]);
 }
 
-// D1 / D2 from the vertex candidates (key << 32 | nbr): as (key << 32 |
-// min(v, nbr), max(v, nbr)) per tree.
-__device__ __forceinline__ uint32_t hcand(uint64_t i, uint64_t ns,
-                                          const uint32_t *__restrict__ scan, const Cands &cd,
-                                          const uint32_t *__restrict__ comp, uint64_t &ca,
-                                          uint32_t &cb)
-{
-    if (i >= ns) return NONE32;
-    const uint32_t v = scan[i];
-    const uint64_t c = cd.at(i, v);
-    if (c == NONE64) return NONE32;
-    const uint32_t nb = (uint32_t)c;
-    ca = (c >> 32) << 32 | (v < nb ? v : nb);
-    cb = v < nb ? nb : v;
-    return comp[v];
-}
-
-__global__ void k_hreduce1(uint64_t ns, const uint32_t *__restrict__ scan, Cands cd,
-                           const uint32_t *__restrict__ comp, uint64_t *bestA)
-{
-    const uint64_t span = gthreads();
-    for (uint64_t b = gtid() - lane_id(); b < ns; b += span) {
-        uint64_t ca = NONE64;
-        uint32_t cb = NONE32;
-        const uint32_t t = hcand(b + lane_id(), ns, scan, cd, comp, ca, cb);
-        tree_min64(t, ca, bestA);
+// The in-place executor's candidates for k_reduce1 / k_reduce2: the vertex
+// candidates (key << 32 | nbr) of the scan list's vertices, as (key << 32 |
+// min(v, nbr), max(v, nbr)) in v's tree.
+struct VertexCands {
+    const uint32_t *scan;
+    Cands cd;
+    const uint32_t *comp;
+    __device__ __forceinline__ uint32_t get(uint64_t i, uint64_t ns, uint64_t &a, uint32_t &b) const
+    {
+        if (i >= ns) return NONE32;
+        const uint32_t v = scan[i];
+        const uint64_t c = cd.at(i, v);
+        if (c == NONE64) return NONE32;
+        const uint32_t nb = (uint32_t)c;
+        a = (c >> 32) << 32 | (v < nb ? v : nb);
+        b = v < nb ? nb : v;
+        return comp[v];
     }
-}
-
-__global__ void k_hreduce2(uint64_t ns, const uint32_t *__restrict__ scan, Cands cd,
-                           const uint32_t *__restrict__ comp, const uint64_t *__restrict__ bestA,
-                           uint32_t *bestB)
-{
-    const uint64_t span = gthreads();
-    for (uint64_t b = gtid() - lane_id(); b < ns; b += span) {
-        uint64_t ca = NONE64;
-        uint32_t cb = NONE32;
-        uint32_t t = hcand(b + lane_id(), ns, scan, cd, comp, ca, cb);
-        if (t != NONE32 && bestA[t] != ca) t = NONE32;
-        tree_min32(t, t != NONE32 ? cb : NONE32, bestB);
-    }
-}
+};
 
 // dst[0..cnt) = src[0..cnt) from mapped host memory, eight loads in flight
 // per thread (the streamed first round's copy when DMA is disabled).
@@ -1823,9 +1806,10 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
         k_block_scan<<<grid(c, ns * BLK), BLK, 0, st>>>(scan, heavy, g->x, E, lo, comp, candT,
                                                          candA, candB, dctr);
         SGK_LAUNCHED("k_block_scan");
-        k_reduce1<<<grid(c, ns), BLK, 0, st>>>(ns, candA, candT, bestA);
+        const EdgeCands ec = {candA, candB, candT};
+        k_reduce1<<<grid(c, ns), BLK, 0, st>>>(ns, ec, bestA);
         SGK_LAUNCHED("k_reduce1");
-        k_reduce2<<<grid(c, ns), BLK, 0, st>>>(ns, candA, candB, candT, bestA, bestB);
+        k_reduce2<<<grid(c, ns), BLK, 0, st>>>(ns, ec, bestA, bestB);
         SGK_LAUNCHED("k_reduce2");
         // merge (shared with edge mode below)
         SGK_TRY(merge_round(c, n, k, cap, f32, X.tmp.p, X.tmp.n, dctr.p, bestA.p, bestB.p, comp.p,
@@ -2293,10 +2277,11 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     auto reduce = [&]() -> sg_status {
         SGK_TRY(reset_best());
         const Cands cd{K > 0 ? nullptr : cand.p, cslot.p, vc.p, K};
-        k_hreduce1<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cd, comp, bestA);
-        SGK_LAUNCHED("k_hreduce1");
-        k_hreduce2<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cd, comp, bestA, bestB);
-        SGK_LAUNCHED("k_hreduce2");
+        const VertexCands vcs = {scan, cd, comp};
+        k_reduce1<<<grid(c, ns), BLK, 0, st>>>(ns, vcs, bestA);
+        SGK_LAUNCHED("k_reduce1 (vertex candidates)");
+        k_reduce2<<<grid(c, ns), BLK, 0, st>>>(ns, vcs, bestA, bestB);
+        SGK_LAUNCHED("k_reduce2 (vertex candidates)");
         return SG_OK;
     };
     auto pick = [&]() -> sg_status {
