@@ -202,6 +202,14 @@ static inline uint64_t sgk_us_since(double t0) { return (uint64_t)((sgi_now() - 
 
 // ------------------------------------------------------------ small device helpers
 
+// Adds each lane's v into *d with one atomicAdd per warp (skipped when
+// zero): the kernels' counters. Every lane of the warp must call it.
+__device__ __forceinline__ void sgk_warp_add(unsigned long long v, unsigned long long *d)
+{
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+    if ((threadIdx.x & 31u) == 0 && v) atomicAdd(d, v);
+}
+
 // Relaxed 64-bit atomic min on unsigned words (returns the old value).
 __device__ __forceinline__ unsigned long long sgk_atomic_min_u64(uint64_t *p, uint64_t v)
 {

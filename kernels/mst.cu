@@ -183,13 +183,6 @@ __device__ __forceinline__ uint64_t warp_append(bool want, ull *ctr)
     return base + (uint64_t)__popc(mask & ((1u << lane) - 1u));
 }
 
-// Sum over the warp, then one atomicAdd (all lanes must call).
-__device__ __forceinline__ void warp_add(uint64_t v, ull *ctr)
-{
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(FULL, v, o);
-    if (lane_id() == 0 && v) atomicAdd(ctr, (ull)v);
-}
-
 // Per-tree minimum of a 64-bit candidate: lanes sharing tree t combine; the
 // group's leader issues atomicMin when it beats the value it reads. t ==
 // NONE32 for lanes without a candidate. All lanes must call.
@@ -400,7 +393,7 @@ __global__ void k_warp_scan(const uint32_t *__restrict__ scan, const uint32_t *_
             }
         }
     }
-    warp_add(skipped, &ctr[C_SKIPPED]);
+    sgk_warp_add(skipped, &ctr[C_SKIPPED]);
 }
 
 // C: block per long segment.
@@ -617,7 +610,7 @@ __global__ void k_remain(const uint32_t *__restrict__ scan, const uint64_t *__re
         const uint32_t v = scan[i];
         sum += x[v + 1] - lo[v];
     }
-    warp_add(sum, &ctr[C_REMAIN]);
+    sgk_warp_add(sum, &ctr[C_REMAIN]);
 }
 
 __global__ void k_tree_keys(uint64_t ns, const uint32_t *__restrict__ scan,
@@ -729,7 +722,7 @@ __global__ void k_cbuild(uint64_t ns, uint64_t R, const uint64_t *__restrict__ o
             }
         }
     }
-    warp_add(skipped, &ctr[C_SKIPPED]);
+    sgk_warp_add(skipped, &ctr[C_SKIPPED]);
 }
 
 // Edge mode D1 / D2.
@@ -960,9 +953,9 @@ __global__ void __launch_bounds__(BLK)
             }
         }
     }
-    warp_add(skipped, &ctr[C_SKIPPED]);
-    warp_add(hostb, &ctr[C_HOSTB]);
-    if (MODE != HW_GATHER) warp_add(leaving, &ctr[C_INTER]);
+    sgk_warp_add(skipped, &ctr[C_SKIPPED]);
+    sgk_warp_add(hostb, &ctr[C_HOSTB]);
+    if (MODE != HW_GATHER) sgk_warp_add(leaving, &ctr[C_INTER]);
 }
 
 // The cache's candidates: cslot[i] = the first slot of scan[i] still
@@ -1053,7 +1046,7 @@ __global__ void k_ckeep(uint64_t ns, const uint32_t *__restrict__ scan,
             if (keep) live += x[v + 1] - x[v];
         }
     }
-    warp_add(live, &ctr[C_LIVE]);
+    sgk_warp_add(live, &ctr[C_LIVE]);
 }
 
 // The in-place executor's candidates for k_reduce1 / k_reduce2: the vertex

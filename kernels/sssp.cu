@@ -662,14 +662,6 @@ __global__ void __launch_bounds__(SCAN_BLOCK)
     }
 }
 
-// Adds each lane's v into *d, one atomicAdd per warp (skipped when zero).
-// Every lane of the warp must call it.
-__device__ __forceinline__ void warp_add_to(u64 v, u64 *d)
-{
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(FULL, v, o);
-    if ((threadIdx.x & 31u) == 0 && v) atomicAdd(d, v);
-}
-
 // ---------------------------------------------------------------- Bellman-Ford kernels
 
 struct BfSrc {
@@ -788,7 +780,7 @@ __global__ void __launch_bounds__(BF_BLOCK)
         }
         __syncthreads();
     }
-    warp_add_to(hostc, whost);
+    sgk_warp_add(hostc, whost);
 }
 
 // ---------------------------------------------------------------- light index
@@ -835,7 +827,7 @@ __global__ void __launch_bounds__(BF_BLOCK)
         }
         __syncthreads();
     }
-    if (FILL) warp_add_to(hostc, ahost);
+    if (FILL) sgk_warp_add(hostc, ahost);
 }
 
 template <bool LDG>
