@@ -389,18 +389,16 @@ static void text_head(const algo *a, const char *what)
     if (sg_run_plan(a->run, &pl, &measured)) {
         const uint64_t n = a->info.n_vertices;
         const bool w = a->info.has_weights;
-        if (pl.split[0] >= n && pl.split[1] >= n && (!w || pl.split[2] >= n))
+        if (pl.split[0] >= n && pl.split[1] >= n && (!w || pl.split[2] >= n)) {
             printf("  placement  the whole graph on the device\n");
-        else if (w)
-            printf("  placement  on the device: offsets of %s, lists of %s (A) and %s (W) of %s "
-                   "vertices;\n             the rest in %s host memory\n",
-                   cli_count(pl.split[0]).s, cli_count(pl.split[1]).s, cli_count(pl.split[2]).s,
-                   cli_count(n).s, a->info.mem == SG_MEM_MANAGED ? "managed" : "pinned");
-        else
-            printf("  placement  on the device: offsets of %s, lists of %s of %s vertices;\n"
+        } else {
+            char wpart[64] = ""; /* W's split, when W is loaded */
+            if (w) snprintf(wpart, sizeof wpart, " (A) and %s (W)", cli_count(pl.split[2]).s);
+            printf("  placement  on the device: offsets of %s, lists of %s%s of %s vertices;\n"
                    "             the rest in %s host memory\n",
-                   cli_count(pl.split[0]).s, cli_count(pl.split[1]).s, cli_count(n).s,
+                   cli_count(pl.split[0]).s, cli_count(pl.split[1]).s, wpart, cli_count(n).s,
                    a->info.mem == SG_MEM_MANAGED ? "managed" : "pinned");
+        }
         printf("  predicted  %s (upload %s), measured %s on the device\n",
                cli_seconds(pl.predicted_s).s, cli_seconds(pl.t_upload).s,
                cli_seconds(measured).s);

@@ -191,8 +191,9 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     in.lists_unsorted = algo == SG_PLAN_MST;
     /* SSSP's and BFS's executors have no CPU share: their GPU reads the
      * whole host range; the executors' reserves (SSSP's light index, the
-     * forest's contracted list) are kept as a run keeps them
-     * (src/gpu_engine.c), SSSP's by the hub rule, from the degrees */
+     * forest's contracted list) are the planner's, as for a run
+     * (src/plan.c, executor_reserve), SSSP's by the hub rule, from the
+     * degrees */
     in.gpu_reads_all = algo != SG_PLAN_MST;
     in.executor_reserves = true;
     if (algo == SG_PLAN_SSSP) {
