@@ -245,6 +245,15 @@ void sgi_csr_free(sgi_csr *g);
 uint64_t sgi_sort_dedupe(uint64_t *k, uint64_t n, uint64_t *tmp, unsigned nbits);
 uint64_t *sgi_radix_sort_hi(uint64_t *k, uint64_t *tmp, uint64_t n, unsigned nbits);
 
+/* Breadth-first order of a graph's n vertices (src/renumber.c): order[i] =
+ * the i-th vertex a serial queue reaches, searching from each vertex not yet
+ * reached in id order and taking each list in its stored order. Levels of
+ * at least par_min vertices are expanded on `threads` OpenMP threads (0:
+ * the default) with the same result. Scratch: claim[n], cnt[n]. Returns the
+ * levels expanded in parallel. */
+uint64_t sgi_bfs_order(const uint64_t *x, const uint32_t *a, uint64_t n, int threads,
+                       uint64_t par_min, uint32_t *order, uint64_t *claim, uint64_t *cnt);
+
 /* What sgi_csr_build did. */
 typedef struct sgi_build_report {
     uint64_t generated;       /* edges drawn (= m) */

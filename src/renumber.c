@@ -1,11 +1,15 @@
-/* Degree renumbering: a store rewritten with its vertices in order of
- * degree (issue 6: with the hybrid backend's split point a vertex prefix,
- * the order decides which lists stay in device memory and which stream from
- * the host). In memory: the input's X, A and W, the permutation and the
- * output's arrays, about twice the graph.
+/* Renumbering: a store rewritten with its vertices in order of degree or
+ * in breadth-first (locality) order (issue 6: with the hybrid backend's
+ * split point a vertex prefix, the order decides which lists stay in device
+ * memory and which stream from the host; a locality order puts the
+ * vertices of a cluster together, as the reference papers' renumbering
+ * does for SSCA2). In memory: the input's X, A and W, the permutation and
+ * the output's arrays, about twice the graph.
  *
- * new id = rank of the vertex by (degree, descending or ascending; then
- * old id ascending), so the order is a function of the store alone. Every
+ * Degree orders: new id = rank of the vertex by (degree, descending or
+ * ascending; then old id ascending). Breadth-first: new id = the position
+ * in a breadth-first search over the lists (sgi_bfs_order), reversed for
+ * "bfs-rev". Either way the order is a function of the store alone. Every
  * list is relabelled and sorted by new neighbour id (the store keeps lists
  * strictly increasing); weights travel with their entries. */
 #include <omp.h>
@@ -21,18 +25,103 @@ const char *sg_renumber_order_name(sg_renumber_order o)
     switch (o) {
     case SG_ORDER_DEGREE_DESC: return "degree";
     case SG_ORDER_DEGREE_ASC: return "degree-asc";
+    case SG_ORDER_BFS: return "bfs";
+    case SG_ORDER_BFS_REV: return "bfs-rev";
     }
     return "unknown";
 }
 
 bool sg_renumber_order_parse(const char *name, sg_renumber_order *out)
 {
-    for (int o = SG_ORDER_DEGREE_DESC; o <= SG_ORDER_DEGREE_ASC; o++)
+    for (int o = SG_ORDER_DEGREE_DESC; o <= SG_ORDER_BFS_REV; o++)
         if (name && strcmp(name, sg_renumber_order_name((sg_renumber_order)o)) == 0) {
             *out = (sg_renumber_order)o;
             return true;
         }
     return false;
+}
+
+/* claim[] states besides a frontier position (< n <= 2^32 - 1) */
+#define UNSEEN UINT64_MAX
+#define PLACED (UINT64_MAX - 1)
+
+/* Offers position i of the frontier for u: claim[u] becomes the smallest
+ * position offered (placed vertices are left alone). */
+static void claim_min(uint64_t *claim, uint32_t u, uint64_t i)
+{
+    uint64_t old = __atomic_load_n(&claim[u], __ATOMIC_RELAXED);
+    while ((old == UNSEEN || (old != PLACED && old > i)) &&
+           !__atomic_compare_exchange_n(&claim[u], &old, i, true, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED)) {
+    }
+}
+
+uint64_t sgi_bfs_order(const uint64_t *x, const uint32_t *a, uint64_t n, int threads,
+                       uint64_t par_min, uint32_t *order, uint64_t *claim, uint64_t *cnt)
+{
+    const int nt = threads > 0 ? threads : omp_get_max_threads();
+    uint64_t placed = 0, parallel_levels = 0;
+#pragma omp parallel for schedule(static) num_threads(nt)
+    for (uint64_t v = 0; v < n; v++) claim[v] = UNSEEN;
+    for (uint64_t r = 0; r < n; r++) {
+        if (claim[r] != UNSEEN) continue;
+        claim[r] = PLACED;
+        order[placed++] = (uint32_t)r;
+        uint64_t f0 = placed - 1, f1 = placed;
+        while (f0 < f1) {
+            const uint64_t nf = f1 - f0;
+            if (nf < par_min) {
+                /* the queue itself: each unseen neighbour in list order */
+                for (uint64_t i = f0; i < f1; i++) {
+                    const uint32_t v = order[i];
+                    for (uint64_t p = x[v]; p < x[v + 1]; p++)
+                        if (claim[a[p]] == UNSEEN) {
+                            claim[a[p]] = PLACED;
+                            order[placed++] = a[p];
+                        }
+                }
+            } else {
+                /* The same order in parallel: a neighbour goes to the first
+                 * frontier vertex that reaches it, and each frontier vertex
+                 * places its own in list order after the earlier ones'. */
+                parallel_levels++;
+#pragma omp parallel for schedule(dynamic, 256) num_threads(nt)
+                for (uint64_t i = 0; i < nf; i++) {
+                    const uint32_t v = order[f0 + i];
+                    for (uint64_t p = x[v]; p < x[v + 1]; p++) claim_min(claim, a[p], i);
+                }
+#pragma omp parallel for schedule(dynamic, 256) num_threads(nt)
+                for (uint64_t i = 0; i < nf; i++) {
+                    const uint32_t v = order[f0 + i];
+                    uint64_t c = 0;
+                    for (uint64_t p = x[v]; p < x[v + 1]; p++)
+                        c += __atomic_load_n(&claim[a[p]], __ATOMIC_RELAXED) == i;
+                    cnt[i] = c;
+                }
+                uint64_t at = placed;
+                for (uint64_t i = 0; i < nf; i++) {
+                    const uint64_t c = cnt[i];
+                    cnt[i] = at;
+                    at += c;
+                }
+#pragma omp parallel for schedule(dynamic, 256) num_threads(nt)
+                for (uint64_t i = 0; i < nf; i++) {
+                    const uint32_t v = order[f0 + i];
+                    uint64_t o = cnt[i];
+                    for (uint64_t p = x[v]; p < x[v + 1]; p++)
+                        if (__atomic_load_n(&claim[a[p]], __ATOMIC_RELAXED) == i) {
+                            /* only this vertex's thread sees its own claims */
+                            __atomic_store_n(&claim[a[p]], PLACED, __ATOMIC_RELAXED);
+                            order[o++] = a[p];
+                        }
+                }
+                placed = at;
+            }
+            f0 = f1;
+            f1 = placed;
+        }
+    }
+    return parallel_levels;
 }
 
 sg_status sg_store_renumber(const char *in_path, const char *out_path,
@@ -41,7 +130,7 @@ sg_status sg_store_renumber(const char *in_path, const char *out_path,
 {
     if (!in_path || !out_path || !opt)
         return sgi_fail(err, SG_E_INVALID, "sg_store_renumber: NULL argument");
-    if ((unsigned)opt->order > SG_ORDER_DEGREE_ASC)
+    if ((unsigned)opt->order > SG_ORDER_BFS_REV)
         return sgi_fail(err, SG_E_INVALID, "renumber: unknown order %d", (int)opt->order);
     sg_store *s = NULL;
     sg_store_writer *wr = NULL;
@@ -80,14 +169,23 @@ sg_status sg_store_renumber(const char *in_path, const char *out_path,
     s = NULL;
     const double t1 = sgi_now();
 
-    /* The order: degree in the high half (complemented for descending). */
-    const bool desc = opt->order == SG_ORDER_DEGREE_DESC;
-    for (uint64_t v = 0; v < n; v++) {
-        const uint64_t d = x[v + 1] - x[v]; /* <= n - 1: lists are strictly increasing */
-        keys[v] = (desc ? UINT32_MAX - d : d) << 32 | v;
+    /* The order: keys[i] = the old id of new vertex i (in its low half). */
+    const bool bfs = opt->order == SG_ORDER_BFS || opt->order == SG_ORDER_BFS_REV;
+    if (bfs) {
+        /* newid and nx serve as the search's order and counts */
+        (void)sgi_bfs_order(x, a, n, opt->threads, 4096, newid, tmp, nx);
+        const bool rev = opt->order == SG_ORDER_BFS_REV;
+        for (uint64_t i = 0; i < n; i++) keys[i] = newid[rev ? n - 1 - i : i];
+    } else {
+        /* degree in the high half (complemented for descending) */
+        const bool desc = opt->order == SG_ORDER_DEGREE_DESC;
+        for (uint64_t v = 0; v < n; v++) {
+            const uint64_t d = x[v + 1] - x[v]; /* <= n - 1: lists are strictly increasing */
+            keys[v] = (desc ? UINT32_MAX - d : d) << 32 | v;
+        }
+        const uint64_t *order = sgi_radix_sort_hi(keys, tmp, n, 32); /* stable: ties by id */
+        if (order != keys) memcpy(keys, order, n * sizeof *keys);
     }
-    const uint64_t *order = sgi_radix_sort_hi(keys, tmp, n, 32); /* stable: ties by id */
-    if (order != keys) memcpy(keys, order, n * sizeof *keys);
     for (uint64_t i = 0; i < n; i++) newid[(uint32_t)keys[i]] = (uint32_t)i;
     nx[0] = 0;
     for (uint64_t i = 0; i < n; i++) {
@@ -118,8 +216,9 @@ sg_status sg_store_renumber(const char *in_path, const char *out_path,
         }
         if (k != small) free(k);
     }
-    /* the longest list: new vertex 0 ("degree") or n - 1 ("degree-asc") */
-    const uint64_t longest = n ? (desc ? nx[1] - nx[0] : nx[n] - nx[n - 1]) : 0;
+    uint64_t longest = 0;
+    for (uint64_t i = 0; i < n; i++)
+        if (nx[i + 1] - nx[i] > longest) longest = nx[i + 1] - nx[i];
     SG_CHECK(!failed, SG_E_NOMEM, err,
              "renumber: out of memory sorting a list (the longest has %llu entries)",
              (unsigned long long)longest);

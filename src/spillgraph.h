@@ -725,7 +725,9 @@ SG_API bool sg_run_plan(const sg_run *r, sg_plan *out, double *measured_s);
 
 typedef enum sg_renumber_order {
     SG_ORDER_DEGREE_DESC = 0, /* "degree": the longest lists first */
-    SG_ORDER_DEGREE_ASC       /* "degree-asc": the shortest lists first */
+    SG_ORDER_DEGREE_ASC,      /* "degree-asc": the shortest lists first */
+    SG_ORDER_BFS,             /* "bfs": breadth-first (locality) order */
+    SG_ORDER_BFS_REV          /* "bfs-rev": the same, reversed */
 } sg_renumber_order;
 SG_API const char *sg_renumber_order_name(sg_renumber_order o);
 SG_API bool sg_renumber_order_parse(const char *name, sg_renumber_order *out);
@@ -739,17 +741,20 @@ typedef struct sg_renumber_options {
 
 typedef struct sg_renumber_report {
     uint64_t n_vertices, n_edges;
-    uint64_t max_degree;      /* of new vertex 0 ("degree") or n - 1 ("degree-asc") */
+    uint64_t max_degree;      /* the longest list */
     uint64_t memory_bytes;    /* the arrays held: 40 (n + 1) + 16 m */
     double seconds_read, seconds_permute, seconds_write;
 } sg_renumber_report;
 
-/* Writes the store at in_path to out_path with its vertices renumbered by
- * degree: new id = rank by (degree, descending for "degree", ascending for
- * "degree-asc"; ties by old id), every list relabelled and sorted, weights
- * with their entries. The hybrid backend keeps a vertex prefix on the
- * device, so the order decides which lists stay there. Holds the graph twice
- * in memory. Errors: those of sg_store_open and sg_store_read (naming shard
+/* Writes the store at in_path to out_path with its vertices renumbered:
+ * by degree, new id = rank by (degree, descending for "degree", ascending
+ * for "degree-asc"; ties by old id); by locality ("bfs"), new id = the
+ * position in a breadth-first search that starts from each vertex not yet
+ * reached in old-id order and visits each list in order (so each connected
+ * component, on an undirected graph, is one range of ids); "bfs-rev" the
+ * same reversed. Every list is relabelled and sorted, weights with their
+ * entries. The hybrid backend keeps a vertex prefix on the device, so the
+ * order decides which lists stay there. Holds the graph twice in memory. Errors: those of sg_store_open and sg_store_read (naming shard
  * and block) and of the writer (SG_E_EXISTS without opt->store.force),
  * SG_E_UNSUPPORTED for a store with original ids (their mapping must stay
  * increasing), SG_E_NOMEM naming the bytes. On failure nothing is written

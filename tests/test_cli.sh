@@ -40,7 +40,7 @@ check_help gen rmat -- --scale --edge-factor --seed --max-weight -o --force --th
 check_help info -- --json
 check_help check -- --threads --json
 check_help export -- --format -o --force --threads el wel mtx egr wsg
-check_help renumber -- -o --order degree degree-asc --force --threads --json --quiet
+check_help renumber -- -o --order degree degree-asc bfs bfs-rev --force --threads --json --quiet
 check_help scan -- --arrays --direct --mapped --uring --threads --queue-depth --repeat --json
 check_help devices -- --selftest --json
 check_help version --
@@ -259,11 +259,26 @@ d1=$(awk '$1 == 1' rn-deg.el | wc -l)
 [ "$d0" -ge "$d1" ] && [ "$d0" -gt 0 ] && pass "vertex 0 has the longest list" ||
     fail "vertex 0 has the longest list ($d0 < $d1)"
 expect 0 "renumber ascending" renumber rn.sg -o rn-asc.sg --order degree-asc --quiet
+expect 0 "renumber breadth-first" renumber rn.sg -o rn-bfs.sg --order bfs --json
+[ "$(json_field order)" = bfs ] && pass "renumber --json: order bfs" || fail "renumber --json: order bfs"
+expect 0 "check of the breadth-first store" check rn-bfs.sg
+expect 0 "mst of the breadth-first store" mst rn-bfs.sg --backend cpu --json --quiet
+[ -n "$w0" ] && [ "$(grep -o '"total_weight":[0-9.e+]*' out)" = "$w0" ] &&
+    pass "the breadth-first order keeps the forest's weight" ||
+    fail "the breadth-first order keeps the forest's weight"
+expect 0 "export the breadth-first store" export rn-bfs.sg --format el -o rn-bfs.el
+# vertex 0 is the search's first root: its neighbours take ids 1..deg(0)
+d0=$(awk '$1 == 0' rn-bfs.el | wc -l)
+n0=$(awk '$1 == 0 && $2 >= 1 && $2 <= '"$d0" rn-bfs.el | wc -l)
+[ "$d0" -gt 0 ] && [ "$n0" = "$d0" ] && pass "bfs: vertex 0's neighbours come next" ||
+    fail "bfs: vertex 0's neighbours come next ($n0 of $d0)"
+expect 0 "renumber breadth-first reversed" renumber rn.sg -o rn-bfsr.sg --order bfs-rev --quiet
+expect 0 "check of the reversed store" check rn-bfsr.sg
 expect 1 "renumber onto an existing store" renumber rn.sg -o rn-deg.sg
 grep_in err "exists" "renumber refusal says exists"
 expect 0 "renumber --force" renumber rn.sg -o rn-deg.sg --force --quiet
 expect 2 "renumber --order bogus" renumber rn.sg -o x.sg --order bogus
-grep_in err "degree-asc" "bad order lists the orders"
+grep_in err "degree-asc, bfs, bfs-rev" "bad order lists the orders"
 expect 2 "renumber without -o" renumber rn.sg
 expect 1 "renumber a missing store" renumber nothere.sg -o x.sg
 grep_in err "nothere.sg" "missing store named"

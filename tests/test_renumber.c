@@ -1,12 +1,14 @@
-/* sg_store_renumber (storage/renumber.c): the rewritten store is exactly
- * the input under the degree order (computed here independently), on
- * directed and undirected graphs with isolated vertices, degree ties, a
- * list longer than the short-list sort and f32 weights; and the refusals
- * leave nothing behind. */
+/* sg_store_renumber (src/renumber.c): the rewritten store is exactly the
+ * input under the degree and breadth-first orders (computed here
+ * independently: a sort, a serial queue), on directed and undirected graphs
+ * with isolated vertices, several components, degree ties, a list longer
+ * than the short-list sort and f32 weights; sgi_bfs_order's parallel levels
+ * give the serial queue's order; and the refusals leave nothing behind. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/internal.h"
 #include "spillgraph.h"
 #include "testutil.h"
 
@@ -28,6 +30,31 @@ static int by_deg_asc(const void *a, const void *b)
     return x->v < y->v ? -1 : x->v > y->v;
 }
 
+/* The breadth-first order by a plain queue: seq[i] = the i-th vertex
+ * reached, searching from each unreached vertex in id order. */
+static void queue_order(const tu_graph *g, uint32_t *seq)
+{
+    bool *seen = calloc(g->n ? g->n : 1, 1);
+    assert_non_null(seen);
+    uint64_t tail = 0;
+    for (uint64_t r = 0; r < g->n; r++) {
+        if (seen[r]) continue;
+        seen[r] = true;
+        uint64_t head = tail;
+        seq[tail++] = (uint32_t)r;
+        while (head < tail) {
+            const uint32_t v = seq[head++];
+            for (uint64_t p = g->x[v]; p < g->x[v + 1]; p++)
+                if (!seen[g->a[p]]) {
+                    seen[g->a[p]] = true;
+                    seq[tail++] = g->a[p];
+                }
+        }
+    }
+    assert_int_equal(tail, g->n);
+    free(seen);
+}
+
 /* g relabelled by the order, built through tu_graph_from_edges. */
 static tu_graph expected(const tu_graph *g, sg_renumber_order order)
 {
@@ -37,9 +64,18 @@ static tu_graph expected(const tu_graph *g, sg_renumber_order order)
     assert_non_null(r);
     assert_non_null(nid);
     assert_non_null(e);
-    for (uint64_t v = 0; v < g->n; v++) r[v] = (dv){g->x[v + 1] - g->x[v], v};
-    qsort(r, g->n, sizeof *r, order == SG_ORDER_DEGREE_DESC ? by_deg_desc : by_deg_asc);
-    for (uint64_t i = 0; i < g->n; i++) nid[r[i].v] = (uint32_t)i;
+    if (order == SG_ORDER_BFS || order == SG_ORDER_BFS_REV) {
+        uint32_t *seq = malloc(g->n * sizeof *seq);
+        assert_non_null(seq);
+        queue_order(g, seq);
+        for (uint64_t i = 0; i < g->n; i++)
+            nid[seq[i]] = (uint32_t)(order == SG_ORDER_BFS ? i : g->n - 1 - i);
+        free(seq);
+    } else {
+        for (uint64_t v = 0; v < g->n; v++) r[v] = (dv){g->x[v + 1] - g->x[v], v};
+        qsort(r, g->n, sizeof *r, order == SG_ORDER_DEGREE_DESC ? by_deg_desc : by_deg_asc);
+        for (uint64_t i = 0; i < g->n; i++) nid[r[i].v] = (uint32_t)i;
+    }
     size_t k = 0;
     for (uint64_t v = 0; v < g->n; v++)
         for (uint64_t p = g->x[v]; p < g->x[v + 1]; p++)
@@ -107,7 +143,7 @@ static void test_orders(void **state)
                 }
             wo.force = true;
             tu_write_store(in, &g, &wo);
-            for (int o = SG_ORDER_DEGREE_DESC; o <= SG_ORDER_DEGREE_ASC; o++) {
+            for (int o = SG_ORDER_DEGREE_DESC; o <= SG_ORDER_BFS_REV; o++) {
                 sg_renumber_options ro;
                 memset(&ro, 0, sizeof ro);
                 ro.order = (sg_renumber_order)o;
@@ -121,16 +157,31 @@ static void test_orders(void **state)
                 assert_int_equal(rep.n_edges, g.m);
                 tu_graph got = tu_read_store(out), want = expected(&g, ro.order);
                 if (!tu_graph_equal(&got, &want))
-                    fail_msg("renumber (%s, %s, %s): not the input in degree order",
+                    fail_msg("renumber (%s, %s, %s): not the input in that order",
                              directed ? "directed" : "undirected", f32 ? "f32" : "u32",
                              sg_renumber_order_name(ro.order));
-                for (uint64_t i = 1; i < got.n; i++) {
-                    const uint64_t d0 = got.x[i] - got.x[i - 1], d1 = got.x[i + 1] - got.x[i];
-                    assert_true(o == SG_ORDER_DEGREE_DESC ? d0 >= d1 : d0 <= d1);
+                uint64_t longest = 0;
+                for (uint64_t i = 0; i < got.n; i++) {
+                    const uint64_t d = got.x[i + 1] - got.x[i];
+                    longest = d > longest ? d : longest;
+                    if (i == 0 || o >= SG_ORDER_BFS) continue;
+                    const uint64_t d0 = got.x[i] - got.x[i - 1];
+                    assert_true(o == SG_ORDER_DEGREE_DESC ? d0 >= d : d0 <= d);
                 }
-                assert_int_equal(rep.max_degree, o == SG_ORDER_DEGREE_DESC
-                                                     ? got.x[1] - got.x[0]
-                                                     : got.x[got.n] - got.x[got.n - 1]);
+                assert_int_equal(rep.max_degree, longest);
+                if (o == SG_ORDER_BFS && !directed) {
+                    /* each component one range: a list reaches no earlier
+                     * component, so every vertex but a component's first has
+                     * a neighbour below it (its parent) */
+                    for (uint64_t v = 1; v < got.n; v++)
+                        if (got.x[v + 1] > got.x[v] && got.a[got.x[v]] > v) {
+                            /* no smaller neighbour: v starts a component, and
+                             * nothing below v reaches v's component */
+                            for (uint64_t u = 0; u < v; u++)
+                                for (uint64_t p = got.x[u]; p < got.x[u + 1]; p++)
+                                    assert_true(got.a[p] < v);
+                        }
+                }
                 sg_store *s = NULL;
                 assert_int_equal(sg_store_open(out, &s, &err), SG_OK);
                 sg_store_info info;
@@ -207,7 +258,9 @@ static void test_refusals(void **state)
     sg_renumber_order o;
     assert_true(sg_renumber_order_parse("degree", &o) && o == SG_ORDER_DEGREE_DESC);
     assert_true(sg_renumber_order_parse("degree-asc", &o) && o == SG_ORDER_DEGREE_ASC);
-    assert_false(sg_renumber_order_parse("bfs", &o));
+    assert_true(sg_renumber_order_parse("bfs", &o) && o == SG_ORDER_BFS);
+    assert_true(sg_renumber_order_parse("bfs-rev", &o) && o == SG_ORDER_BFS_REV);
+    assert_false(sg_renumber_order_parse("locality", &o));
     assert_false(sg_renumber_order_parse(NULL, &o));
 
     tu_graph_free(&small);
@@ -216,10 +269,41 @@ static void test_refusals(void **state)
     free(dir);
 }
 
+/* sgi_bfs_order with every level in parallel (par_min 1), with levels of
+ * 64 vertices or more in parallel, and serial: the queue's order each time,
+ * on graphs with hubs, several components and isolated vertices. */
+static void test_parallel_levels(void **state)
+{
+    (void)state;
+    for (int directed = 0; directed < 2; directed++)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            tu_graph g = make(3000 + 500 * seed, 9000 * seed, directed, 40 + seed);
+            uint32_t *want = malloc(g.n * sizeof *want), *got = malloc(g.n * sizeof *got);
+            uint64_t *claim = malloc(g.n * sizeof *claim), *cnt = malloc(g.n * sizeof *cnt);
+            assert_true(want && got && claim && cnt);
+            queue_order(&g, want);
+            const uint64_t mins[] = {1, 64, UINT64_MAX};
+            for (size_t k = 0; k < 3; k++) {
+                memset(got, 0xff, g.n * sizeof *got);
+                const uint64_t par = sgi_bfs_order(g.x, g.a, g.n, 4, mins[k], got, claim, cnt);
+                if (mins[k] == UINT64_MAX) assert_int_equal(par, 0);
+                else assert_true(par > 0);
+                if (memcmp(got, want, g.n * sizeof *got) != 0)
+                    fail_msg("bfs order (%s, seed %llu, parallel from %llu vertices): not the "
+                             "queue's",
+                             directed ? "directed" : "undirected", (unsigned long long)seed,
+                             (unsigned long long)mins[k]);
+            }
+            free(want), free(got), free(claim), free(cnt);
+            tu_graph_free(&g);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_orders),
+        cmocka_unit_test(test_parallel_levels),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

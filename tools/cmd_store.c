@@ -448,25 +448,29 @@ int cmd_export(int argc, char **argv, const cli_env *env)
 /* ================================================================ renumber */
 
 static const char renumber_usage[] =
-    "usage: spillgraph renumber STORE -o OUT [--order degree|degree-asc] [--force]\n"
+    "usage: spillgraph renumber STORE -o OUT [--order degree|degree-asc|bfs|bfs-rev] [--force]\n"
     "         [--threads N] [--json] [--quiet]";
 
 static void renumber_help(void)
 {
     printf("%s\n"
            "\n"
-           "Writes STORE again as OUT with its vertices renumbered by degree: new id =\n"
+           "Writes STORE again as OUT with its vertices renumbered. By degree: new id =\n"
            "rank by degree (descending for 'degree', the default; ascending for\n"
-           "'degree-asc'), ties by old id. Every list is relabelled and sorted, weights\n"
-           "travel with their entries. The hybrid backend keeps a vertex prefix of the\n"
-           "lists in device memory, so the order decides which lists stay there and\n"
-           "which stream from the host. Holds the graph twice in memory (40 bytes per\n"
-           "vertex and 16 per edge). A store with original ids (convert --ids compact)\n"
-           "is refused: its id mapping must stay increasing.\n"
+           "'degree-asc'), ties by old id. By locality ('bfs'): new id = the order in\n"
+           "which a breadth-first search reaches the vertex, started from each vertex\n"
+           "not yet reached in old-id order, so that neighbours get near ids and each\n"
+           "component one range; 'bfs-rev' is that order reversed. Every list is\n"
+           "relabelled and sorted, weights travel with their entries. The hybrid\n"
+           "backend keeps a vertex prefix of the lists in device memory, so the order\n"
+           "decides which lists stay there and which stream from the host. Holds the\n"
+           "graph twice in memory (40 bytes per vertex and 16 per edge). A store with\n"
+           "original ids (convert --ids compact) is refused: its id mapping must stay\n"
+           "increasing.\n"
            "\n"
            "options:\n"
            "  -o, --output OUT  the new store\n"
-           "  --order ORDER     degree (default) or degree-asc\n"
+           "  --order ORDER     degree (default), degree-asc, bfs or bfs-rev\n"
            "  --force           replace OUT if it exists (only once it is complete)\n"
            "  --threads N       read and sort threads (default: OpenMP's)\n"
            "  --json            one JSON object\n"
@@ -515,7 +519,7 @@ int cmd_renumber(int argc, char **argv, const cli_env *env)
     sg_renumber_options o;
     memset(&o, 0, sizeof o);
     if (!sg_renumber_order_parse(order_name, &o.order))
-        return cli_usage_error(cmd, renumber_usage, "unknown order '%s' (orders: degree, degree-asc)",
+        return cli_usage_error(cmd, renumber_usage, "unknown order '%s' (orders: degree, degree-asc, bfs, bfs-rev)",
                                order_name);
     o.threads = threads;
     o.store.force = force;
