@@ -273,7 +273,8 @@ typedef struct sgk_cpu_share {
  * "cpu_long_lists" (those taken in blocks), "cpu_entries_read" and
  * "gpu_first_entries" (the entries the GPU walked in the first round: with
  * the CPU's, every entry once); disable names "cpu-share", "dynamic-split",
- * "topk-filter" (every list entry by entry). */
+ * "topk-filter" (every list entry by entry), "topk-simd" (the CPU's top-K
+ * scalar instead of AVX-512, kernels/cpu_topk.h). */
 sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *share, uint32_t *u,
                           uint32_t *v, uint32_t *w, uint64_t *n_edges, sgk_stats *stats,
                           sg_error *err);

@@ -123,6 +123,7 @@
 #include <thread>
 #include <vector>
 
+#include "cpu_topk.h"
 #include "kinternal.cuh"
 
 namespace {
@@ -1493,87 +1494,6 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
     }
 }
 
-// The K lightest entries of v's list other than self-loops into out[0..K)
-// (NONE64 for none). Each entry's key passes through K min / max steps
-// (branch-free: best[] stays sorted, and a key not below best[K-1] passes
-// through unchanged). On a list of random weights an early-out branch per
-// entry (skip keys not below the last slot) mispredicts on most short lists:
-// ~250 M entries per second per thread for K = 2 on the development machine
-// against ~550 M branch-free (R-MAT-like lists). With `filter`, a list of
-// more than TOPK_BLOCKS_PAST entries is taken, past its first TOPK_HEAD, in
-// blocks of 8 whose keys are compared with best[K-1] first, the block
-// skipped when none is below it: of d random keys about K ln(d / K) enter
-// at all (a block at entry i holds one with odds ~8 K / i), so on long
-// lists most blocks cost 8 compares of weights (W only; A is not read for
-// a skipped block) instead of 8 K min / max steps. On the
-// H100 host at R-MAT 26 (lists of hundreds) the CPU share read 25-36 GB/s
-// with blocks past entry 16 against 18-24 without; on SSCA2's lists of
-// tens it read 24 against 33-35 (the blocks' branch mispredicted), hence
-// the head of 64 and the lower bound of 128. Returns the leaving entries
-// (not self-loops; a skipped block's self-loops count as leaving, so with
-// blocks this is an upper bound, which is all the contraction's bound
-// needs).
-constexpr uint64_t TOPK_HEAD = 64;         // entries taken one by one before any block
-constexpr uint64_t TOPK_BLOCKS_PAST = 128; // lists longer than this are taken in blocks
-
-template <int K, bool F32>
-static inline uint64_t cpu_topk(const sgk_cpu_share &sh, bool filter, uint64_t v, uint64_t *out)
-{
-    uint64_t best[K];
-    for (int s = 0; s < K; s++) best[s] = NONE64;
-    uint64_t leaving = 0;
-    const uint64_t b = sh.x[v], e = sh.x[v + 1];
-    auto key = [&](uint64_t p) -> uint64_t {
-        const uint32_t nb = sh.a[p];
-        const bool self = nb == v;
-        leaving += !self;
-        return self ? NONE64 : (uint64_t)sgk_weight_key(F32, sh.w[p]) << 32 | nb;
-    };
-    auto insert = [&](uint64_t val) {
-        for (int s = 0; s < K; s++) {
-            const uint64_t lo = val < best[s] ? val : best[s];
-            val = val < best[s] ? best[s] : val;
-            best[s] = lo;
-        }
-    };
-    uint64_t p = b;
-    if (filter && e - b > TOPK_BLOCKS_PAST) {
-        for (; p < b + TOPK_HEAD; p++) insert(key(p));
-        for (; p + 8 <= e; p += 8) {
-            // A key enters only if its weight's key is at most the last
-            // slot's: the block's weights alone decide, and A is read only
-            // for blocks that may enter.
-            const uint32_t lim = (uint32_t)(best[K - 1] >> 32);
-            bool any = false;
-            for (int i = 0; i < 8; i++) any |= sgk_weight_key(F32, sh.w[p + i]) <= lim;
-            if (any)
-                for (int i = 0; i < 8; i++) insert(key(p + i));
-            else
-                leaving += 8; // self-loops among them included: an upper bound
-        }
-    }
-    for (; p < e; p++) insert(key(p));
-    for (int s = 0; s < K; s++) out[s] = best[s];
-    return leaving;
-}
-
-template <bool F32>
-static uint64_t cpu_topk_k(const sgk_cpu_share &sh, bool filter, int K, uint64_t v, uint64_t *out)
-{
-    switch (K) {
-    case 1: return cpu_topk<1, F32>(sh, filter, v, out);
-    case 2: return cpu_topk<2, F32>(sh, filter, v, out);
-    case 3: return cpu_topk<3, F32>(sh, filter, v, out);
-    default: return cpu_topk<4, F32>(sh, filter, v, out);
-    }
-}
-
-static uint64_t cpu_topk_any(const sgk_cpu_share &sh, bool f32, bool filter, int K, uint64_t v,
-                             uint64_t *out)
-{
-    return f32 ? cpu_topk_k<true>(sh, filter, K, v, out) : cpu_topk_k<false>(sh, filter, K, v, out);
-}
-
 // The first round's host lists, shared between the GPU and the CPU threads
 // (sgk_cpu_share): the GPU claims pieces of entries upward from the first
 // entry past the device prefix, the CPU threads chunks of vertices
@@ -1636,13 +1556,13 @@ struct Meet {
 // The CPU threads' part of the first round: chunks claimed from mt filled
 // from the host arrays (the K lightest entries other than self-loops: in
 // the first round every tree is one vertex) into a staging buffer and
-// copied to vc on the copy stream while the next chunk is filled. Adds the
-// lists with entries, those taken in blocks (cpu_topk's filter), their
-// entries and the leaving ones.
+// copied to vc on the copy stream while the next chunk is filled; each
+// list by topk (kernels/cpu_topk.h). Adds the lists with entries, those
+// taken in blocks (the top-K's filter), their entries and the leaving ones.
 static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, Meet &mt, uint64_t maxe,
-                                bool f32, bool filter, int K, uint64_t *vc, uint64_t &lists,
-                                uint64_t &longs, uint64_t &entries, uint64_t &leaving,
-                                sg_error *err)
+                                sgk_topk_fn topk, bool f32, bool filter, int K, uint64_t *vc,
+                                uint64_t &lists, uint64_t &longs, uint64_t &entries,
+                                uint64_t &leaving, sg_error *err)
 {
     const uint64_t per = 8 * (uint64_t)K;
     uint64_t v0 = 0, v1 = 0;
@@ -1674,9 +1594,11 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, Meet &mt, u
         for (uint64_t pc = 0; pc < np; pc++)
             for (uint64_t v = cut[pc]; v < cut[pc + 1]; v++) {
                 const uint64_t len = sh.x[v + 1] - sh.x[v];
-                nlv += cpu_topk_any(sh, f32, filter, K, v, out + (v - v0) * (uint64_t)K);
+                const uint64_t b = sh.x[v];
+                nlv += topk(sh.a + b, sh.w + b, len, v, f32, K, filter,
+                            out + (v - v0) * (uint64_t)K);
                 nl += len > 0;
-                nlong += filter && len > TOPK_BLOCKS_PAST;
+                nlong += filter && len > SGK_TOPK_BLOCKS_PAST;
                 ne += len;
             }
         lists += nl;
@@ -1966,7 +1888,8 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // dynamic-split (the CPU share fixed at the plan's split), stream-first
 // (the first round reads host lists in place), dma-pull (its pieces copied
 // by a kernel, not DMA), topk-filter (the CPU share's long lists entry by
-// entry, not in filtered blocks), contract.
+// entry, not in filtered blocks), topk-simd (the CPU share's top-K scalar,
+// not AVX-512), contract.
 // COUNTERS: entries_read (list entries the walks read), host_list_bytes (A
 // and W bytes they read from host memory), cache_slots (K), lists_refilled
 // (lists read to fill a cache, the first round's included), cpu_lists,
@@ -2292,6 +2215,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     const bool cpu_on = K > 0 && share && share->from < n && !sgk_ctx_disabled(c, "cpu-share");
     const bool dynamic = cpu_on && !sgk_ctx_disabled(c, "dynamic-split");
     const bool filter = !sgk_ctx_disabled(c, "topk-filter");
+    const sgk_topk_fn topk = sgk_ctx_disabled(c, "topk-simd") ? sgk_topk_scalar : sgk_topk_simd;
     auto first_round = [&](const uint32_t *R, uint64_t nr) -> sg_status {
         Meet mt;
         mt.x = cpu_on ? share->x : nullptr;
@@ -2330,7 +2254,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             }
             const double tc = sgi_now();
             const sg_status cst =
-                cpu_first_fill(c, *share, mt, maxe, f32, filter, K, vc, cpu_lists, cpu_long,
+                cpu_first_fill(c, *share, mt, maxe, topk, f32, filter, K, vc, cpu_lists, cpu_long,
                                cpu_entries, cpu_inter, err);
             cpu_first_us = sgk_us_since(tc);
             if (cst != SG_OK) mt.halt();

@@ -1,0 +1,61 @@
+// The forest CPU share's top-K (kernels/cpu_topk.c), scalar against
+// AVX-512, on one thread: 2^26 entries in lists of one length, random
+// neighbours and weights (24 bits), K = 4, the filter on (as the hybrid
+// forest runs it). Prints ns per entry for each, twice.
+// Build: cc -O2 -Ikernels -o topk_bench tools/bench/topk_bench.c kernels/cpu_topk.c
+// Usage: topk_bench DEGREE...
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "cpu_topk.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: topk_bench DEGREE...\n");
+        return 2;
+    }
+    printf("AVX-512F: %s\n", sgk_topk_simd_available() ? "yes" : "no");
+    for (int i = 1; i < argc; i++) {
+        const unsigned long deg = strtoul(argv[i], NULL, 10);
+        if (deg == 0) {
+            fprintf(stderr, "topk_bench: degree '%s' is not a positive number\n", argv[i]);
+            return 2;
+        }
+        const unsigned long nl = (1ul << 26) / deg, m = nl * deg;
+        uint32_t *a = malloc(m * 4), *w = malloc(m * 4);
+        if (!a || !w) {
+            fprintf(stderr, "topk_bench: out of memory for %lu entries\n", m);
+            return 1;
+        }
+        uint64_t s = 1, out[4], acc = 0;
+        for (unsigned long p = 0; p < m; p++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            a[p] = (uint32_t)(s >> 33);
+            w[p] = (uint32_t)(s >> 7) & 0xffffff;
+        }
+        for (int r = 0; r < 2; r++) {
+            const double t0 = now();
+            for (unsigned long l = 0; l < nl; l++)
+                acc += sgk_topk_scalar(a + l * deg, w + l * deg, deg, 7, false, 4, true, out) + out[3];
+            const double t1 = now();
+            for (unsigned long l = 0; l < nl; l++)
+                acc += sgk_topk_simd(a + l * deg, w + l * deg, deg, 7, false, 4, true, out) + out[3];
+            const double t2 = now();
+            printf("degree %lu: scalar %.2f ns an entry, simd %.2f (checksum %llu)\n", deg,
+                   (t1 - t0) / (double)m * 1e9, (t2 - t1) / (double)m * 1e9,
+                   (unsigned long long)(acc % 1000));
+        }
+        free(a);
+        free(w);
+    }
+    return 0;
+}
