@@ -161,6 +161,12 @@ static double model_passes(const sg_plan_input *in)
 #define SSSP_GPU_MANAGED 0.40
 #define SSSP_INDEX 0.70
 #define SSSP_DEVICE 0.03
+/* Without the light index (a budget that cannot hold it beside the working
+ * arrays: executor_reserve below) the near rounds read the spilled light
+ * lists again from the host: at R-MAT 22 with 87 % of the lists spilled its
+ * rounds took twice as long as with the index built (docs/plan.md), so two
+ * passes and no index build. */
+#define SSSP_NO_INDEX_PASSES 2.0
 
 /* What the hybrid executors keep on the device beside their working arrays
  * (src/gpu_engine.c runs them, sg_plan_input.executor_reserves):
@@ -317,7 +323,11 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     /* the in-place forest keeps 57 bytes per vertex (kernels/mst.cu) */
     const uint64_t per_vertex = inplace_forest(in) ? 57 : work_per_vertex[in->algo];
     p.work_bytes = in->work_bytes ? in->work_bytes : per_vertex * in->n;
-    if (in->executor_reserves) p.work_bytes += executor_reserve(in, p.work_bytes);
+    const uint64_t reserve = in->executor_reserves ? executor_reserve(in, p.work_bytes) : 0;
+    p.work_bytes += reserve;
+    /* SSSP builds its light index where the reserve holds it (assumed where
+     * the executors' reserves are not modelled) */
+    const bool sssp_index = in->algo == SG_PLAN_SSSP && (!in->executor_reserves || reserve > 0);
     if (!in->forced && in->device_budget < p.work_bytes)
         return sgi_fail(err, SG_E_NOMEM,
                         "device budget %llu bytes is below the %s working arrays' %llu bytes "
@@ -430,9 +440,11 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
         const double rounds = ceil(log2((double)(in->n > 2 ? in->n : 2)) / 4.0);
         p.t_rounds = rounds * (double)in->n * FOREST_ROUND_S;
     }
-    if (in->algo == SG_PLAN_SSSP) /* the light index's build: W twice, A's light part */
+    if (sssp_index) /* the light index's build: W twice, A's light part */
         p.t_index = (2.0 * (double)p.host_bytes[2] + (double)p.host_bytes[1] / 8.0) /
                     (SSSP_INDEX * in->rates.pcie_gbps * 1e9);
+    else if (in->algo == SG_PLAN_SSSP && p.host_bytes[1] + p.host_bytes[2] > 0)
+        p.passes = SSSP_NO_INDEX_PASSES;
     p.predicted_s = p.passes * p.predicted_pass_s + p.t_rounds + p.t_index;
     p.managed_bytes = in->managed_cap - cap;
     *out = p;

@@ -706,7 +706,10 @@ typedef struct sg_plan {
     double t_rounds;           /* the in-place forest's per-round vertex work,
                                 * all rounds (0 for the others) */
     double t_index;            /* SSSP: building its light index, two passes
-                                * over the spilled W (0 for the others) */
+                                * over the spilled W (0 for the others, and
+                                * for SSSP where the budget holds no index:
+                                * then passes is 2, its rounds reading the
+                                * spilled lists again) */
     double predicted_s;        /* passes * predicted_pass_s + t_rounds + t_index */
 } sg_plan;
 
