@@ -5,7 +5,7 @@
 # 16-thread cpu backend, the gpu backend with no budget, and the hybrid
 # backend at each budget of BUDGETS (default "24G 12G 6G"; auto picks
 # hybrid when the graph does not fit), plus 6G with pinned host memory.
-# ORDER=degree|degree-asc runs on a copy of each store renumbered by degree
+# ORDER=degree|degree-asc|bfs|bfs-rev runs on a copy of each store renumbered so
 # (spillgraph renumber; the output files are named with the order).
 # Run from the repository root after building into build/.
 # Usage: tools/bench/hybrid.sh WORKDIR LOGDIR SCALE
