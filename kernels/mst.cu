@@ -900,7 +900,40 @@ __device__ __forceinline__ bool on_host(const StagedArr &a, uint64_t p)
     return !a.staged(p) && p >= a.g.s;
 }
 
-template <int MODE, class AR>
+// The offer, tag or append of one walked entry (nb, its tree tn, key its
+// weight key where read) of vertex v in tree t at scan position sp.
+template <int MODE>
+__device__ __forceinline__ void walk_emit(bool leave, uint32_t nb, uint32_t tn, uint32_t key,
+                                          uint32_t v, uint32_t t, uint32_t sp, uint64_t *cand,
+                                          uint64_t *vc, int K, uint32_t *ck, uint32_t *cmn,
+                                          uint32_t *cmx, uint32_t *cta, uint32_t *ctb,
+                                          uint64_t cap, ull *ctr)
+{
+    if (MODE == HW_FIND) {
+        tree_min64(leave ? sp : NONE32, (uint64_t)key << 32 | nb, cand);
+    } else if (MODE == HW_FILL) {
+        cache_offer(leave ? v : NONE32, (uint64_t)key << 32 | nb, vc, K);
+    } else {
+        const bool emit = leave && v < nb;
+        const uint64_t slot = warp_append(emit, &ctr[C_NE]);
+        if (emit && slot < cap) {
+            ck[slot] = key;
+            cmn[slot] = v;
+            cmx[slot] = nb;
+            cta[slot] = t;
+            ctb[slot] = tn;
+        }
+    }
+}
+
+// BATCH: a lane first issues the loads of its HT_STEPS entries of A
+// together, then their trees, then the weights of those leaving, and only
+// then makes its offers: HT_STEPS reads over PCIe in flight per lane where
+// lists are read in place, instead of one read, then the dependent work,
+// then the next. Used for walks of lists where they live ("walk-batch"
+// disabled: entry by entry); the streamed first round's walks of staged
+// pieces go entry by entry.
+template <int MODE, bool BATCH, class AR>
 __global__ void __launch_bounds__(BLK)
     k_hwalk(uint64_t ns, const uint64_t *__restrict__ off, const uint32_t *__restrict__ scan,
             sgk_arr<uint64_t> x, AR a, AR w, bool f32, const uint32_t *__restrict__ comp,
@@ -917,40 +950,71 @@ __global__ void __launch_bounds__(BLK)
         uint64_t j = b + lane_id();
         SegWalk sw;
         if (j < T) sw.seek(off, ns, j);
-        for (int r = 0; r < HT_STEPS; r++, j += 32) { // warp-uniform trip count
-            uint32_t tag = NONE32, nb = 0, tn = 0, key = 0;
-            bool leave = false;
-            if (j < T) {
-                const uint64_t p = sw.at(j, off, scan, comp, x);
-                nb = a[p];
-                hostb += on_host(a, p) ? 4 : 0;
-                tn = comp[nb];
-                leave = tn != sw.t;
-                if (leave) {
+        if (BATCH) {
+            uint64_t pos[HT_STEPS];
+            uint32_t nb[HT_STEPS], v[HT_STEPS], t[HT_STEPS], sp[HT_STEPS];
+#pragma unroll
+            for (int r = 0; r < HT_STEPS; r++) { // where each entry is; A's reads issued
+                const uint64_t jr = j + 32ull * (uint64_t)r;
+                nb[r] = 0;
+                if (jr < T) {
+                    pos[r] = sw.at(jr, off, scan, comp, x);
+                    v[r] = sw.v;
+                    t[r] = sw.t;
+                    sp[r] = (uint32_t)sw.s;
+                    nb[r] = a[pos[r]];
+                    hostb += on_host(a, pos[r]) ? 4 : 0;
+                }
+            }
+            uint32_t tn[HT_STEPS], key[HT_STEPS];
+#pragma unroll
+            for (int r = 0; r < HT_STEPS; r++) // their trees
+                tn[r] = j + 32ull * (uint64_t)r < T ? comp[nb[r]] : 0;
+            unsigned out = 0;
+#pragma unroll
+            for (int r = 0; r < HT_STEPS; r++) { // the weights of those leaving
+                key[r] = 0;
+                if (j + 32ull * (uint64_t)r >= T) continue;
+                if (tn[r] != t[r]) {
+                    out |= 1u << r;
                     leaving++;
-                    if (MODE != HW_GATHER || sw.v < nb) {
-                        key = sgk_weight_key(f32, w[p]);
-                        hostb += on_host(w, p) ? 4 : 0;
+                    if (MODE != HW_GATHER || v[r] < nb[r]) {
+                        key[r] = sgk_weight_key(f32, w[pos[r]]);
+                        hostb += on_host(w, pos[r]) ? 4 : 0;
                     }
                 } else {
                     skipped++;
                 }
             }
-            if (MODE == HW_FIND) {
-                if (leave) tag = (uint32_t)sw.s;
-                tree_min64(tag, (uint64_t)key << 32 | nb, cand);
-            } else if (MODE == HW_FILL) {
-                cache_offer(leave ? sw.v : NONE32, (uint64_t)key << 32 | nb, vc, K);
-            } else {
-                const bool emit = leave && sw.v < nb;
-                const uint64_t slot = warp_append(emit, &ctr[C_NE]);
-                if (emit && slot < cap) {
-                    ck[slot] = key;
-                    cmn[slot] = sw.v;
-                    cmx[slot] = nb;
-                    cta[slot] = sw.t;
-                    ctb[slot] = tn;
+#pragma unroll
+            for (int r = 0; r < HT_STEPS; r++) { // warp-uniform: every lane takes part
+                const bool in = j + 32ull * (uint64_t)r < T;
+                walk_emit<MODE>((out >> r) & 1u, nb[r], tn[r], key[r], in ? v[r] : 0,
+                                in ? t[r] : 0, in ? sp[r] : NONE32, cand, vc, K, ck, cmn, cmx,
+                                cta, ctb, cap, ctr);
+            }
+        } else {
+            for (int r = 0; r < HT_STEPS; r++, j += 32) { // warp-uniform trip count
+                uint32_t nb = 0, tn = 0, key = 0;
+                bool leave = false;
+                if (j < T) {
+                    const uint64_t p = sw.at(j, off, scan, comp, x);
+                    nb = a[p];
+                    hostb += on_host(a, p) ? 4 : 0;
+                    tn = comp[nb];
+                    leave = tn != sw.t;
+                    if (leave) {
+                        leaving++;
+                        if (MODE != HW_GATHER || sw.v < nb) {
+                            key = sgk_weight_key(f32, w[p]);
+                            hostb += on_host(w, p) ? 4 : 0;
+                        }
+                    } else {
+                        skipped++;
+                    }
                 }
+                walk_emit<MODE>(leave, nb, tn, key, sw.v, sw.t, (uint32_t)sw.s, cand, vc, K, ck,
+                                cmn, cmx, cta, ctb, cap, ctr);
             }
         }
     }
@@ -1889,7 +1953,8 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // (the first round reads host lists in place), dma-pull (its pieces copied
 // by a kernel, not DMA), topk-filter (the CPU share's long lists entry by
 // entry, not in filtered blocks), topk-simd (the CPU share's top-K scalar,
-// not AVX-512), contract.
+// not AVX-512), walk-batch (each lane's reads of a walk tile one after the
+// other, not issued together), contract.
 // COUNTERS: entries_read (list entries the walks read), host_list_bytes (A
 // and W bytes they read from host memory), cache_slots (K), lists_refilled
 // (lists read to fill a cache, the first round's included), cpu_lists,
@@ -1958,6 +2023,15 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
 {
     SGK_TRY(forest_check("sgk_mst_inplace", c, g, u, v, w, n_edges, stats, err));
     SGK_TRY(sgk_graph_ready(g, err));
+    const bool batch = !sgk_ctx_disabled(c, "walk-batch");
+// k_hwalk<MODE, batch> on the compute stream: HWALK(MODE, grid, arguments...)
+#define HWALK(MODE, G, ...)                                                                        \
+    do {                                                                                           \
+        if (batch)                                                                                 \
+            k_hwalk<MODE, true><<<G, BLK, 0, st>>>(__VA_ARGS__);                                   \
+        else                                                                                       \
+            k_hwalk<MODE, false><<<G, BLK, 0, st>>>(__VA_ARGS__);                                  \
+    } while (0)
     if (share && share->from < g->d.n) {
         if (!share->x || !share->a || !share->w || share->threads < 1)
             return sgi_fail(err, SG_E_INVALID, "sgk_mst_inplace: a CPU share without host arrays");
@@ -2108,8 +2182,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     unsigned sgrid = wgrid, pgrid = 0;
     if (pipe.stream && !dma) {
         int fit = 0;
-        SGK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, k_hwalk<HW_FILL, StagedArr>,
-                                                             BLK, 0));
+        SGK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &fit, k_hwalk<HW_FILL, false, StagedArr>, BLK, 0));
         const unsigned per = fit > 1 ? (unsigned)fit - 1 : 1u;
         sgrid = per * (unsigned)c->sm_count < wgrid ? per * (unsigned)c->sm_count : wgrid;
         pgrid = (unsigned)c->sm_count;
@@ -2118,7 +2192,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // The HW_FILL walk of R's entries [jlo, jhi), reading lists where they live.
     auto fill_in_place = [&](const uint32_t *R, uint64_t nr, uint64_t jlo, uint64_t jhi,
                              sg_error *err) -> sg_status {
-        k_hwalk<HW_FILL><<<wgrid, BLK, 0, st>>>(nr, off, R, gx, g->A, g->W, f32, comp, nullptr,
+        HWALK(HW_FILL, wgrid, nr, off, R, gx, g->A, g->W, f32, comp, nullptr,
                                                  vc, K, nullptr, nullptr, nullptr, nullptr,
                                                  nullptr, 0, jlo, jhi, dctr);
         SGK_LAUNCHED("k_hwalk");
@@ -2163,9 +2237,13 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             }
             SGK_CU(cudaEventRecord(pipe.ready[b], pipe.s));
             SGK_CU(cudaStreamWaitEvent(st, pipe.ready[b], 0));
-            k_hwalk<HW_FILL><<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp, nullptr, vc,
-                                                     K, nullptr, nullptr, nullptr, nullptr, nullptr,
-                                                     0, q0, q1, dctr);
+            // the staged pieces are in device memory: entry by entry (issuing a
+            // tile's reads together gained nothing there, and its registers
+            // slowed some first rounds; docs/benchmarks.md)
+            k_hwalk<HW_FILL, false><<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp,
+                                                           nullptr, vc, K, nullptr, nullptr,
+                                                           nullptr, nullptr, nullptr, 0, q0, q1,
+                                                           dctr);
             SGK_LAUNCHED("k_hwalk");
             SGK_CU(cudaEventRecord(pipe.freed[b], st));
             pieces++;
@@ -2333,7 +2411,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         if (K == 0) {
             SGK_TRY(offsets(scan, ns));
             SGK_CU(cudaMemsetAsync(cand.p, 0xff, ns * sizeof(uint64_t), st));
-            k_hwalk<HW_FIND><<<wgrid, BLK, 0, st>>>(ns, off, scan, gx, g->A, g->W, f32, comp,
+            HWALK(HW_FIND, wgrid, ns, off, scan, gx, g->A, g->W, f32, comp,
                                                      cand, nullptr, 0, nullptr, nullptr, nullptr,
                                                      nullptr, nullptr, 0, 0, NONE64, dctr);
             SGK_LAUNCHED("k_hwalk");
@@ -2399,7 +2477,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             for (int j = 0; j < 5; j++)
                 SGK_TRY(C[0][j].alloc(c, ccap, "the forest contracted edges", err));
             SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
-            k_hwalk<HW_GATHER><<<wgrid, BLK, 0, st>>>(ns, off, scan, gx, g->A, g->W, f32, comp,
+            HWALK(HW_GATHER, wgrid, ns, off, scan, gx, g->A, g->W, f32, comp,
                                                        nullptr, nullptr, 0, C[0][0], C[0][1],
                                                        C[0][2], C[0][3], C[0][4], ccap, 0,
                                                        NONE64, dctr);
@@ -2463,3 +2541,4 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "contracted_edges", cedges);
     return SG_OK;
 }
+#undef HWALK
