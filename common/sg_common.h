@@ -63,6 +63,30 @@ void sgi_alloc_fail_after(long n);
 long sgi_alloc_live(void);   /* allocations not yet freed */
 long sgi_alloc_count(void);  /* allocation calls so far */
 
+/* ------------------------------------------------------------ weight keys
+ * An order-preserving key of 32-bit weight bits: comparing keys as unsigned
+ * integers orders the weights (f32: as floats, -0 before +0; NaN never
+ * occurs; u32: the bits themselves). One definition for the CPU engine
+ * (src/internal.h sgi_weight_key), the GPU kernels (kernels/kinternal.cuh
+ * sgk_weight_key) and the CPU share's top-K (kernels/cpu_topk.c), so the
+ * forest's tie rule is one rule everywhere. */
+#ifdef __CUDACC__
+#define SGI_HOST_DEVICE __host__ __device__
+#else
+#define SGI_HOST_DEVICE
+#endif
+static inline SGI_HOST_DEVICE uint32_t sgi_key_of_bits(bool f32, uint32_t bits)
+{
+    if (!f32) return bits;
+    return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+}
+/* The inverse of sgi_key_of_bits. */
+static inline SGI_HOST_DEVICE uint32_t sgi_bits_of_key(bool f32, uint32_t key)
+{
+    if (!f32) return key;
+    return (key & 0x80000000u) ? (key & 0x7fffffffu) : ~key;
+}
+
 /* ------------------------------------------------------------ time */
 double sgi_now(void); /* monotonic seconds */
 

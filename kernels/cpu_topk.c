@@ -26,6 +26,8 @@
 
 #include <string.h>
 
+#include "sg_common.h"
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define SGK_HAVE_AVX512 1
@@ -34,12 +36,6 @@
 #endif
 
 #define NONE UINT64_MAX
-
-static inline uint32_t wkey(bool f32, uint32_t bits)
-{
-    if (!f32) return bits;
-    return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
-}
 
 /* Inserts val into the K ascending slots, branch-free. */
 static inline __attribute__((always_inline)) void slot_insert(uint64_t *best, const int K,
@@ -61,7 +57,7 @@ static inline __attribute__((always_inline)) uint64_t entry_key(const uint32_t *
     const uint32_t nb = a[p];
     const bool self = nb == v;
     *leaving += !self;
-    return self ? NONE : (uint64_t)wkey(f32, w[p]) << 32 | nb;
+    return self ? NONE : (uint64_t)sgi_key_of_bits(f32, w[p]) << 32 | nb;
 }
 
 static inline __attribute__((always_inline)) uint64_t
@@ -76,7 +72,7 @@ topk_scalar_k(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v, bo
             /* a key enters only if its weight key is at most the last slot's */
             const uint32_t lim = (uint32_t)(best[K - 1] >> 32);
             bool any = false;
-            for (int i = 0; i < 8; i++) any |= wkey(f32, w[p + i]) <= lim;
+            for (int i = 0; i < 8; i++) any |= sgi_key_of_bits(f32, w[p + i]) <= lim;
             if (any)
                 for (int i = 0; i < 8; i++)
                     slot_insert(best, K, entry_key(a, w, p + i, v, f32, &leaving));
@@ -104,7 +100,7 @@ uint64_t sgk_topk_scalar(const uint32_t *a, const uint32_t *w, uint64_t len, uin
 
 #define AVX512 __attribute__((target("avx512f")))
 
-/* The weight keys of 16 lanes of u32 weights. */
+/* sgi_key_of_bits on 16 lanes of u32 weight bits. */
 static inline AVX512 __m512i wkeys16(__m512i wv, bool f32)
 {
     if (!f32) return wv;

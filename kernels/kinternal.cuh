@@ -216,17 +216,15 @@ __device__ __forceinline__ unsigned long long sgk_atomic_min_u64(uint64_t *p, ui
     return atomicMin(reinterpret_cast<unsigned long long *>(p), (unsigned long long)v);
 }
 
-// An order-preserving key of a weight (src/internal.h sgi_weight_key):
+// An order-preserving key of a weight (common/sg_common.h sgi_key_of_bits):
 // comparing keys as unsigned integers orders the weights, f32 as floats.
 __host__ __device__ __forceinline__ uint32_t sgk_weight_key(bool f32, uint32_t bits)
 {
-    if (!f32) return bits;
-    return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+    return sgi_key_of_bits(f32, bits);
 }
 __host__ __device__ __forceinline__ uint32_t sgk_weight_unkey(bool f32, uint32_t key)
 {
-    if (!f32) return key;
-    return (key & 0x80000000u) ? (key & 0x7fffffffu) : ~key;
+    return sgi_bits_of_key(f32, key);
 }
 
 #endif

@@ -2192,9 +2192,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // The HW_FILL walk of R's entries [jlo, jhi), reading lists where they live.
     auto fill_in_place = [&](const uint32_t *R, uint64_t nr, uint64_t jlo, uint64_t jhi,
                              sg_error *err) -> sg_status {
-        HWALK(HW_FILL, wgrid, nr, off, R, gx, g->A, g->W, f32, comp, nullptr,
-                                                 vc, K, nullptr, nullptr, nullptr, nullptr,
-                                                 nullptr, 0, jlo, jhi, dctr);
+        HWALK(HW_FILL, wgrid, nr, off, R, gx, g->A, g->W, f32, comp, nullptr, vc, K, nullptr,
+              nullptr, nullptr, nullptr, nullptr, 0, jlo, jhi, dctr);
         SGK_LAUNCHED("k_hwalk");
         return SG_OK;
     };
@@ -2411,9 +2410,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         if (K == 0) {
             SGK_TRY(offsets(scan, ns));
             SGK_CU(cudaMemsetAsync(cand.p, 0xff, ns * sizeof(uint64_t), st));
-            HWALK(HW_FIND, wgrid, ns, off, scan, gx, g->A, g->W, f32, comp,
-                                                     cand, nullptr, 0, nullptr, nullptr, nullptr,
-                                                     nullptr, nullptr, 0, 0, NONE64, dctr);
+            HWALK(HW_FIND, wgrid, ns, off, scan, gx, g->A, g->W, f32, comp, cand, nullptr, 0,
+                  nullptr, nullptr, nullptr, nullptr, nullptr, 0, 0, NONE64, dctr);
             SGK_LAUNCHED("k_hwalk");
             full_walk = true;
             SGK_TRY(reduce());
@@ -2477,10 +2475,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             for (int j = 0; j < 5; j++)
                 SGK_TRY(C[0][j].alloc(c, ccap, "the forest contracted edges", err));
             SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
-            HWALK(HW_GATHER, wgrid, ns, off, scan, gx, g->A, g->W, f32, comp,
-                                                       nullptr, nullptr, 0, C[0][0], C[0][1],
-                                                       C[0][2], C[0][3], C[0][4], ccap, 0,
-                                                       NONE64, dctr);
+            HWALK(HW_GATHER, wgrid, ns, off, scan, gx, g->A, g->W, f32, comp, nullptr, nullptr, 0,
+                  C[0][0], C[0][1], C[0][2], C[0][3], C[0][4], ccap, 0, NONE64, dctr);
             SGK_LAUNCHED("k_hwalk");
             SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
             SGK_CU(cudaStreamSynchronize(st));

@@ -116,20 +116,17 @@ sg_status sgi_sssp_parents(const sg_run *run, const sg_graph *g, const uint64_t 
 /* The CPU bucket width (sssp.c's heuristic). */
 double sgi_sssp_auto_delta(const sg_graph *g);
 
-/* An order-preserving key of a weight: comparing keys as unsigned integers
- * orders the weights (f32: as floats, -0 before +0; NaN never occurs).
- * Every forest code (Borůvka, Kruskal) compares weights through this, so
- * the tie rule (weight, min(u,v), max(u,v)) is one rule everywhere. */
+/* An order-preserving key of a weight (sgi_key_of_bits, common/): every
+ * forest code (Borůvka, Kruskal) compares weights through this, so the tie
+ * rule (weight, min(u,v), max(u,v)) is one rule everywhere. */
 static inline uint32_t sgi_weight_key(sg_weight_type wt, uint32_t bits)
 {
-    if (wt != SG_WEIGHT_F32) return bits;
-    return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+    return sgi_key_of_bits(wt == SG_WEIGHT_F32, bits);
 }
 /* The inverse of sgi_weight_key. */
 static inline uint32_t sgi_weight_unkey(sg_weight_type wt, uint32_t key)
 {
-    if (wt != SG_WEIGHT_F32) return key;
-    return (key & 0x80000000u) ? (key & 0x7fffffffu) : ~key;
+    return sgi_bits_of_key(wt == SG_WEIGHT_F32, key);
 }
 /* The weight bits of edge e (1 when the graph has no weights). */
 static inline uint32_t sgi_graph_wbits(const sg_graph *g, uint64_t e)
