@@ -123,6 +123,7 @@
 #include <thread>
 #include <vector>
 
+#include "cpu_share.cuh"
 #include "cpu_topk.h"
 #include "kinternal.cuh"
 
@@ -1558,72 +1559,13 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
     }
 }
 
-// The first round's host lists, shared between the GPU and the CPU threads
-// (sgk_cpu_share): the GPU claims pieces of entries upward from the first
-// entry past the device prefix, the CPU threads chunks of vertices
-// downward from n, each claim under the lock. A fixed split (glim set: the
-// plan's owner split, "dynamic-split" disabled) stops the GPU at entry glim
-// and the CPU at vertex cfloor; otherwise (glim NONE64) the two meet
-// wherever their rates put them: the GPU stops at the CPU's lowest list,
-// the CPU at the first list the GPU has not begun. Without a CPU share the
-// GPU takes every piece up to glim.
-struct Meet {
-    std::mutex mu;
-    const uint64_t *x = nullptr; // host offsets (dynamic split and the CPU's claims)
-    uint64_t gnext = 0;          // the GPU's next entry
-    uint64_t glim = 0;           // the GPU's end (fixed), or NONE64
-    uint64_t clow = 0;           // the CPU's lowest vertex claimed (n before its first)
-    uint64_t cfloor = 0;         // the lowest vertex the CPU may claim
-    bool stop = false;           // set on a failure: no more claims
-    // The first vertex in [lo, hi) whose list starts at or past entry e (hi if none).
-    uint64_t first_at(uint64_t lo, uint64_t hi, uint64_t e) const
-    {
-        while (lo < hi) {
-            const uint64_t mid = lo + (hi - lo) / 2;
-            if (x[mid] < e) lo = mid + 1;
-            else hi = mid;
-        }
-        return lo;
-    }
-    // The GPU's next piece [q0, q1) of at most `piece` entries.
-    bool gpu(uint64_t piece, uint64_t &q0, uint64_t &q1)
-    {
-        std::lock_guard<std::mutex> hold(mu);
-        const uint64_t lim = glim != NONE64 ? glim : x[clow];
-        if (stop || gnext >= lim) return false;
-        q0 = gnext;
-        q1 = lim - q0 < piece ? lim : q0 + piece;
-        gnext = q1;
-        return true;
-    }
-    // The CPU's next chunk [v0, v1): at most maxv vertices and, past its
-    // first vertex, at most maxe entries.
-    bool cpu(uint64_t maxv, uint64_t maxe, uint64_t &v0, uint64_t &v1)
-    {
-        std::lock_guard<std::mutex> hold(mu);
-        uint64_t lo = cfloor;
-        if (glim == NONE64 && lo < clow) lo = first_at(lo, clow, gnext);
-        if (stop || clow <= lo) return false;
-        v1 = clow;
-        v0 = v1 - lo > maxv ? v1 - maxv : lo;
-        if (x[v1] - x[v0] > maxe) v0 = first_at(v0, v1 - 1, x[v1] - maxe);
-        clow = v0;
-        return true;
-    }
-    void halt()
-    {
-        std::lock_guard<std::mutex> hold(mu);
-        stop = true;
-    }
-};
-
 // The CPU threads' part of the first round: chunks claimed from mt filled
 // from the host arrays (the K lightest entries other than self-loops: in
 // the first round every tree is one vertex) into a staging buffer and
 // copied to vc on the copy stream while the next chunk is filled; each
 // list by topk (kernels/cpu_topk.h). Adds the lists with entries, those
 // taken in blocks (the top-K's filter), their entries and the leaving ones.
-static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, Meet &mt, uint64_t maxe,
+static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &mt, uint64_t maxe,
                                 sgk_topk_fn topk, bool f32, bool filter, int K, uint64_t *vc,
                                 uint64_t &lists, uint64_t &longs, uint64_t &entries,
                                 uint64_t &leaving, sg_error *err)
@@ -1648,11 +1590,8 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, Meet &mt, u
         // vertices per thread left one thread all of them (R-MAT 26 in
         // ascending degree order: the CPU side read ~1 G entries per second
         // against ~4 G in the generator's order).
-        const uint64_t np = 8 * (uint64_t)sh.threads, e0 = sh.x[v0], span = sh.x[v1] - e0;
-        cut[0] = v0;
-        for (uint64_t pc = 1; pc < np; pc++)
-            cut[pc] = mt.first_at(cut[pc - 1], v1, e0 + span * pc / np);
-        cut[np] = v1;
+        const uint64_t np = 8 * (uint64_t)sh.threads;
+        mt.cuts(v0, v1, np, cut.data());
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : nl, nlong, ne, nlv) \
     num_threads(sh.threads)
         for (uint64_t pc = 0; pc < np; pc++)
@@ -1919,7 +1858,7 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // self-loops), chunk by chunk through the staging buffers, while the GPU
 // walks the other lists. The GPU claims pieces of entries from the lowest
 // host entry up (on a thread of its own, one claim per piece done), the
-// CPU chunks of vertices from n down, until they meet (Meet); with
+// CPU chunks of vertices from n down, until they meet (sgk_meet, cpu_share.cuh); with
 // "dynamic-split" disabled at the plan's split `from`. R-MAT 26 at 6G: the
 // fixed split left the CPU 0.06-0.12 s behind; meeting, both end together.
 // THE STREAMED FIRST ROUND: the host-resident entries the GPU walks in the
@@ -2202,7 +2141,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // pieces claimed from mt, of P entries at most, each streamed (SC > 0)
     // or read in place. A piece is claimed only once the walk of the piece
     // two before is done, so that a claim follows the GPU's progress.
-    auto gpu_first = [&](const uint32_t *R, uint64_t nr, Meet &mt, uint64_t P,
+    auto gpu_first = [&](const uint32_t *R, uint64_t nr, sgk_meet &mt, uint64_t P,
                          sg_error *err) -> sg_status {
         uint64_t q0 = 0, q1 = 0;
         for (int i = 0;; i++) {
@@ -2294,9 +2233,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     const bool filter = !sgk_ctx_disabled(c, "topk-filter");
     const sgk_topk_fn topk = sgk_ctx_disabled(c, "topk-simd") ? sgk_topk_scalar : sgk_topk_simd;
     auto first_round = [&](const uint32_t *R, uint64_t nr) -> sg_status {
-        Meet mt;
+        sgk_meet mt;
         mt.x = cpu_on ? share->x : nullptr;
-        mt.glim = !cpu_on ? m : dynamic ? NONE64 : share->x[share->from];
+        mt.glim = !cpu_on ? m : dynamic ? SGK_MEET_OPEN : share->x[share->from];
         mt.clow = n;
         mt.cfloor = !cpu_on ? n : dynamic ? share->low : share->from;
         const uint64_t dev_end = hostp < m ? hostp : m; // below it no CPU claim reaches
@@ -2311,36 +2250,13 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         if (!cpu_on) {
             SGK_TRY(gpu_first(R, nr, mt, P, err));
         } else {
-            sg_error gerr;
-            memset(&gerr, 0, sizeof gerr);
-            sg_status gst = SG_OK;
-            const int dev = c->device;
-            auto drive = [&]() {
-                const cudaError_t e = cudaSetDevice(dev);
-                gst = e != cudaSuccess ? sgk_cuda_fail(&gerr, "cudaSetDevice", e, __FILE__, __LINE__)
-                                       : gpu_first(R, nr, mt, P, &gerr);
-                if (gst != SG_OK) mt.halt();
-            };
-            std::thread t;
-            bool threaded = true;
-            try {
-                t = std::thread(drive);
-            } catch (...) { // no thread: the GPU's claims first, then the CPU's
-                threaded = false;
-                drive();
-            }
-            const double tc = sgi_now();
-            const sg_status cst =
-                cpu_first_fill(c, *share, mt, maxe, topk, f32, filter, K, vc, cpu_lists, cpu_long,
-                               cpu_entries, cpu_inter, err);
-            cpu_first_us = sgk_us_since(tc);
-            if (cst != SG_OK) mt.halt();
-            if (threaded) t.join();
-            if (gst != SG_OK) {
-                *err = gerr;
-                return gst;
-            }
-            SGK_TRY(cst);
+            SGK_TRY(sgk_share_run(
+                c, mt, [&](sg_error *e) { return gpu_first(R, nr, mt, P, e); },
+                [&](sg_error *e) {
+                    return cpu_first_fill(c, *share, mt, maxe, topk, f32, filter, K, vc, cpu_lists,
+                                          cpu_long, cpu_entries, cpu_inter, e);
+                },
+                &cpu_first_us, err));
         }
         SGK_CU(cudaEventSynchronize(pipe.t1));
         float ms = 0.0f;
