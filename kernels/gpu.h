@@ -299,17 +299,26 @@ typedef enum sgk_sssp_method {
  * index's size, 0 when none was built), "delta", "host_list_bytes" (4
  * bytes per A or W entry read from host memory: the weight sample, the
  * light index's or the edge list's build, the rounds) and
- * "preprocess_host_bytes" (its part before the rounds). Disable names:
+ * "preprocess_host_bytes" (its part before the rounds). share (may be
+ * NULL; the near-far method only): the CPU threads' part of the light
+ * index's build, the lists from share->low up (past the device prefixes of
+ * A and W: SG_E_INVALID otherwise) counted and copied by the threads from
+ * the host arrays while the GPU takes the rest, the two meeting where their
+ * rates put them (at share->from with "dynamic-split" disabled); counters
+ * "cpu_index_split" (the threads' first vertex; n when they took none),
+ * "cpu_index_lists", "cpu_index_entries" (entries they read, both passes),
+ * "cpu_index_light", "cpu_index_us", "cpu_upload_bytes" (their counts and
+ * light entries sent to the device) and "gpu_index_pieces". Disable names:
  * "bucket-balance", "prefilter", "far-window", "defer-heavy",
- * "light-index", "done-bits", "wide-delta", "bf-ldg", "bf-segments" (see
- * sssp.cu).
+ * "light-index", "done-bits", "wide-delta", "cpu-light" (the GPU builds the
+ * whole index), "dynamic-split", "bf-ldg", "bf-segments" (see sssp.cu).
  * *reached and *max_bits get the summary (the vertices with
  * a finite distance, the largest finite distance's bits), computed on the
  * device; "download_us" and "download_bytes" say what the result's copy
  * took. Directed graphs relax out-edges only. */
 sg_status sgk_sssp(sgk_ctx *c, const sgk_graph *g, uint32_t source, sgk_sssp_method method,
-                   double delta, uint64_t *dist, uint64_t *reached, uint64_t *max_bits,
-                   sgk_stats *stats, sg_error *err);
+                   double delta, const sgk_cpu_share *share, uint64_t *dist, uint64_t *reached,
+                   uint64_t *max_bits, sgk_stats *stats, sg_error *err);
 uint64_t sgk_sssp_bytes(uint64_t n, uint64_t m, sgk_sssp_method method);
 
 /* Whether the automatic SSSP width may be doubled for this graph: no hub,

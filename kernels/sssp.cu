@@ -48,7 +48,8 @@
 //     with a fresh bucket stamp). Not built when more than half the edges
 //     are light or the budget lacks room (8(n + 1) + 8 m_light bytes; not in
 //     sgk_sssp_bytes, which counts what the method needs); "light-index"
-//     disables it.
+//     disables it. With host lists (the hybrid backend) the CPU threads
+//     count and copy a share of them ("the light index's CPU share" below).
 //   Final-vertex bits: before a settle pass its list's vertices are marked
 //     final in a bitmap (n / 8 bytes: 2 MB at 16M vertices, held in L2);
 //     every relaxation (rounds and settle passes) tests its target's bit
@@ -130,6 +131,10 @@
 //   "done-bits"       near-far: no final-vertex test before distance reads
 //   "wide-delta"      near-far: the automatic delta stays 4 mean / degree
 //                     (not doubled when its light index fits)
+//   "cpu-light"       near-far: the GPU builds the whole light index (no
+//                     CPU share of the host lists)
+//   "dynamic-split"   near-far: the light index's CPU share takes the
+//                     lists from share->from up (no meeting)
 //   "bf-ldg"          Bellman-Ford: plain distance loads, not __ldg
 //   "bf-segments"     Bellman-Ford: one segment (CSR order, no grouping)
 //
@@ -195,6 +200,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "cpu_light.h"
+#include "cpu_share.cuh"
 #include "kinternal.cuh"
 
 namespace cg = cooperative_groups;
@@ -786,21 +793,21 @@ __global__ void __launch_bounds__(BF_BLOCK)
 // ---------------------------------------------------------------- light index
 // The light edges (weight bits < bound) of every list as a CSR of their own,
 // edge-parallel so that a hub's list is spread over the grid: tiles of
-// BF_TILE entries, each entry's source found as in bf_count; lanes of a warp
-// with the same source share one atomic (match_any). FILL false: cnt[u] +=
-// u's light count; true: cnt is a cursor per list (the exclusive prefix at
-// first) and each light entry takes a slot (order within a list is free:
-// a round relaxes all of a list's light edges).
+// BF_TILE entries of [e0, e1), each entry's source found as in bf_count;
+// lanes of a warp with the same source share one atomic (match_any). FILL
+// false: cnt[u] += u's light count; true: cnt is a cursor per list (the
+// exclusive prefix at first) and each light entry takes a slot (order
+// within a list is free: a round relaxes all of a list's light edges).
 template <bool FILL>
 __global__ void __launch_bounds__(BF_BLOCK)
-    light_pass(XArr x, EArr a, EArr w, u64 n, u64 m, u64 bound, u64 *cnt, uint32_t *la,
-               uint32_t *lw, u64 *ahost)
+    light_pass(XArr x, EArr a, EArr w, u64 n, u64 e0, u64 e1, u64 bound, u64 *cnt,
+               uint32_t *la, uint32_t *lw, u64 *ahost)
 {
     __shared__ u64 su[2];
     u64 hostc = 0; // FILL: light entries of A read from host memory
     const unsigned lane = threadIdx.x & 31u;
-    for (u64 t0 = (u64)blockIdx.x * BF_TILE; t0 < m; t0 += (u64)gridDim.x * BF_TILE) {
-        const u64 t1 = t0 + BF_TILE < m ? t0 + BF_TILE : m;
+    for (u64 t0 = e0 + (u64)blockIdx.x * BF_TILE; t0 < e1; t0 += (u64)gridDim.x * BF_TILE) {
+        const u64 t1 = t0 + BF_TILE < e1 ? t0 + BF_TILE : e1;
         if (threadIdx.x == 0) {
             su[0] = find_src(x, 0, n - 1, t0);
             su[1] = find_src(x, su[0], n - 1, t1 - 1);
@@ -944,6 +951,295 @@ u64 window_end(bool f32, u64 T1, u64 w, u64 delta_u, double delta_f)
 // to four bytes for the bus was measured slower (R-MAT 26 at 6G: 37 ms
 // against 23 ms for eight: the host's widening writes no faster than its
 // copy, and the copy is the bound), so they cross in eight.
+// ---------------------------------------------------------------- the light index's CPU share
+//
+// With a CPU share (the hybrid backend's host arrays, sgk_cpu_share) the
+// lists wholly in host memory, from share->low up, are counted and filled
+// by the GPU and the CPU threads together. Each pass splits them as the
+// forest's first round does (cpu_share.cuh): the GPU claims pieces of
+// entries from the lowest host entry up, on a thread of its own, the
+// threads chunks of vertices from n down (kernels/cpu_light.c), until they
+// meet ("dynamic-split" disabled: at share->from). In the count the
+// threads' counts go into the offsets through the staging buffers. In the
+// fill the GPU's pieces take their slots through the cursors; the threads
+// fill the index from its end down, each chunk's light entries (tallied,
+// then copied out by the same threads) staged to the slots just below the
+// previous chunk's: the lists from v on hold the index's tail, so no
+// offset is read back (one cursor is, at the end, to check that the two
+// sides' slots meet). The lists below share->low (in device memory, or
+// partly) are the GPU's alone. Disable name "cpu-light": the GPU builds
+// the whole index.
+struct IndexShare {
+    sgk_ctx *c = nullptr;
+    const sgk_graph *g = nullptr;
+    const sgk_cpu_share *sh = nullptr; // null: the GPU alone
+    bool dynamic = true;
+    u64 split = 0;          // the threads' lists are [split, n) (the last pass's meeting)
+    u64 cpu_entries = 0;    // entries they read (W in the count; W and A in the fill)
+    u64 cpu_us = 0;         // their wall time, both passes
+    u64 upload = 0;         // bytes their part sent to the device (counts, entries)
+    u64 gpu_pieces = 0;     // the GPU's claims in the count and fill passes
+    u64 cpu_fill_light = 0; // the light entries the threads filled
+    u64 count_us = 0, fill_us = 0; // the passes' wall times (the last count)
+    u64 gpu_top = 0;        // read back: the cursor of the GPU's last list
+    cudaEvent_t ev[3] = {nullptr, nullptr, nullptr}; // pieces' pacing, lx cleared
+
+    IndexShare() = default;
+    IndexShare(const IndexShare &) = delete;
+    IndexShare &operator=(const IndexShare &) = delete;
+    ~IndexShare()
+    {
+        for (cudaEvent_t e : ev)
+            if (e) cudaEventDestroy(e);
+    }
+    sg_status open(sg_error *err)
+    {
+        // blocking: the GPU's thread sleeps on a piece while the threads work
+        for (cudaEvent_t &e : ev)
+            SGK_CU(cudaEventCreateWithFlags(&e, cudaEventBlockingSync | cudaEventDisableTiming));
+        return SG_OK;
+    }
+    // The GPU's entries: those below the split (the whole list without a share).
+    u64 gpu_end() const { return sh ? sh->x[split] : g->d.m; }
+
+    // The count pass: cnt[u] = u's light entries (cnt zeroed before, on the
+    // compute stream). Grid lgrid for the GPU's launches.
+    sg_status count(u64 bound, u64 *cnt, unsigned lgrid, sg_error *err)
+    {
+        const cudaStream_t st = c->stream;
+        const u64 n = g->d.n, m = g->d.m;
+        if (!sh) {
+            light_pass<false><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, 0, m, bound,
+                                                           cnt, nullptr, nullptr, nullptr);
+            SGK_LAUNCHED("light_pass");
+            return SG_OK;
+        }
+        // the threads' counts land after the clearing (the copy stream waits on it)
+        SGK_CU(cudaEventRecord(ev[2], st));
+        SGK_CU(cudaStreamWaitEvent(c->copy, ev[2], 0));
+        const u64 lo_e = sh->x[sh->low];
+        if (lo_e > 0) {
+            light_pass<false><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, 0, lo_e,
+                                                           bound, cnt, nullptr, nullptr, nullptr);
+            SGK_LAUNCHED("light_pass");
+        }
+        sgk_meet mt;
+        mt.x = sh->x;
+        mt.gnext = lo_e;
+        mt.glim = dynamic ? SGK_MEET_OPEN : sh->x[sh->from];
+        mt.clow = n;
+        mt.cfloor = dynamic ? sh->low : sh->from;
+        // pieces of 16 M entries (64 MB of W), claimed as the GPU gets through them
+        const u64 piece = (u64)16 << 20, most = SGK_STAGE_BYTES / 8;
+        auto gpu = [&](sg_error *e) -> sg_status {
+            sg_error *err = e; // (SGK_CU reports through err)
+            uint64_t q0 = 0, q1 = 0;
+            for (int i = 0;; i++) {
+                const int b = i & 1;
+                if (i >= 2) SGK_CU(cudaEventSynchronize(ev[b]));
+                if (!mt.gpu(piece, q0, q1)) break;
+                light_pass<false><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, q0, q1,
+                                                               bound, cnt, nullptr, nullptr,
+                                                               nullptr);
+                SGK_LAUNCHED("light_pass");
+                SGK_CU(cudaEventRecord(ev[b], st));
+                gpu_pieces++;
+            }
+            return SG_OK;
+        };
+        u64 entries = 0, up = 0;
+        auto cpu = [&](sg_error *e) -> sg_status {
+            const uint64_t np = 8 * (uint64_t)sh->threads;
+            std::vector<uint64_t> cut;
+            try {
+                cut.resize(np + 1);
+            } catch (...) {
+                return sgi_fail(e, SG_E_NOMEM, "SSSP's light index: %d threads' piece bounds",
+                                sh->threads);
+            }
+            uint64_t v0 = 0, v1 = 0;
+            while (mt.cpu(most, most, v0, v1)) {
+                sgk_stage stg = {nullptr, 0, 0};
+                SGK_TRY(sgk_stage_begin(c, &stg, e));
+                uint64_t *out = static_cast<uint64_t *>(stg.buf);
+                mt.cuts(v0, v1, np, cut.data());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(sh->threads)
+                for (uint64_t pc = 0; pc < np; pc++)
+                    sgk_light_count(sh->x, sh->w, cut[pc], cut[pc + 1], bound,
+                                    out + (cut[pc] - v0));
+                SGK_TRY(sgk_stage_copy(c, &stg, 0, cnt + v0, (v1 - v0) * 8, e));
+                SGK_TRY(sgk_stage_end(c, &stg, e));
+                entries += sh->x[v1] - sh->x[v0];
+                up += (v1 - v0) * 8;
+            }
+            return sgk_stage_finish(c, nullptr, nullptr, nullptr, e);
+        };
+        uint64_t us = 0;
+        const double t0 = sgi_now();
+        SGK_TRY(sgk_share_run(c, mt, gpu, cpu, &us, err));
+        SGK_CU(cudaStreamSynchronize(st)); // (timed: the GPU's pieces done too)
+        count_us = sgk_us_since(t0);
+        split = mt.clow;
+        cpu_entries += entries;
+        cpu_us += us;
+        upload += up;
+        return SG_OK;
+    }
+
+    // The fill pass: cur holds the exclusive prefix of the counts (a cursor
+    // per list), total light_m. Split anew as the count was: the GPU's
+    // pieces by light_pass through the cursors, the threads' chunks from n
+    // down, each chunk's light entries to the slots just below the last
+    // chunk's (the index's last slots first: a CSR's lists from v on fill
+    // its tail, so no offset is read back), staged.
+    sg_status fill(u64 bound, u64 *cur, uint32_t *la, uint32_t *lw, u64 light_m, unsigned lgrid,
+                   u64 *ahost, sg_error *err)
+    {
+        const cudaStream_t st = c->stream;
+        const u64 n = g->d.n, m = g->d.m;
+        const double t0 = sgi_now();
+        if (!sh) {
+            light_pass<true><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, 0, m, bound,
+                                                          cur, la, lw, ahost);
+            SGK_LAUNCHED("light_pass");
+            return SG_OK;
+        }
+        const u64 lo_e = sh->x[sh->low];
+        if (lo_e > 0) {
+            light_pass<true><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, 0, lo_e, bound,
+                                                          cur, la, lw, ahost);
+            SGK_LAUNCHED("light_pass");
+        }
+        sgk_meet mt;
+        mt.x = sh->x;
+        mt.gnext = lo_e;
+        mt.glim = dynamic ? SGK_MEET_OPEN : sh->x[sh->from];
+        mt.clow = n;
+        mt.cfloor = dynamic ? sh->low : sh->from;
+        // runs of `most` entries: their light ones fill half a stage buffer each (A, W)
+        const u64 piece = (u64)16 << 20, most = SGK_STAGE_BYTES / 8;
+        auto gpu = [&](sg_error *e) -> sg_status {
+            sg_error *err = e;
+            uint64_t q0 = 0, q1 = 0;
+            for (int i = 0;; i++) {
+                const int b = i & 1;
+                if (i >= 2) SGK_CU(cudaEventSynchronize(ev[b]));
+                if (!mt.gpu(piece, q0, q1)) break;
+                light_pass<true><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, q0, q1,
+                                                              bound, cur, la, lw, ahost);
+                SGK_LAUNCHED("light_pass");
+                SGK_CU(cudaEventRecord(ev[b], st));
+                gpu_pieces++;
+            }
+            return SG_OK;
+        };
+        u64 top = light_m, entries = 0, up = 0, light = 0;
+        auto cpu = [&](sg_error *e) -> sg_status {
+            const uint64_t np = 8 * (uint64_t)sh->threads;
+            std::vector<uint64_t> pre;
+            try {
+                pre.resize(np + 1);
+            } catch (...) {
+                return sgi_fail(e, SG_E_NOMEM, "SSSP's light index: %d threads' piece counts",
+                                sh->threads);
+            }
+            // the light entries of [r0, r1) (at most `most` entries) into the
+            // stage: each thread tallies its pieces, then (the same pieces,
+            // the same threads: static schedules, W still in cache) copies
+            // them out; returns how many
+            auto run = [&](u64 r0, u64 r1, uint32_t *sa, uint32_t *sw) -> u64 {
+                const u64 span = r1 - r0;
+#pragma omp parallel num_threads(sh->threads)
+                {
+#pragma omp for schedule(static)
+                    for (uint64_t pc = 0; pc < np; pc++)
+                        pre[pc + 1] = sgk_light_tally(sh->w, r0 + span * pc / np,
+                                                      r0 + span * (pc + 1) / np, bound);
+#pragma omp single
+                    {
+                        pre[0] = 0;
+                        for (uint64_t pc = 0; pc < np; pc++) pre[pc + 1] += pre[pc];
+                    }
+#pragma omp for schedule(static)
+                    for (uint64_t pc = 0; pc < np; pc++)
+                        sgk_light_fill(sh->a, sh->w, r0 + span * pc / np,
+                                       r0 + span * (pc + 1) / np, bound, sa + pre[pc],
+                                       sw + pre[pc]);
+                }
+                return pre[np];
+            };
+            uint64_t v0 = 0, v1 = 0;
+            while (mt.cpu(most, most, v0, v1)) {
+                const u64 e0 = sh->x[v0], e1 = sh->x[v1];
+                // a chunk past `most` entries (one long list) goes in runs, its
+                // total tallied first; else one run gives it
+                u64 total = 0;
+                if (e1 - e0 > most) {
+#pragma omp parallel for schedule(static) reduction(+ : total) num_threads(sh->threads)
+                    for (uint64_t pc = 0; pc < np; pc++)
+                        total += sgk_light_tally(sh->w, e0 + (e1 - e0) * pc / np,
+                                                 e0 + (e1 - e0) * (pc + 1) / np, bound);
+                }
+                u64 base = 0, off = 0;
+                for (u64 r0 = e0; r0 < e1 || r0 == e0;) {
+                    const u64 r1 = e1 - r0 < most ? e1 : r0 + most;
+                    sgk_stage stg = {nullptr, 0, 0};
+                    SGK_TRY(sgk_stage_begin(c, &stg, e));
+                    uint32_t *sa = static_cast<uint32_t *>(stg.buf), *sw = sa + most;
+                    const u64 k = run(r0, r1, sa, sw);
+                    if (r0 == e0) {
+                        if (e1 - e0 <= most) total = k;
+                        if (total > top)
+                            return sgi_fail(e, SG_E_INVARIANT,
+                                            "SSSP's light index: lists %llu to %llu hold %llu "
+                                            "light entries, %llu slots left",
+                                            (unsigned long long)v0, (unsigned long long)v1,
+                                            (unsigned long long)total, (unsigned long long)top);
+                        base = top - total;
+                    }
+                    if (off + k > total)
+                        return sgi_fail(e, SG_E_INVARIANT,
+                                        "SSSP's light index: lists %llu to %llu: %llu light "
+                                        "entries past their tally of %llu",
+                                        (unsigned long long)v0, (unsigned long long)v1,
+                                        (unsigned long long)(off + k), (unsigned long long)total);
+                    SGK_TRY(sgk_stage_copy(c, &stg, 0, la + base + off, k * 4, e));
+                    SGK_TRY(sgk_stage_copy(c, &stg, most * 4, lw + base + off, k * 4, e));
+                    SGK_TRY(sgk_stage_end(c, &stg, e));
+                    off += k;
+                    if (r1 == e1) break;
+                    r0 = r1;
+                }
+                top = base;
+                light += total;
+                entries += e1 - e0;
+                up += 8 * total;
+            }
+            return sgk_stage_finish(c, nullptr, nullptr, nullptr, e);
+        };
+        uint64_t us = 0;
+        SGK_TRY(sgk_share_run(c, mt, gpu, cpu, &us, err));
+        // the GPU's cursors end where the threads' slots begin
+        SGK_CU(cudaMemcpyAsync(&gpu_top, cur + mt.clow - 1 + (mt.clow == 0), sizeof(u64),
+                               cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaStreamSynchronize(st));
+        const u64 want = mt.clow == 0 ? 0 : gpu_top;
+        if (top != want)
+            return sgi_fail(err, SG_E_INVARIANT,
+                            "SSSP's light index: the GPU's lists end at slot %llu, the CPU "
+                            "threads' begin at %llu (from vertex %llu)",
+                            (unsigned long long)want, (unsigned long long)top,
+                            (unsigned long long)mt.clow);
+        split = mt.clow;
+        cpu_fill_light = light;
+        cpu_entries += entries;
+        cpu_us += us;
+        upload += up;
+        fill_us = sgk_us_since(t0);
+        return SG_OK;
+    }
+};
+
 sg_status finish_dist(sgk_ctx *c, const u64 *dist, u64 n, bool f32, unsigned long long *sum,
                       uint64_t *dist_out, uint64_t *reached, uint64_t *max_bits, sgk_stats *stats,
                       sg_error *err)
@@ -966,8 +1262,8 @@ sg_status finish_dist(sgk_ctx *c, const u64 *dist, u64 n, bool f32, unsigned lon
 }
 
 sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double delta_in,
-                      uint64_t *dist_out, uint64_t *reached, uint64_t *max_bits, sgk_stats *stats,
-                      sg_error *err)
+                      const sgk_cpu_share *share, uint64_t *dist_out, uint64_t *reached,
+                      uint64_t *max_bits, sgk_stats *stats, sg_error *err)
 {
     const sgk_graph_desc &d = g->d;
     const u64 n = d.n, m = d.m;
@@ -1008,6 +1304,16 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     // A and W entries read from host memory before the rounds (the weight
     // sample and the light index's passes; the fill's A reads in ctr->ihost).
     u64 index_host = 0;
+    // The light index's CPU share: with host lists past the device prefixes.
+    IndexShare ishare;
+    ishare.c = c;
+    ishare.g = g;
+    ishare.split = n;
+    if (share && share->low < n && share->x && share->a && share->w && share->threads > 0 &&
+        !sgk_ctx_disabled(c, "cpu-light")) {
+        ishare.sh = share;
+        ishare.dynamic = !sgk_ctx_disabled(c, "dynamic-split");
+    }
 
     // The bucket width.
     u64 delta_u = 1;
@@ -1076,16 +1382,14 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         if (c->in_use + need <= c->budget) {
             SGK_TRY(lx.alloc(c, n + 1, "the SSSP light index offsets", err));
             const unsigned lgrid = sgk_grid(c, m, BF_TILE);
+            if (ishare.sh) SGK_TRY(ishare.open(err));
             // Counts per vertex, scanned in place; light_m = the total.
             auto count = [&]() -> sg_status {
                 sgk_dbuf<unsigned char> tmp;
                 SGK_TRY(tmp.alloc(c, tb ? tb : 1, "the SSSP light index scan storage", err));
                 SGK_CU(cudaMemsetAsync(lx.get(), 0, (n + 1) * sizeof(u64), st));
-                light_pass<false><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, m,
-                                                               light_bound, lx, nullptr, nullptr,
-                                                               nullptr);
-                index_host += g->W.host_count(0, m);
-                SGK_LAUNCHED("light_pass");
+                SGK_TRY(ishare.count(light_bound, lx, lgrid, err));
+                index_host += g->W.host_count(0, ishare.gpu_end());
                 SGK_CU(cub::DeviceScan::ExclusiveSum(tmp.get(), tb, lx.get(), lx.get(),
                                                      (size_t)(n + 1), st));
                 SGK_CU(cudaMemcpyAsync(&hc.p->wcnt, lx.get() + n, sizeof(u64),
@@ -1113,11 +1417,10 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                 SGK_TRY(cur.alloc(c, n + 1, "the SSSP light index cursors", err));
                 SGK_CU(cudaMemcpyAsync(cur.get(), lx.get(), (n + 1) * sizeof(u64),
                                        cudaMemcpyDeviceToDevice, st));
-                light_pass<true><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, m,
-                                                              light_bound, cur, la, lw,
-                                                              &ctr.get()->ihost);
-                index_host += g->W.host_count(0, m); // + ihost, read back with the rounds
-                SGK_LAUNCHED("light_pass");
+                SGK_TRY(ishare.fill(light_bound, cur, la, lw, light_m, lgrid, &ctr.get()->ihost,
+                                    err));
+                // + ihost, read back with the rounds
+                index_host += g->W.host_count(0, ishare.gpu_end());
                 SGK_CU(cudaStreamSynchronize(st)); // before cur is freed
             } else {
                 lx.release(); // most edges light, or no room: rounds walk the lists
@@ -1294,6 +1597,16 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     sgk_stats_set(stats, "edges_scanned", scanned);
     sgk_stats_set(stats, "settle_passes", settle_passes);
     sgk_stats_set(stats, "light_edges", lx.get() ? light_m : 0);
+    const bool shared = ishare.sh && lx.get();
+    sgk_stats_set(stats, "cpu_index_split", shared ? ishare.split : n);
+    sgk_stats_set(stats, "cpu_index_lists", shared ? n - ishare.split : 0);
+    sgk_stats_set(stats, "cpu_index_entries", ishare.cpu_entries);
+    sgk_stats_set(stats, "cpu_index_light", shared ? ishare.cpu_fill_light : 0);
+    sgk_stats_set(stats, "cpu_index_us", ishare.cpu_us);
+    sgk_stats_set(stats, "index_count_us", ishare.count_us);
+    sgk_stats_set(stats, "index_fill_us", ishare.fill_us);
+    sgk_stats_set(stats, "cpu_upload_bytes", ishare.upload);
+    sgk_stats_set(stats, "gpu_index_pieces", ishare.gpu_pieces);
     sgk_stats_set(stats, "host_list_bytes", 4 * (index_host + hc.p->ihost + hc.p->host));
     sgk_stats_set(stats, "preprocess_host_bytes", 4 * (index_host + hc.p->ihost));
     sgk_stats_set(stats, "delta", f32 ? round_counter(delta_f) : delta_u);
@@ -1440,8 +1753,8 @@ uint64_t sgk_sssp_bytes(uint64_t n, uint64_t m, sgk_sssp_method method)
 }
 
 sg_status sgk_sssp(sgk_ctx *c, const sgk_graph *g, uint32_t source, sgk_sssp_method method,
-                   double delta, uint64_t *dist, uint64_t *reached, uint64_t *max_bits,
-                   sgk_stats *stats, sg_error *err)
+                   double delta, const sgk_cpu_share *share, uint64_t *dist, uint64_t *reached,
+                   uint64_t *max_bits, sgk_stats *stats, sg_error *err)
 {
     if (!c || !g || !dist || !reached || !max_bits || !stats)
         return sgi_fail(err, SG_E_INVALID, "sgk_sssp: NULL argument");
@@ -1466,5 +1779,10 @@ sg_status sgk_sssp(sgk_ctx *c, const sgk_graph *g, uint32_t source, sgk_sssp_met
     stats->seconds_compute = 0.0;
     if (method == SGK_SSSP_BELLMAN_FORD)
         return run_bellman_ford(c, g, source, dist, reached, max_bits, stats, err);
-    return run_buckets(c, g, source, delta, dist, reached, max_bits, stats, err);
+    if (share && share->low < d.n && (d.a_dev > share->x[share->low] || d.w_dev > share->x[share->low]))
+        return sgi_fail(err, SG_E_INVALID,
+                        "SSSP's CPU share: its lists from vertex %llu on must lie past the device "
+                        "prefixes of A and W",
+                        (unsigned long long)share->low);
+    return run_buckets(c, g, source, delta, share, dist, reached, max_bits, stats, err);
 }

@@ -439,11 +439,13 @@ static void account(sg_run *run, const sgk_stats *s, double wall, double call)
     run->seconds[SG_PHASE_COMPUTE] += rest > 0 ? rest : 0;
 }
 
-/* The CPU threads' share of the hybrid forest's first round: the plan's
- * owner split (gpu_host_end), moved up past the lists held in device
- * memory, and the lowest vertex past them (where the moving split may go);
- * false when the plan leaves the CPU nothing. */
-static bool cpu_share(const sg_run *run, const sg_graph *g, sgk_cpu_share *out)
+/* The CPU threads' share of a hybrid pass over the host lists: the lowest
+ * vertex whose lists lie wholly past the device prefixes (where the moving
+ * split may go) and the fixed split: for the forest's first round the
+ * plan's owner split (gpu_host_end) moved up to it, for SSSP's light index
+ * (which the plan does not split) that vertex itself; false when that
+ * leaves the CPU nothing. */
+static bool cpu_share(const sg_run *run, const sg_graph *g, bool planned, sgk_cpu_share *out)
 {
     if (!run->has_plan || !run->dgraph || !g->w || g->n == 0) return false;
     const sgk_graph_desc *d = sgk_graph_get_desc(run->dgraph);
@@ -454,7 +456,7 @@ static bool cpu_share(const sg_run *run, const sg_graph *g, sgk_cpu_share *out)
         if (g->x[mid] < dev) lo = mid + 1;
         else hi = mid;
     }
-    const uint64_t from = run->plan.gpu_host_end > lo ? run->plan.gpu_host_end : lo;
+    const uint64_t from = planned && run->plan.gpu_host_end > lo ? run->plan.gpu_host_end : lo;
     if (from >= g->n) return false;
     *out = (sgk_cpu_share){
         .from = from, .low = lo, .x = g->x, .a = g->a, .w = g->w, .threads = run->threads};
@@ -476,7 +478,7 @@ sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error 
     memset(&stats, 0, sizeof stats);
     uint64_t ne = 0;
     sgk_cpu_share share;
-    const bool shared = hybrid && cpu_share(run, g, &share);
+    const bool shared = hybrid && cpu_share(run, g, true, &share);
     const double t1 = sgi_now();
     if (g->n > 0 && hybrid)
         SG_TRY(sgk_mst_inplace(c, DGRAPH(run), shared ? &share : NULL, f->u, f->v, f->w, &ne,
@@ -523,8 +525,10 @@ sg_status sgi_gpu_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *op
     memset(&stats, 0, sizeof stats);
     const double t1 = sgi_now();
     uint64_t reached = 0, maxd = 0; /* the summary, computed on the device */
-    SG_TRY(sgk_sssp(c, DGRAPH(run), opt->source, m, opt->delta, dist, &reached, &maxd, &stats,
-                    err));
+    sgk_cpu_share share;
+    const bool shared = run->backend == SG_BACKEND_HYBRID && cpu_share(run, g, false, &share);
+    SG_TRY(sgk_sssp(c, DGRAPH(run), opt->source, m, opt->delta, shared ? &share : NULL, dist,
+                    &reached, &maxd, &stats, err));
     const double t2 = sgi_now();
     if (r->parent) SG_TRY(sgi_sssp_parents(run, g, dist, opt->source, r->parent, err));
     r->reached = reached;

@@ -1366,6 +1366,103 @@ static void test_hybrid_forest_cache(void **state)
     sg_run_free(cpu);
 }
 
+/* SSSP's light index built with the CPU threads (kernels/sssp.cu,
+ * IndexShare): the lists wholly past the device prefixes of A and W are
+ * counted and copied by the threads and by the GPU, meeting where their
+ * rates put them (by default), with the threads taking every such list
+ * ("dynamic-split" off), or by the GPU alone ("cpu-light" off). Exact
+ * distances on every family at splits that leave all, some or none of the
+ * lists on the host (A and W split apart), with the automatic width and a
+ * narrow one; the counters say who took which lists: the threads' first
+ * vertex lies at or past the first list wholly in host memory, exactly
+ * there with the fixed split (each of their passes then reads every one of
+ * its entries), and they read nothing with "cpu-light" off or without an
+ * index. */
+static void test_hybrid_sssp_share(void **state)
+{
+    (void)state;
+    static const int fr[][3] = {{8, 8, 8}, {0, 0, 0}, {3, 5, 1}, {6, 2, 4}};
+    const int nfr = (int)(sizeof fr / sizeof fr[0]);
+    static const char *const modes[] = {NULL, "dynamic-split", "cpu-light"};
+    enum { NMODES = sizeof modes / sizeof modes[0] };
+    char what[300];
+    for (int mi = 0; mi < NMODES; mi++) {
+        char *saved = env_push(modes[mi]);
+        uint64_t cpu_lists_total = 0, indexed = 0;
+        for (int k = 0; k < TG_NKINDS; k++)
+            for (int si = 0; si < n_sizes(); si++)
+                for (int f32 = 0; f32 < 2; f32++) {
+                    const int directed = (k + si) % 2;
+                    sg_graph *g = tg_make((tg_kind)k, size_at(si), 5, directed, f32);
+                    const uint64_t n = nverts(g), *x = sg_graph_offsets(g), m = x[n];
+                    uint32_t src[3];
+                    const int ns = sources_of(g, 5, src);
+                    for (int i = 0; i < nfr; i++) {
+                        /* the first vertex whose list lies wholly past both prefixes */
+                        const uint64_t ad = x[(uint64_t)fr[i][1] * n / 8],
+                                       wd = x[(uint64_t)fr[i][2] * n / 8];
+                        const uint64_t dev = ad > wd ? ad : wd;
+                        uint64_t low = 0;
+                        while (low < n && x[low] < dev) low++;
+                        for (int di = 0; di < 2; di++) {
+                            char base[200];
+                            describe(base, sizeof base, (tg_kind)k, size_at(si), 5, directed, f32,
+                                     g);
+                            snprintf(what, sizeof what,
+                                     "%s, hybrid split %d/8 %d/8 %d/8, delta %s, disabled: %s",
+                                     base, fr[i][0], fr[i][1], fr[i][2], di ? "3" : "auto",
+                                     modes[mi] ? modes[mi] : "none");
+                            sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
+                            sssp_check(run, SG_BACKEND_HYBRID, g, src[(i + di) % ns],
+                                       SG_SSSP_DELTA, di ? 3.0 : 0.0, di, what);
+                            uint64_t split = 0, lists = 0, ent = 0, light = 0, up = 0;
+                            if (!counter(run, "cpu_index_split", &split) ||
+                                !counter(run, "cpu_index_lists", &lists) ||
+                                !counter(run, "cpu_index_entries", &ent) ||
+                                !counter(run, "cpu_upload_bytes", &up) ||
+                                !counter(run, "light_edges", &light))
+                                fail_msg("%s: no cpu_index_* / light_edges counters", what);
+                            /* light_edges 0: no index (the threads may have counted one
+                             * not kept: split n) or an empty one (a split of its own) */
+                            const bool gpu_only = modes[mi] && !strcmp(modes[mi], "cpu-light");
+                            if (gpu_only) {
+                                if (split != n || lists != 0 || ent != 0 || up != 0)
+                                    fail_msg("%s: the CPU threads took lists from %llu (%llu "
+                                             "entries read) with %llu light edges",
+                                             what, (unsigned long long)split,
+                                             (unsigned long long)ent, (unsigned long long)light);
+                            } else if (split < low || split > n || lists != n - split) {
+                                fail_msg("%s: the CPU threads' lists from %llu (%llu of them); "
+                                         "the first wholly on the host is %llu",
+                                         what, (unsigned long long)split,
+                                         (unsigned long long)lists, (unsigned long long)low);
+                            } else if (modes[mi] && low < n && light > 0) {
+                                /* fixed: every host-only list */
+                                const uint64_t span = m - x[low];
+                                if (split != low || (span ? ent % span != 0 || ent < 2 * span
+                                                          : ent != 0))
+                                    fail_msg("%s: fixed split: the CPU threads from %llu read "
+                                             "%llu entries; want %llu, passes of %llu",
+                                             what, (unsigned long long)split,
+                                             (unsigned long long)ent, (unsigned long long)low,
+                                             (unsigned long long)span);
+                            }
+                            indexed += !gpu_only && light > 0;
+                            cpu_lists_total += gpu_only ? 0 : lists;
+                            sg_run_free(run);
+                        }
+                    }
+                    sg_graph_free(g);
+                }
+        const bool share_on = !modes[mi] || strcmp(modes[mi], "cpu-light") != 0;
+        if (share_on && (indexed == 0 || cpu_lists_total == 0))
+            fail_msg("disabled: %s: the CPU threads took no list of the light index (%llu runs "
+                     "with a shared index)",
+                     modes[mi] ? modes[mi] : "none", (unsigned long long)indexed);
+        env_pop(saved);
+    }
+}
+
 /* Budgets from the working arrays alone up to the whole graph: auto picks
  * hybrid while the graph does not fit (gpu once it does), the plan keeps
  * its device bytes within what the budget leaves, the accountant's peak
@@ -1620,6 +1717,7 @@ int main(void)
         cmocka_unit_test(test_load_to_device),
         cmocka_unit_test(test_hybrid_splits),
         cmocka_unit_test(test_hybrid_forest_cache),
+        cmocka_unit_test(test_hybrid_sssp_share),
         cmocka_unit_test(test_hybrid_budget),
         cmocka_unit_test(test_hybrid_host_memory),
     };

@@ -355,12 +355,13 @@ static uint64_t run_counter(const sg_run *r, const char *name)
 }
 
 /* Bytes the run moved between host and device: the graph's device part
- * copied at load, the list entries the kernels read from host memory and
- * the results copied back. */
+ * copied at load, the list entries the kernels read from host memory, what
+ * the CPU threads' share sent up (SSSP's light index) and the results
+ * copied back. */
 static uint64_t pcie_bytes(const algo *a, const sg_device_report *d)
 {
     return d->upload_bytes + run_counter(a->run, "host_list_bytes") +
-           run_counter(a->run, "download_bytes");
+           run_counter(a->run, "cpu_upload_bytes") + run_counter(a->run, "download_bytes");
 }
 
 static void text_head(const algo *a, const char *what)

@@ -1,0 +1,44 @@
+/* SSSP's light index on the CPU threads, host C (kernels/cpu_light.c): the
+ * inner loops of the index's CPU share (kernels/sssp.cu), where the threads
+ * count and copy the light entries of host-resident lists while the GPU
+ * does the rest. Plain C so that it builds with the host compiler's vector
+ * instructions and is tested without a GPU (tests/test_cpu_light.c).
+ *
+ * An entry e is light when (uint64_t)w[e] < bound: the u32 weight, or an
+ * f32 weight's bits (non-negative floats order like their bits), below the
+ * bucket width's bound, exactly the device's test (sssp.cu, light_pass). */
+#ifndef SGK_CPU_LIGHT_H
+#define SGK_CPU_LIGHT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* cnt[v - v0] = the light entries of list v, for v in [v0, v1) (x: the
+ * offsets, lists [x[v], x[v + 1]) of w). Returns their sum. */
+uint64_t sgk_light_count(const uint64_t *x, const uint32_t *w, uint64_t v0, uint64_t v1,
+                         uint64_t bound, uint64_t *cnt);
+
+/* The light entries among entries [e0, e1) (lists after one another). */
+uint64_t sgk_light_tally(const uint32_t *w, uint64_t e0, uint64_t e1, uint64_t bound);
+
+/* The light entries among entries [e0, e1), in order, into la (neighbours)
+ * and lw (weights), which have room for them (sgk_light_tally's count:
+ * nothing is written past it). Returns the count. */
+uint64_t sgk_light_fill(const uint32_t *a, const uint32_t *w, uint64_t e0, uint64_t e1,
+                        uint64_t bound, uint32_t *la, uint32_t *lw);
+
+/* The same three with plain C loops (the reference the tests hold the
+ * vector code to; what runs where the CPU lacks AVX-512F). */
+uint64_t sgk_light_count_scalar(const uint64_t *x, const uint32_t *w, uint64_t v0, uint64_t v1,
+                                uint64_t bound, uint64_t *cnt);
+uint64_t sgk_light_tally_scalar(const uint32_t *w, uint64_t e0, uint64_t e1, uint64_t bound);
+uint64_t sgk_light_fill_scalar(const uint32_t *a, const uint32_t *w, uint64_t e0, uint64_t e1,
+                               uint64_t bound, uint32_t *la, uint32_t *lw);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
