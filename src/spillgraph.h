@@ -706,7 +706,9 @@ typedef struct sg_plan {
     double t_rounds;           /* the in-place forest's per-round vertex work,
                                 * all rounds (0 for the others) */
     double t_index;            /* SSSP: building its light index, two passes
-                                * over the spilled W (0 for the others, and
+                                * over the spilled W and one over A, by the
+                                * GPU and the CPU threads through one host
+                                * memory (0 for the others, and
                                 * for SSSP where the budget holds no index:
                                 * then passes is 2, its rounds reading the
                                 * spilled lists again) */
