@@ -311,7 +311,9 @@ typedef enum sgk_sssp_method {
  * light entries sent to the device) and "gpu_index_pieces". Disable names:
  * "bucket-balance", "prefilter", "far-window", "defer-heavy",
  * "light-index", "done-bits", "wide-delta", "cpu-light" (the GPU builds the
- * whole index), "dynamic-split", "bf-ldg", "bf-segments" (see sssp.cu).
+ * whole index), "dynamic-split", "settle-sort" (settle passes in the
+ * rounds' order, not sorted by id; counter "settle_sorted" counts the
+ * sorted ones), "bf-ldg", "bf-segments" (see sssp.cu).
  * *reached and *max_bits get the summary (the vertices with
  * a finite distance, the largest finite distance's bits), computed on the
  * device; "download_us" and "download_bytes" say what the result's copy

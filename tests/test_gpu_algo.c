@@ -380,27 +380,49 @@ static void test_sssp(void **state)
     sg_run_free(gpu);
 }
 
+static char *env_push(const char *names);
+static void env_pop(char *saved);
+
 /* The bucket method's light index and settle passes (sssp.cu): with width
  * 16 (weights 1..64) the index holds some but not all edges and the
- * buckets are settled by settle passes; with a width above every weight no index is
- * built (every edge light), the path a budget without room for it takes.
- * Both against the oracle, u32 and f32. */
+ * buckets are settled by settle passes; with a width above every weight no
+ * index is built (every edge light), the path a budget without room for it
+ * takes. In core, and on the hybrid backend with every list in host
+ * memory, where the larger settle passes take their vertices in id order
+ * (a radix sort of the settled list; not in core, nor with "settle-sort"
+ * off). Against the oracle, u32 and f32. */
 static void test_sssp_light_index(void **state)
 {
     (void)state;
-    sg_run *gpu = mkrun(SG_BACKEND_GPU, 0);
-    char what[200];
-    for (int f32 = 0; f32 < 2; f32++) {
+    static const int all_host[3] = {0, 0, 0};
+    sg_run *gpu = NULL;
+    char what[300];
+    uint64_t sorted_total = 0;
+    for (int v = 0; v < 6; v++) {
+        const int f32 = v & 1, kind = v >> 1; /* in core, all on the host, unsorted */
+        char *saved = env_push(kind == 2 ? "settle-sort" : NULL);
         sg_graph *g = tg_make(TG_RMAT, small_only ? 256 : 4096, 4, false, f32);
-        describe(what, sizeof what, TG_RMAT, small_only ? 256 : 4096, 4, false, f32, g);
+        char base[200];
+        describe(base, sizeof base, TG_RMAT, small_only ? 256 : 4096, 4, false, f32, g);
+        snprintf(what, sizeof what, "%s, %s", base,
+                 kind == 0 ? "in core" : kind == 1 ? "lists on the host" :
+                 "lists on the host, settle-sort off");
+        sg_run_free(gpu);
+        const sg_backend b = kind == 0 ? SG_BACKEND_GPU : SG_BACKEND_HYBRID;
+        gpu = kind == 0 ? mkrun(b, 0) : mkhybrid(b, 0, all_host, nverts(g));
         sg_graph_info gi;
         sg_graph_get_info(g, &gi);
         const double widths[2] = {16.0, 1e12};
         for (int i = 0; i < 2; i++) {
-            sssp_check(gpu, SG_BACKEND_GPU, g, 1, SG_SSSP_DELTA, widths[i], true, what);
-            uint64_t light = 0, settles = 0;
-            if (!counter(gpu, "light_edges", &light) || !counter(gpu, "settle_passes", &settles))
+            sssp_check(gpu, b, g, 1, SG_SSSP_DELTA, widths[i], true, what);
+            uint64_t light = 0, settles = 0, sorted = 0;
+            if (!counter(gpu, "light_edges", &light) || !counter(gpu, "settle_passes", &settles) ||
+                !counter(gpu, "settle_sorted", &sorted))
                 fail_msg("%s: the light index counters are not set", what);
+            if (sorted > settles || (kind != 1 && sorted != 0))
+                fail_msg("%s: %llu of %llu settle passes sorted", what,
+                         (unsigned long long)sorted, (unsigned long long)settles);
+            sorted_total += sorted;
             if (i == 0 && (light == 0 || light > gi.n_edges / 2 || settles == 0))
                 fail_msg("%s: width 16: %llu light edges of %llu, %llu settle passes", what,
                          (unsigned long long)light, (unsigned long long)gi.n_edges,
@@ -410,13 +432,14 @@ static void test_sssp_light_index(void **state)
                          (unsigned long long)light);
         }
         sg_graph_free(g);
+        env_pop(saved);
     }
+    /* spilled settle passes of 256 vertices or more take them in id order */
+    if (!small_only && sorted_total == 0) fail_msg("no settle pass was sorted");
     expect_report(gpu, true, "after the light index checks");
     sg_run_free(gpu);
 }
 
-static char *env_push(const char *names);
-static void env_pop(char *saved);
 
 /* The automatic bucket width (sssp.cu, "automatic delta"), as this test
  * computes it from the graph: the mean of the sampled weights (a stride
