@@ -1015,50 +1015,69 @@ struct IndexShare {
     // The GPU's entries: those below the split (the whole list without a share).
     u64 gpu_end() const { return sh ? sh->x[split] : g->d.m; }
 
+    // light_pass<FILL> over entries [e0, e1) on the compute stream (FILL:
+    // cnt holds the cursors; else the counts).
+    template <bool FILL>
+    sg_status pass(u64 e0, u64 e1, u64 bound, u64 *cnt, uint32_t *la, uint32_t *lw, u64 *ahost,
+                   unsigned lgrid, sg_error *err)
+    {
+        light_pass<FILL><<<lgrid, BF_BLOCK, 0, c->stream>>>(graph_x(g), g->A, g->W, g->d.n, e0,
+                                                             e1, bound, cnt, la, lw, ahost);
+        SGK_LAUNCHED("light_pass");
+        return SG_OK;
+    }
+    // Without a share the whole pass, else the lists below share->low (in
+    // device memory, or partly): the GPU's alone. Then *mt set for the
+    // rest: the GPU from there up, the threads from n down.
+    template <bool FILL>
+    sg_status begin(sgk_meet *mt, u64 bound, u64 *cnt, uint32_t *la, uint32_t *lw, u64 *ahost,
+                    unsigned lgrid, sg_error *err)
+    {
+        const u64 lo_e = sh ? sh->x[sh->low] : g->d.m;
+        if (lo_e > 0) SGK_TRY(pass<FILL>(0, lo_e, bound, cnt, la, lw, ahost, lgrid, err));
+        if (!sh) return SG_OK;
+        mt->x = sh->x;
+        mt->gnext = lo_e;
+        mt->glim = dynamic ? SGK_MEET_OPEN : sh->x[sh->from];
+        mt->clow = g->d.n;
+        mt->cfloor = dynamic ? sh->low : sh->from;
+        return SG_OK;
+    }
+    // The GPU's side of a pass: pieces of 16 M entries claimed from mt,
+    // each once the piece two before is done (so that a claim follows the
+    // GPU's progress).
+    template <bool FILL>
+    sg_status gpu_side(sgk_meet &mt, u64 bound, u64 *cnt, uint32_t *la, uint32_t *lw,
+                       u64 *ahost, unsigned lgrid, sg_error *err)
+    {
+        const u64 piece = (u64)16 << 20;
+        uint64_t q0 = 0, q1 = 0;
+        for (int i = 0;; i++) {
+            const int b = i & 1;
+            if (i >= 2) SGK_CU(cudaEventSynchronize(ev[b]));
+            if (!mt.gpu(piece, q0, q1)) break;
+            SGK_TRY(pass<FILL>(q0, q1, bound, cnt, la, lw, ahost, lgrid, err));
+            SGK_CU(cudaEventRecord(ev[b], c->stream));
+            gpu_pieces++;
+        }
+        return SG_OK;
+    }
+
     // The count pass: cnt[u] = u's light entries (cnt zeroed before, on the
     // compute stream). Grid lgrid for the GPU's launches.
     sg_status count(u64 bound, u64 *cnt, unsigned lgrid, sg_error *err)
     {
         const cudaStream_t st = c->stream;
-        const u64 n = g->d.n, m = g->d.m;
-        if (!sh) {
-            light_pass<false><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, 0, m, bound,
-                                                           cnt, nullptr, nullptr, nullptr);
-            SGK_LAUNCHED("light_pass");
-            return SG_OK;
-        }
-        // the threads' counts land after the clearing (the copy stream waits on it)
-        SGK_CU(cudaEventRecord(ev[2], st));
-        SGK_CU(cudaStreamWaitEvent(c->copy, ev[2], 0));
-        const u64 lo_e = sh->x[sh->low];
-        if (lo_e > 0) {
-            light_pass<false><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, 0, lo_e,
-                                                           bound, cnt, nullptr, nullptr, nullptr);
-            SGK_LAUNCHED("light_pass");
+        const u64 most = SGK_STAGE_BYTES / 8;
+        if (sh) { // the threads' counts land after the clearing (the copy stream waits on it)
+            SGK_CU(cudaEventRecord(ev[2], st));
+            SGK_CU(cudaStreamWaitEvent(c->copy, ev[2], 0));
         }
         sgk_meet mt;
-        mt.x = sh->x;
-        mt.gnext = lo_e;
-        mt.glim = dynamic ? SGK_MEET_OPEN : sh->x[sh->from];
-        mt.clow = n;
-        mt.cfloor = dynamic ? sh->low : sh->from;
-        // pieces of 16 M entries (64 MB of W), claimed as the GPU gets through them
-        const u64 piece = (u64)16 << 20, most = SGK_STAGE_BYTES / 8;
-        auto gpu = [&](sg_error *e) -> sg_status {
-            sg_error *err = e; // (SGK_CU reports through err)
-            uint64_t q0 = 0, q1 = 0;
-            for (int i = 0;; i++) {
-                const int b = i & 1;
-                if (i >= 2) SGK_CU(cudaEventSynchronize(ev[b]));
-                if (!mt.gpu(piece, q0, q1)) break;
-                light_pass<false><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, q0, q1,
-                                                               bound, cnt, nullptr, nullptr,
-                                                               nullptr);
-                SGK_LAUNCHED("light_pass");
-                SGK_CU(cudaEventRecord(ev[b], st));
-                gpu_pieces++;
-            }
-            return SG_OK;
+        SGK_TRY(begin<false>(&mt, bound, cnt, nullptr, nullptr, nullptr, lgrid, err));
+        if (!sh) return SG_OK;
+        auto gpu = [&](sg_error *e) {
+            return gpu_side<false>(mt, bound, cnt, nullptr, nullptr, nullptr, lgrid, e);
         };
         u64 entries = 0, up = 0;
         auto cpu = [&](sg_error *e) -> sg_status {
@@ -1109,42 +1128,14 @@ struct IndexShare {
                    u64 *ahost, sg_error *err)
     {
         const cudaStream_t st = c->stream;
-        const u64 n = g->d.n, m = g->d.m;
         const double t0 = sgi_now();
-        if (!sh) {
-            light_pass<true><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, 0, m, bound,
-                                                          cur, la, lw, ahost);
-            SGK_LAUNCHED("light_pass");
-            return SG_OK;
-        }
-        const u64 lo_e = sh->x[sh->low];
-        if (lo_e > 0) {
-            light_pass<true><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, 0, lo_e, bound,
-                                                          cur, la, lw, ahost);
-            SGK_LAUNCHED("light_pass");
-        }
         sgk_meet mt;
-        mt.x = sh->x;
-        mt.gnext = lo_e;
-        mt.glim = dynamic ? SGK_MEET_OPEN : sh->x[sh->from];
-        mt.clow = n;
-        mt.cfloor = dynamic ? sh->low : sh->from;
+        SGK_TRY(begin<true>(&mt, bound, cur, la, lw, ahost, lgrid, err));
+        if (!sh) return SG_OK;
         // runs of `most` entries: their light ones fill half a stage buffer each (A, W)
-        const u64 piece = (u64)16 << 20, most = SGK_STAGE_BYTES / 8;
-        auto gpu = [&](sg_error *e) -> sg_status {
-            sg_error *err = e;
-            uint64_t q0 = 0, q1 = 0;
-            for (int i = 0;; i++) {
-                const int b = i & 1;
-                if (i >= 2) SGK_CU(cudaEventSynchronize(ev[b]));
-                if (!mt.gpu(piece, q0, q1)) break;
-                light_pass<true><<<lgrid, BF_BLOCK, 0, st>>>(graph_x(g), g->A, g->W, n, q0, q1,
-                                                              bound, cur, la, lw, ahost);
-                SGK_LAUNCHED("light_pass");
-                SGK_CU(cudaEventRecord(ev[b], st));
-                gpu_pieces++;
-            }
-            return SG_OK;
+        const u64 most = SGK_STAGE_BYTES / 8;
+        auto gpu = [&](sg_error *e) {
+            return gpu_side<true>(mt, bound, cur, la, lw, ahost, lgrid, e);
         };
         u64 top = light_m, entries = 0, up = 0, light = 0;
         auto cpu = [&](sg_error *e) -> sg_status {
