@@ -60,6 +60,14 @@
 //   Both count the degrees of the vertices they claim (scout, gapbs's
 //   switching input) and the hub edges of the next level, reduced per block
 //   to one atomicAdd each.
+// Frontier order: on a graph with host lists (A past its device prefix) in
+//   pinned memory, a top-down frontier of max(64, n / 1024) vertices or
+//   more is put in id order first, through the frontier bitmap (q2b, then
+//   b2q appending word by word), so that td_gather's 256 lists a block lie
+//   near each other and its zero-copy reads run in address order. SSCA2 26
+//   at 6 GiB, pinned: 877 to 653 ms of kernels; in managed memory 205-224
+//   against 228-235 ms (360 orderings of its 690 levels, no faster reads):
+//   pinned only (docs/benchmarks.md). Counter "ordered_steps".
 // Bottom-up step (bu_step): one warp per 32-vertex bitmap word (grid-
 //   stride). Fully visited words are skipped (next word 0). Each lane with an
 //   unvisited vertex reads up to BU_SERIAL (8) entries of its list serially,
@@ -103,6 +111,8 @@
 //   "hub-queue"    no hub queue and no gather: one thread per frontier
 //                  vertex walks its whole list (Harish's kernel), in lock
 //                  step rounds so that the block queue still works.
+//   "frontier-order"  top-down frontiers over host lists in claim order
+//                  (not put in id order first).
 //
 // ---------------------------------------------------------------- expected cost
 //
@@ -159,6 +169,7 @@ constexpr unsigned RQ = 4;            // rounds of TB entries between block-queu
 constexpr uint64_t HUB = 256;         // degree from which a vertex goes to the hub queue
 constexpr unsigned BU_SERIAL = 8;     // list entries a bottom-up lane reads on its own
 constexpr unsigned FULL = 0xffffffffu;
+constexpr uint64_t ORDER_MIN = 64;    // frontiers of max(this, n / 1024) over host lists: id order
 
 struct bfs_cnt {
     unsigned long long qn;        // normal queue tail (monotonic)
@@ -673,6 +684,8 @@ struct search {
     bfs_cnt *hcnt;                  // pinned host copy
     bfs_cnt prev;                   // the counters read last
     uint64_t td_steps, bu_steps, examined;
+    uint64_t order_min;             // top-down frontiers from this size in id order
+    uint64_t ordered;               // top-down steps that took them so
 };
 
 // Copies the counters back, waits, returns what changed since the last read.
@@ -774,6 +787,22 @@ template <bool P, bool BQ> sg_status bfs_run(search &s, sg_error *err)
             o.base_qh = s.prev.qh;
             o.hub_min = hub_min;
             o.depth = depth;
+            if (nq >= s.order_min) {
+                // a large frontier over host lists in id order: through the
+                // bitmap (q2b, then b2q with no hub split appends the nq
+                // vertices word by word), so a block's 256 lists are near
+                // each other in A and its gathered reads coalesce
+                SGK_CU(cudaMemsetAsync(s.front, 0, s.nw * sizeof(uint32_t), st));
+                q2b<<<grid_for(nq, TB, occ_b2q, 1), TB, 0, st>>>(s.q[cur], nq, nullptr, 0, s.front);
+                SGK_LAUNCHED("q2b");
+                b2q<<<grid_for(s.nw, TB, occ_b2q, 1), TB, 0, st>>>(x, s.front, s.nw, UINT64_MAX,
+                                                                    s.q[cur], nullptr, nullptr,
+                                                                    s.cnt, s.prev.qn, s.prev.qh);
+                SGK_LAUNCHED("b2q");
+                s.prev.qn += nq; // b2q appended exactly the nq vertices
+                o.base_qn = s.prev.qn;
+                s.ordered++;
+            }
             if (nq) {
                 const unsigned grid = grid_for(nq, TB, occ_td, 2);
                 if (s.hubs)
@@ -844,6 +873,12 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
     s.m = m;
     s.nw = (n + 31) / 32;
     s.bu_ok = !g->d.directed && !sgk_ctx_disabled(c, "bottom-up");
+    // id order for frontiers of max(64, n / 1024) vertices or more over a
+    // graph with host lists in pinned memory (it needs the frontier bitmap
+    // of bottom-up steps; managed memory gained nothing, docs/benchmarks.md)
+    s.order_min = UINT64_MAX;
+    if (s.bu_ok && g->A.s < m && !g->h_managed && !sgk_ctx_disabled(c, "frontier-order"))
+        s.order_min = n / 1024 > ORDER_MIN ? n / 1024 : ORDER_MIN;
     s.hubs = !sgk_ctx_disabled(c, "hub-queue");
     const bool bq = !sgk_ctx_disabled(c, "block-queue");
     const uint64_t h = hub_cap(n, m);
@@ -934,6 +969,7 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
         sgk_stats_set(stats, "download_bytes", (parent ? 8 : 4) * n);
         sgk_stats_set(stats, "top_down_steps", s.td_steps);
         sgk_stats_set(stats, "bottom_up_steps", s.bu_steps);
+        sgk_stats_set(stats, "ordered_steps", s.ordered);
         sgk_stats_set(stats, "edges_examined", s.examined);
         sgk_stats_set(stats, "host_list_bytes", 4 * s.prev.host);
     }

@@ -343,8 +343,10 @@ static inline bool sgk_sssp_wide_ok(uint64_t n, uint64_t m, uint64_t max_degree)
  * summed on the device. Counters: "top_down_steps", "bottom_up_steps",
  * "edges_examined", "host_list_bytes" (4 bytes per list entry read from
  * host memory: what the steps read over PCIe, before the bus's 32-byte
- * granularity), "download_us" (the summary and the results' download).
- * Disable names: "bottom-up", "block-queue", "hub-queue" (see bfs.cu). */
+ * granularity), "download_us" (the summary and the results' download),
+ * "ordered_steps" (top-down steps whose frontier was put in id order).
+ * Disable names: "bottom-up", "block-queue", "hub-queue", "frontier-order"
+ * (see bfs.cu). */
 sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, int beta,
                   uint32_t *level, uint32_t *parent, uint64_t *reached, uint32_t *max_level,
                   sgk_stats *stats, sg_error *err);

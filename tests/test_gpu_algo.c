@@ -1200,6 +1200,7 @@ static void test_hybrid_splits(void **state)
                                 {8, 0, 8}, {3, 5, 1}, {5, 1, 7}, {4, 4, 4}, {1, 7, 2}};
     const int nfr = (int)(sizeof fr / sizeof fr[0]);
     char what[300];
+    uint64_t ordered = 0;
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     for (int k = 0; k < TG_NKINDS; k++)
         for (int si = 0; si < n_sizes(); si++)
@@ -1230,6 +1231,13 @@ static void test_hybrid_splits(void **state)
                         bfs_check(run, SG_BACKEND_HYBRID, g, s, 0, 0, parents, what, NULL);
                         expect_plan(run, fr[i], n, false, what);
                         expect_bfs_host_bytes(run, fr[i], what);
+                        uint64_t ord = 0;
+                        assert_true(counter(run, "ordered_steps", &ord));
+                        if (ord > 0 && (directed || fr[i][1] == 8))
+                            fail_msg("%s: %llu top-down frontiers put in id order without host "
+                                     "lists or bottom-up steps",
+                                     what, (unsigned long long)ord);
+                        ordered += ord;
                         if (!directed) {
                             mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
                             expect_plan(run, fr[i], n, true, what);
@@ -1238,6 +1246,23 @@ static void test_hybrid_splits(void **state)
                     }
                     sg_graph_free(g);
                 }
+    /* large top-down frontiers over host lists (pinned or registered
+     * memory, as these graphs' are) go in id order (bfs.cu); with
+     * "frontier-order" off in claim order, the levels the same */
+    if (!small_only && ordered == 0) fail_msg("no BFS frontier was put in id order");
+    {
+        static const int host[3] = {8, 0, 0};
+        char *saved = env_push("frontier-order");
+        sg_graph *g = tg_make(TG_RMAT, size_at(n_sizes() - 1), 1, false, false);
+        sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, host, nverts(g));
+        bfs_check(run, SG_BACKEND_HYBRID, g, 0, 0, 0, true, "frontier-order off", NULL);
+        uint64_t ord = 0;
+        assert_true(counter(run, "ordered_steps", &ord));
+        assert_int_equal(ord, 0);
+        sg_run_free(run);
+        sg_graph_free(g);
+        env_pop(saved);
+    }
     sg_run_free(cpu);
 }
 
