@@ -994,8 +994,11 @@ struct IndexShare {
     u64 gpu_pieces = 0;     // the GPU's claims in the count and fill passes
     u64 cpu_fill_light = 0; // the light entries the threads filled
     u64 count_us = 0, fill_us = 0; // the passes' wall times (the last count)
-    u64 gpu_top = 0;        // read back: the cursor of the GPU's last list
     cudaEvent_t ev[3] = {nullptr, nullptr, nullptr}; // pieces' pacing, lx cleared
+    // The threads' chunks go in np pieces of about equal entries (8 a
+    // thread): their bounds in the count, their light counts in the fill.
+    uint64_t np = 0;
+    std::vector<uint64_t> piece;
 
     IndexShare() = default;
     IndexShare(const IndexShare &) = delete;
@@ -1010,6 +1013,13 @@ struct IndexShare {
         // blocking: the GPU's thread sleeps on a piece while the threads work
         for (cudaEvent_t &e : ev)
             SGK_CU(cudaEventCreateWithFlags(&e, cudaEventBlockingSync | cudaEventDisableTiming));
+        np = 8 * (uint64_t)sh->threads;
+        try {
+            piece.resize(np + 1);
+        } catch (...) {
+            return sgi_fail(err, SG_E_NOMEM, "SSSP's light index: %d threads' pieces",
+                            sh->threads);
+        }
         return SG_OK;
     }
     // The GPU's entries: those below the split (the whole list without a share).
@@ -1081,20 +1091,13 @@ struct IndexShare {
         };
         u64 entries = 0, up = 0;
         auto cpu = [&](sg_error *e) -> sg_status {
-            const uint64_t np = 8 * (uint64_t)sh->threads;
-            std::vector<uint64_t> cut;
-            try {
-                cut.resize(np + 1);
-            } catch (...) {
-                return sgi_fail(e, SG_E_NOMEM, "SSSP's light index: %d threads' piece bounds",
-                                sh->threads);
-            }
+            uint64_t *cut = piece.data();
             uint64_t v0 = 0, v1 = 0;
             while (mt.cpu(most, most, v0, v1)) {
                 sgk_stage stg = {nullptr, 0, 0};
                 SGK_TRY(sgk_stage_begin(c, &stg, e));
                 uint64_t *out = static_cast<uint64_t *>(stg.buf);
-                mt.cuts(v0, v1, np, cut.data());
+                mt.cuts(v0, v1, np, cut);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(sh->threads)
                 for (uint64_t pc = 0; pc < np; pc++)
                     sgk_light_count(sh->x, sh->w, cut[pc], cut[pc + 1], bound,
@@ -1139,14 +1142,7 @@ struct IndexShare {
         };
         u64 top = light_m, entries = 0, up = 0, light = 0;
         auto cpu = [&](sg_error *e) -> sg_status {
-            const uint64_t np = 8 * (uint64_t)sh->threads;
-            std::vector<uint64_t> pre;
-            try {
-                pre.resize(np + 1);
-            } catch (...) {
-                return sgi_fail(e, SG_E_NOMEM, "SSSP's light index: %d threads' piece counts",
-                                sh->threads);
-            }
+            uint64_t *pre = piece.data();
             // the light entries of [r0, r1) (at most `most` entries) into the
             // stage: each thread tallies its pieces, then (the same pieces,
             // the same threads: static schedules, W still in cache) copies
@@ -1224,10 +1220,11 @@ struct IndexShare {
         uint64_t us = 0;
         SGK_TRY(sgk_share_run(c, mt, gpu, cpu, &us, err));
         // the GPU's cursors end where the threads' slots begin
-        SGK_CU(cudaMemcpyAsync(&gpu_top, cur + mt.clow - 1 + (mt.clow == 0), sizeof(u64),
-                               cudaMemcpyDeviceToHost, st));
+        u64 want = 0; // the cursor of the GPU's last list
+        if (mt.clow > 0)
+            SGK_CU(cudaMemcpyAsync(&want, cur + mt.clow - 1, sizeof(u64), cudaMemcpyDeviceToHost,
+                                   st));
         SGK_CU(cudaStreamSynchronize(st));
-        const u64 want = mt.clow == 0 ? 0 : gpu_top;
         if (top != want)
             return sgi_fail(err, SG_E_INVARIANT,
                             "SSSP's light index: the GPU's lists end at slot %llu, the CPU "
