@@ -1,7 +1,7 @@
 // spillgraph kernels/ — the CPU threads' share of a pass over the host
 // lists, beside the GPU's (CUDA C++ host code only; never included from C).
-// The forest's first round (mst.cu), SSSP's light index and its settle
-// passes (sssp.cu) split the host-resident lists this way: the GPU claims pieces of entries from
+// The forest's first round (mst.cu) and SSSP's light index (sssp.cu) split
+// the host-resident lists this way: the GPU claims pieces of entries from
 // the lowest host entry up, on a thread of its own; the CPU threads claim
 // chunks of vertices from n down; the two meet wherever their rates put
 // them (or at a fixed split).
@@ -24,14 +24,12 @@
 // stops at the CPU's lowest list, the CPU at the first list the GPU has not
 // begun. So when both are done every entry from the GPU's start up was
 // taken once, and gnext == x[clow]. Without a CPU share the GPU takes
-// every piece up to glim. Without offsets (x null) every vertex counts as
-// one entry: SSSP's settle passes share positions of a list of vertices.
+// every piece up to glim.
 constexpr uint64_t SGK_MEET_OPEN = ~0ull;
 
 struct sgk_meet {
     std::mutex mu;
-    const uint64_t *x = nullptr; // host offsets (dynamic split and the CPU's claims); or null
-    uint64_t at(uint64_t v) const { return x ? x[v] : v; }
+    const uint64_t *x = nullptr; // host offsets (dynamic split and the CPU's claims)
     uint64_t gnext = 0;          // the GPU's next entry
     uint64_t glim = 0;           // the GPU's end (fixed), or SGK_MEET_OPEN
     uint64_t clow = 0;           // the CPU's lowest vertex claimed (n before its first)
@@ -42,7 +40,7 @@ struct sgk_meet {
     {
         while (lo < hi) {
             const uint64_t mid = lo + (hi - lo) / 2;
-            if (at(mid) < e) lo = mid + 1;
+            if (x[mid] < e) lo = mid + 1;
             else hi = mid;
         }
         return lo;
@@ -51,7 +49,7 @@ struct sgk_meet {
     bool gpu(uint64_t piece, uint64_t &q0, uint64_t &q1)
     {
         std::lock_guard<std::mutex> hold(mu);
-        const uint64_t lim = glim != SGK_MEET_OPEN ? glim : at(clow);
+        const uint64_t lim = glim != SGK_MEET_OPEN ? glim : x[clow];
         if (stop || gnext >= lim) return false;
         q0 = gnext;
         q1 = lim - q0 < piece ? lim : q0 + piece;
@@ -68,7 +66,7 @@ struct sgk_meet {
         if (stop || clow <= lo) return false;
         v1 = clow;
         v0 = v1 - lo > maxv ? v1 - maxv : lo;
-        if (at(v1) - at(v0) > maxe) v0 = first_at(v0, v1 - 1, at(v1) - maxe);
+        if (x[v1] - x[v0] > maxe) v0 = first_at(v0, v1 - 1, x[v1] - maxe);
         clow = v0;
         return true;
     }
@@ -82,7 +80,7 @@ struct sgk_meet {
     // one thread all the hubs of a degree-ordered store).
     void cuts(uint64_t v0, uint64_t v1, uint64_t np, uint64_t *cut) const
     {
-        const uint64_t e0 = at(v0), span = at(v1) - e0;
+        const uint64_t e0 = x[v0], span = x[v1] - e0;
         cut[0] = v0;
         for (uint64_t pc = 1; pc < np; pc++) cut[pc] = first_at(cut[pc - 1], v1, e0 + span * pc / np);
         cut[np] = v1;

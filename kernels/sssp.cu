@@ -208,14 +208,11 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
-#include <omp.h>
-
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "cpu_light.h"
-#include "cpu_settle.h"
 #include "cpu_share.cuh"
 #include "kinternal.cuh"
 
@@ -542,58 +539,6 @@ __global__ void mark_done(const uint32_t *__restrict__ list, u64 cnt, uint32_t *
     for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < cnt; i += stride) {
         const uint32_t u = list[i];
         atomicOr(done + (u >> 5), 1u << (u & 31));
-    }
-}
-
-// ---------------------------------------------------------------- the settle passes' CPU share
-
-// *out = the first position of list[0, cnt) (ascending) holding a vertex >=
-// key (cnt if none). One thread.
-__global__ void list_lower_bound(const uint32_t *__restrict__ list, u64 cnt, u64 key, u64 *out)
-{
-    u64 lo = 0, hi = cnt;
-    while (lo < hi) {
-        const u64 mid = lo + (hi - lo) / 2;
-        if ((u64)list[mid] < key) lo = mid + 1;
-        else hi = mid;
-    }
-    *out = lo;
-}
-
-// The vertices of list[0, cnt) and their distance words, into (mapped,
-// pinned) host memory for the CPU threads.
-__global__ void gather_settled(const uint32_t *__restrict__ list, u64 cnt,
-                               const u64 *__restrict__ dist, uint32_t *ids, uint64_t *dd)
-{
-    const u64 stride = (u64)gridDim.x * blockDim.x;
-    for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < cnt; i += stride) {
-        const uint32_t u = list[i];
-        ids[i] = u;
-        dd[i] = dist[u];
-    }
-}
-
-// The CPU threads' pushes (pv[i], pd[i]), i < k, read from mapped pinned
-// memory: each relaxed as a settle pass's edge would be (final test,
-// prefilter, atomicMin, then the near queue, mid or far pile).
-__global__ void __launch_bounds__(RBLOCK)
-    apply_push(Relax r, const uint32_t *__restrict__ pv, const uint64_t *__restrict__ pd, u64 k)
-{
-    const u64 stride = (u64)gridDim.x * blockDim.x;
-    for (u64 base = (u64)blockIdx.x * blockDim.x; base < k; base += stride) {
-        const u64 i = base + threadIdx.x;
-        bool tried = false;
-        if (i < k) {
-            const uint32_t v = pv[i];
-            const u64 nd = pd[i];
-            if (!(r.done && ((__ldg(r.done + (v >> 5)) >> (v & 31)) & 1u))) {
-                tried = true;
-                const u64 dv = r.prefilter ? r.dist[v] : ~0ull;
-                if (nd < dv && nd < atomicMin(r.dist + v, nd)) place(r, v, nd);
-            }
-        }
-        const int t = __syncthreads_count(tried);
-        if (threadIdx.x == 0 && t) atomicAdd(&r.ctr->tries, (u64)t);
     }
 }
 
@@ -1296,310 +1241,6 @@ struct IndexShare {
     }
 };
 
-// The settle passes' CPU share (see "the settle passes' CPU share" above):
-// a sorted settle pass's positions from the first vertex whose lists lie
-// wholly in host memory (share->low) up are split as the light index's
-// lists are: the GPU claims pieces of positions upward, the CPU threads
-// chunks downward, until they meet (sgk_meet over positions). A chunk's
-// vertices and final distances are gathered into pinned memory; the
-// threads read their lists there (kernels/cpu_settle.c), skip near light
-// edges and targets final in a snapshot of the final-vertex bits, and hand
-// the rest, in pinned buffers of pushes, to apply_push on the main stream,
-// between the GPU's pieces (on a stream of their own the applies waited for
-// the pieces' blocks to leave the SMs, and the threads for their buffers:
-// the CPU side ran at a fifth of its rate, docs/benchmarks.md). Four
-// buffers a thread, so that a thread seldom waits for one.
-struct SettleShare {
-    sgk_ctx *c = nullptr;
-    const sgk_graph *g = nullptr;
-    const sgk_cpu_share *sh = nullptr; // null: the GPU alone
-    bool dynamic = true;
-    u64 min_cnt = 0;  // passes over this many vertices or more are shared
-    u64 chunk = 0;    // positions a CPU chunk holds at most
-    u64 piece = 0;    // positions a GPU piece holds at most
-    u64 cap = 0;      // pushes a buffer holds
-    int nt = 0;       // threads
-    static constexpr int NB = 4; // push buffers a thread
-    bool opened = false;
-    cudaStream_t svc = nullptr; // the gathers and the applies: the highest priority
-    // start: the pass's counters cleared; done: the final bits snapshot on
-    // the host; gather, piece: two each
-    cudaEvent_t ev_start = nullptr, ev_done = nullptr;
-    cudaEvent_t ev_gather[2] = {nullptr, nullptr}, ev_piece[2] = {nullptr, nullptr};
-    std::vector<cudaEvent_t> ev_buf; // NB a thread: its push buffers' applies
-    void *pin = nullptr;             // one pinned block for what follows
-    uint32_t *hdone = nullptr;       // the final bits' snapshot
-    uint32_t *hid[2] = {nullptr, nullptr};
-    uint64_t *hd[2] = {nullptr, nullptr};
-    std::vector<uint32_t *> pv; // NB a thread
-    std::vector<uint64_t *> pd;
-    // counters (wait_us: the threads' time blocked on a buffer, summed;
-    // gather_us: the CPU side's on its chunks' gathers and the final bits)
-    u64 passes = 0, lists = 0, entries = 0, pushes = 0, cpu_us = 0, wall_us = 0, pieces = 0;
-    u64 up = 0, down = 0, wait_us = 0, gather_us = 0;
-
-    SettleShare() = default;
-    SettleShare(const SettleShare &) = delete;
-    SettleShare &operator=(const SettleShare &) = delete;
-    ~SettleShare()
-    {
-        if (svc) { // no apply left on the buffers
-            (void)cudaStreamSynchronize(svc);
-            (void)cudaStreamDestroy(svc);
-        }
-        for (cudaEvent_t e : {ev_start, ev_done, ev_gather[0], ev_gather[1], ev_piece[0],
-                              ev_piece[1]})
-            if (e) (void)cudaEventDestroy(e);
-        for (cudaEvent_t e : ev_buf)
-            if (e) (void)cudaEventDestroy(e);
-        sgk_host_free(pin);
-    }
-    bool on() const { return sh != nullptr; }
-
-    // The stream, the events and the pinned buffers, at the first shared pass.
-    sg_status open(sg_error *err)
-    {
-        if (opened) return SG_OK;
-        opened = true;
-        const u64 n = g->d.n;
-        nt = sh->threads;
-        int lo = 0, hi = 0;
-        SGK_CU(cudaDeviceGetStreamPriorityRange(&lo, &hi));
-        SGK_CU(cudaStreamCreateWithPriority(&svc, cudaStreamNonBlocking, hi));
-        for (cudaEvent_t *e : {&ev_start, &ev_done, &ev_gather[0], &ev_gather[1], &ev_piece[0],
-                               &ev_piece[1]})
-            SGK_CU(cudaEventCreateWithFlags(e, cudaEventBlockingSync | cudaEventDisableTiming));
-        const size_t words = (size_t)((n + 31) / 32), lane = 16;
-        auto up16 = [&](size_t b) { return (b + lane - 1) / lane * lane; };
-        const size_t bytes = up16(4 * words) + 2 * (up16(4 * chunk) + up16(8 * chunk)) +
-                             (size_t)nt * NB * (up16(4 * cap) + up16(8 * cap));
-        try {
-            ev_buf.assign((size_t)nt * NB, nullptr);
-            pv.assign((size_t)nt * NB, nullptr);
-            pd.assign((size_t)nt * NB, nullptr);
-        } catch (...) {
-            return sgi_fail(err, SG_E_NOMEM, "SSSP's settle share: %d threads' buffers", nt);
-        }
-        for (cudaEvent_t &e : ev_buf)
-            SGK_CU(cudaEventCreateWithFlags(&e, cudaEventBlockingSync | cudaEventDisableTiming));
-        SGK_TRY(sgk_host_alloc(bytes, &pin, err));
-        char *p = static_cast<char *>(pin);
-        auto take = [&](size_t b) {
-            char *q = p;
-            p += up16(b);
-            return q;
-        };
-        hdone = reinterpret_cast<uint32_t *>(take(4 * words));
-        for (int b = 0; b < 2; b++) {
-            hid[b] = reinterpret_cast<uint32_t *>(take(4 * chunk));
-            hd[b] = reinterpret_cast<uint64_t *>(take(8 * chunk));
-        }
-        for (size_t i = 0; i < pv.size(); i++) {
-            pv[i] = reinterpret_cast<uint32_t *>(take(4 * cap));
-            pd[i] = reinterpret_cast<uint64_t *>(take(8 * cap));
-        }
-        return SG_OK;
-    }
-
-    // One settle pass over list[0, cnt) (ascending ids), shared. launch(l,
-    // k, err) runs the GPU's relaxation of l[0, k) on the main stream
-    // without clearing the counters; r is the pass's Relax (mode SETTLE),
-    // done the device's final bits (or null), hc a pinned word for a read.
-    template <class L>
-    sg_status pass(const Relax &r, const uint32_t *list, u64 cnt, const u64 *dist,
-                   const uint32_t *done, bool use_big, u64 *hword, L launch, sg_error *err)
-    {
-        const cudaStream_t st = c->stream;
-        const double t0 = sgi_now();
-        SGK_TRY(open(err));
-        Counters *ctr = r.ctr;
-        // the CPU's lowest position: its first vertex at or past the floor
-        const u64 floor_v = dynamic ? sh->low : sh->from;
-        list_lower_bound<<<1, 1, 0, st>>>(list, cnt, floor_v, &ctr->pad[0]);
-        SGK_LAUNCHED("list_lower_bound");
-        SGK_CU(cudaMemcpyAsync(hword, &ctr->pad[0], sizeof(u64), cudaMemcpyDeviceToHost, st));
-        SGK_CU(cudaMemsetAsync(ctr, 0, offsetof(Counters, mid), st));
-        SGK_CU(cudaEventRecord(ev_start, st));
-        SGK_CU(cudaStreamWaitEvent(svc, ev_start, 0));
-        const u64 words = (g->d.n + 31) / 32;
-        if (done) {
-            SGK_CU(cudaMemcpyAsync(hdone, done, 4 * words, cudaMemcpyDeviceToHost, svc));
-            SGK_CU(cudaEventRecord(ev_done, svc));
-            down += 4 * words;
-        }
-        SGK_CU(cudaStreamSynchronize(st));
-        const u64 pl = *hword;
-        sgk_meet mt;
-        mt.x = nullptr; // positions
-        mt.gnext = pl;
-        mt.glim = dynamic ? SGK_MEET_OPEN : pl;
-        mt.clow = cnt;
-        mt.cfloor = pl;
-
-        auto gpu = [&](sg_error *e) -> sg_status {
-            if (pl > 0) SGK_TRY(launch(list, pl, e));
-            uint64_t q0 = 0, q1 = 0;
-            for (int i = 0;; i++) {
-                const int b = i & 1;
-                if (i >= 2) {
-                    const cudaError_t ce = cudaEventSynchronize(ev_piece[b]);
-                    if (ce != cudaSuccess)
-                        return sgk_cuda_fail(e, "cudaEventSynchronize", ce, __FILE__, __LINE__);
-                }
-                if (!mt.gpu(piece, q0, q1)) break;
-                if (use_big) { // the last launch's hubs are done with
-                    const cudaError_t ce =
-                        cudaMemsetAsync(&ctr->big, 0, 2 * sizeof(u64), st);
-                    if (ce != cudaSuccess)
-                        return sgk_cuda_fail(e, "cudaMemsetAsync", ce, __FILE__, __LINE__);
-                }
-                SGK_TRY(launch(list + q0, q1 - q0, e));
-                const cudaError_t ce = cudaEventRecord(ev_piece[b], st);
-                if (ce != cudaSuccess) return sgk_cuda_fail(e, "cudaEventRecord", ce, __FILE__, __LINE__);
-                pieces++;
-            }
-            return SG_OK;
-        };
-        sgk_settle_in in;
-        in.x = sh->x;
-        in.a = sh->a;
-        in.w = sh->w;
-        in.done = done ? hdone : nullptr;
-        in.T = r.T;
-        in.light_bound = r.light_bound;
-        in.f32 = g->d.f32;
-        u64 p_lists = 0, p_entries = 0, p_pushes = 0;
-        auto gather = [&](u64 v0, u64 v1, int b, sg_error *e) -> sg_status {
-            gather_settled<<<sgk_grid(c, v1 - v0, 256), 256, 0, svc>>>(list + v0, v1 - v0,
-                                                                           dist, hid[b], hd[b]);
-            cudaError_t ce = cudaGetLastError();
-            if (ce == cudaSuccess) ce = cudaEventRecord(ev_gather[b], svc);
-            if (ce != cudaSuccess) return sgk_cuda_fail(e, "gather_settled", ce, __FILE__, __LINE__);
-            down += 12 * (v1 - v0);
-            return SG_OK;
-        };
-        auto cpu = [&](sg_error *e) -> sg_status {
-            if (done) {
-                const double tw = sgi_now();
-                const cudaError_t ce = cudaEventSynchronize(ev_done);
-                if (ce != cudaSuccess)
-                    return sgk_cuda_fail(e, "cudaEventSynchronize", ce, __FILE__, __LINE__);
-                gather_us += sgk_us_since(tw);
-            }
-            uint64_t v0 = 0, v1 = 0, n0 = 0, n1 = 0;
-            bool have = mt.cpu(chunk, chunk, v0, v1);
-            int b = 0;
-            if (have) SGK_TRY(gather(v0, v1, b, e));
-            while (have) {
-                // the next chunk's gather beside this one's work
-                const bool next = mt.cpu(chunk, chunk, n0, n1);
-                if (next) SGK_TRY(gather(n0, n1, b ^ 1, e));
-                const double tw = sgi_now();
-                const cudaError_t ce = cudaEventSynchronize(ev_gather[b]);
-                if (ce != cudaSuccess)
-                    return sgk_cuda_fail(e, "cudaEventSynchronize", ce, __FILE__, __LINE__);
-                gather_us += sgk_us_since(tw);
-                in.ids = hid[b];
-                in.dist = hd[b];
-                SGK_TRY(relax_chunk(r, in, v1 - v0, &p_entries, &p_pushes, e));
-                p_lists += v1 - v0;
-                have = next;
-                v0 = n0;
-                v1 = n1;
-                b ^= 1;
-            }
-            return SG_OK;
-        };
-        uint64_t us = 0;
-        const sg_status rs = sgk_share_run(c, mt, gpu, cpu, &us, err);
-        // the pass ends once the last push is applied (the main stream waits)
-        SGK_CU(cudaEventRecord(ev_start, svc));
-        SGK_CU(cudaStreamWaitEvent(st, ev_start, 0));
-        SGK_TRY(rs);
-        passes++;
-        lists += p_lists;
-        entries += p_entries;
-        pushes += p_pushes;
-        up += 12 * p_pushes;
-        cpu_us += us;
-        wall_us += sgk_us_since(t0);
-        return SG_OK;
-    }
-
-    // The threads relax positions [0, k) of in.ids / in.dist: blocks of 64
-    // positions dealt dynamically; each thread fills its NB push buffers in
-    // turn, handing a full one to apply_push on the main stream and waiting
-    // for the next one's last apply before writing into it.
-    sg_status relax_chunk(const Relax &r, const sgk_settle_in &in, u64 k, u64 *p_entries,
-                          u64 *p_pushes, sg_error *err)
-    {
-        const u64 blk = 64, nb = (k + blk - 1) / blk;
-        std::mutex emu;
-        bool bad = false;
-        sg_status fst = SG_OK;
-        uint64_t ent = 0;
-        u64 psh = 0, wus = 0;
-        auto fail = [&](const char *what, cudaError_t ce) {
-            std::lock_guard<std::mutex> hold(emu);
-            if (!bad) fst = sgk_cuda_fail(err, what, ce, __FILE__, __LINE__);
-            bad = true;
-        };
-#pragma omp parallel num_threads(nt) reduction(+ : ent, psh, wus)
-        {
-            const int t = omp_get_thread_num();
-            int bb = 0;
-            u64 used = 0;
-            // waits until buffer bb's last apply is done
-            auto take = [&]() -> bool {
-                const double tw = sgi_now();
-                const cudaError_t ce = cudaEventSynchronize(ev_buf[(size_t)t * NB + bb]);
-                wus += sgk_us_since(tw);
-                if (ce != cudaSuccess) fail("cudaEventSynchronize", ce);
-                return ce == cudaSuccess;
-            };
-            // hands buffer bb (used pushes) over, then takes the next
-            auto flush = [&]() -> bool {
-                const size_t s = (size_t)t * NB + bb;
-                apply_push<<<sgk_grid(c, used, RBLOCK), RBLOCK, 0, svc>>>(r, pv[s], pd[s], used);
-                cudaError_t ce = cudaGetLastError();
-                if (ce == cudaSuccess) ce = cudaEventRecord(ev_buf[s], svc);
-                if (ce != cudaSuccess) {
-                    fail("apply_push", ce);
-                    return false;
-                }
-                psh += used;
-                used = 0;
-                bb = (bb + 1) % NB;
-                return take();
-            };
-            take();
-#pragma omp for schedule(dynamic, 1) nowait
-            for (u64 q = 0; q < nb; q++) {
-                bool stop;
-                {
-                    std::lock_guard<std::mutex> hold(emu);
-                    stop = bad;
-                }
-                if (stop) continue;
-                const u64 i1 = (q + 1) * blk < k ? (q + 1) * blk : k;
-                sgk_settle_at at = {q * blk, SGK_SETTLE_FRESH};
-                while (at.i < i1) {
-                    const size_t s = (size_t)t * NB + bb;
-                    used += sgk_settle_push(&in, &at, i1, pv[s] + used, pd[s] + used, cap - used,
-                                            &ent);
-                    if (at.i < i1 && !flush()) break;
-                }
-            }
-            if (used > 0) flush();
-        }
-        if (bad) return fst;
-        *p_entries += ent;
-        *p_pushes += psh;
-        wait_us += wus;
-        return SG_OK;
-    }
-};
-
 sg_status finish_dist(sgk_ctx *c, const u64 *dist, u64 n, bool f32, unsigned long long *sum,
                       uint64_t *dist_out, uint64_t *reached, uint64_t *max_bits, sgk_stats *stats,
                       sg_error *err)
@@ -1812,19 +1453,6 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                                    err));
     }
     u64 sorted_passes = 0;
-    // The settle passes' CPU share: sorted passes over host lists.
-    SettleShare sshare;
-    sshare.c = c;
-    sshare.g = g;
-    if (sort_tmp.get() && share && share->low < n && share->x && share->a && share->w &&
-        share->threads > 0 && !sgk_ctx_disabled(c, "cpu-settle")) {
-        sshare.sh = share;
-        sshare.dynamic = !sgk_ctx_disabled(c, "dynamic-split");
-        sshare.min_cnt = sort_min;
-        sshare.chunk = n / 64 < 64 ? 64 : n / 64 > 65536 ? 65536 : n / 64;
-        sshare.piece = n / 64 < 64 ? 64 : n / 64 > 65536 ? 65536 : n / 64;
-        sshare.cap = n / 16 < 256 ? 256 : n / 16 > 32768 ? 32768 : n / 16;
-    }
 
     const double t1 = sgi_now();
     const u64 inf = f32 ? INF_F32 : INF_U32;
@@ -1868,8 +1496,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     const unsigned hub_grid = (unsigned)c->sm_count * 4;
     // One relaxation pass over list[0, cnt): the round kernel, then the hub
     // queue's edges.
-    // (launch_pass: its kernels alone, the counters as they are)
-    auto launch_pass = [&](const uint32_t *list, u64 cnt, sg_error *err) -> sg_status {
+    auto relax_pass = [&](const uint32_t *list, u64 cnt, size_t clear) -> sg_status {
+        SGK_CU(cudaMemsetAsync(ctr.get(), 0, clear, st));
         if (f32)
             relax_round<true><<<sgk_grid(c, cnt, RBLOCK), RBLOCK, 0, st>>>(r, list, cnt, balance, use_big);
         else
@@ -1885,10 +1513,6 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             SGK_LAUNCHED("hub_relax");
         }
         return SG_OK;
-    };
-    auto relax_pass = [&](const uint32_t *list, u64 cnt, size_t clear) -> sg_status {
-        SGK_CU(cudaMemsetAsync(ctr.get(), 0, clear, st));
-        return launch_pass(list, cnt, err);
     };
     for (;;) {
         r.qout = qout;
@@ -1919,7 +1543,6 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             // this round's stamp) and the bucket goes on.
             r.mode = MODE_SETTLE;
             const uint32_t *slist = settled;
-            bool in_order = false;
             if (sort_tmp.get() && settled_cnt >= sort_min) {
                 cub::DoubleBuffer<uint32_t> kb(settled.get(), qin); // qin: empty here
                 size_t tb = 0;
@@ -1930,7 +1553,6 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                                                           sort_bits, st));
                     slist = kb.Current();
                     sorted_passes++;
-                    in_order = true;
                 }
             }
             if (r.done) {
@@ -1940,11 +1562,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             r.x = full_x;
             r.a = full_a;
             r.w = full_w;
-            if (in_order && sshare.on() && settled_cnt >= sshare.min_cnt)
-                SGK_TRY(sshare.pass(r, slist, settled_cnt, dist.get(), r.done, use_big,
-                                    &hc.p->pad[0], launch_pass, err));
-            else
-                SGK_TRY(relax_pass(slist, settled_cnt, offsetof(Counters, mid)));
+            SGK_TRY(relax_pass(slist, settled_cnt, offsetof(Counters, mid)));
             settle_passes++;
             uint32_t *t = qin;
             qin = qout;
@@ -2022,17 +1640,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     sgk_stats_set(stats, "cpu_index_us", ishare.cpu_us);
     sgk_stats_set(stats, "index_count_us", ishare.count_us);
     sgk_stats_set(stats, "index_fill_us", ishare.fill_us);
-    sgk_stats_set(stats, "cpu_upload_bytes", ishare.upload + sshare.up);
-    sgk_stats_set(stats, "cpu_download_bytes", sshare.down);
-    sgk_stats_set(stats, "cpu_settle_passes", sshare.passes);
-    sgk_stats_set(stats, "cpu_settle_lists", sshare.lists);
-    sgk_stats_set(stats, "cpu_settle_entries", sshare.entries);
-    sgk_stats_set(stats, "cpu_settle_pushes", sshare.pushes);
-    sgk_stats_set(stats, "cpu_settle_us", sshare.cpu_us);
-    sgk_stats_set(stats, "settle_share_us", sshare.wall_us);
-    sgk_stats_set(stats, "gpu_settle_pieces", sshare.pieces);
-    sgk_stats_set(stats, "cpu_settle_wait_us", sshare.wait_us);
-    sgk_stats_set(stats, "cpu_settle_gather_us", sshare.gather_us);
+    sgk_stats_set(stats, "cpu_upload_bytes", ishare.upload);
     sgk_stats_set(stats, "gpu_index_pieces", ishare.gpu_pieces);
     sgk_stats_set(stats, "host_list_bytes", 4 * (index_host + hc.p->ihost + hc.p->host));
     sgk_stats_set(stats, "preprocess_host_bytes", 4 * (index_host + hc.p->ihost));

@@ -397,7 +397,7 @@ static void test_sssp_light_index(void **state)
     static const int all_host[3] = {0, 0, 0};
     sg_run *gpu = NULL;
     char what[300];
-    uint64_t sorted_total = 0, settle_total = 0;
+    uint64_t sorted_total = 0;
     for (int v = 0; v < 6; v++) {
         const int f32 = v & 1, kind = v >> 1; /* in core, all on the host, unsorted */
         char *saved = env_push(kind == 2 ? "settle-sort" : NULL);
@@ -423,12 +423,6 @@ static void test_sssp_light_index(void **state)
                 fail_msg("%s: %llu of %llu settle passes sorted", what,
                          (unsigned long long)sorted, (unsigned long long)settles);
             sorted_total += sorted;
-            /* sorted passes over host lists: shared with the CPU threads */
-            uint64_t sl = 0;
-            if (!counter(gpu, "cpu_settle_lists", &sl) || (kind != 1 && sl != 0))
-                fail_msg("%s: the settle passes' CPU share took %llu lists", what,
-                         (unsigned long long)sl);
-            settle_total += sl;
             if (i == 0 && (light == 0 || light > gi.n_edges / 2 || settles == 0))
                 fail_msg("%s: width 16: %llu light edges of %llu, %llu settle passes", what,
                          (unsigned long long)light, (unsigned long long)gi.n_edges,
@@ -442,7 +436,6 @@ static void test_sssp_light_index(void **state)
     }
     /* spilled settle passes of 256 vertices or more take them in id order */
     if (!small_only && sorted_total == 0) fail_msg("no settle pass was sorted");
-    if (!small_only && settle_total == 0) fail_msg("no settle pass was shared with the CPU threads");
     expect_report(gpu, true, "after the light index checks");
     sg_run_free(gpu);
 }
@@ -1438,12 +1431,12 @@ static void test_hybrid_sssp_share(void **state)
     (void)state;
     static const int fr[][3] = {{8, 8, 8}, {0, 0, 0}, {3, 5, 1}, {6, 2, 4}};
     const int nfr = (int)(sizeof fr / sizeof fr[0]);
-    static const char *const modes[] = {NULL, "dynamic-split", "cpu-light", "cpu-settle"};
+    static const char *const modes[] = {NULL, "dynamic-split", "cpu-light"};
     enum { NMODES = sizeof modes / sizeof modes[0] };
     char what[300];
     for (int mi = 0; mi < NMODES; mi++) {
         char *saved = env_push(modes[mi]);
-        uint64_t cpu_lists_total = 0, indexed = 0, settle_lists = 0, settle_pushes = 0;
+        uint64_t cpu_lists_total = 0, indexed = 0;
         for (int k = 0; k < TG_NKINDS; k++)
             for (int si = 0; si < n_sizes(); si++)
                 for (int f32 = 0; f32 < 2; f32++) {
@@ -1480,16 +1473,8 @@ static void test_hybrid_sssp_share(void **state)
                             /* light_edges 0: no index (the threads may have counted one
                              * not kept: split n) or an empty one (a split of its own) */
                             const bool gpu_only = modes[mi] && !strcmp(modes[mi], "cpu-light");
-                            /* the settle passes' share: the threads' lists of sorted
-                             * passes, none with it disabled or every list on the device */
-                            uint64_t sl = 0, sp = 0, se = 0;
-                            if (!counter(run, "cpu_settle_lists", &sl) ||
-                                !counter(run, "cpu_settle_pushes", &sp) ||
-                                !counter(run, "cpu_settle_entries", &se))
-                                fail_msg("%s: no cpu_settle_* counters", what);
                             if (gpu_only) {
-                                /* what went up: the settle pushes, 12 bytes each */
-                                if (split != n || lists != 0 || ent != 0 || up != 12 * sp)
+                                if (split != n || lists != 0 || ent != 0 || up != 0)
                                     fail_msg("%s: the CPU threads took lists from %llu (%llu "
                                              "entries read) with %llu light edges",
                                              what, (unsigned long long)split,
@@ -1510,15 +1495,6 @@ static void test_hybrid_sssp_share(void **state)
                                              (unsigned long long)ent, (unsigned long long)low,
                                              (unsigned long long)span);
                             }
-                            if ((low >= n || (modes[mi] && !strcmp(modes[mi], "cpu-settle"))) &&
-                                (sl != 0 || sp != 0 || se != 0))
-                                fail_msg("%s: the CPU threads took %llu lists of settle passes",
-                                         what, (unsigned long long)sl);
-                            if (sp > se)
-                                fail_msg("%s: %llu pushes from %llu entries", what,
-                                         (unsigned long long)sp, (unsigned long long)se);
-                            settle_lists += sl;
-                            settle_pushes += sp;
                             indexed += !gpu_only && light > 0;
                             cpu_lists_total += gpu_only ? 0 : lists;
                             sg_run_free(run);
@@ -1526,15 +1502,6 @@ static void test_hybrid_sssp_share(void **state)
                     }
                     sg_graph_free(g);
                 }
-        const bool settle_on = !modes[mi] || strcmp(modes[mi], "cpu-settle") != 0;
-        if (settle_on && !small_only && (settle_lists == 0 || settle_pushes == 0))
-            fail_msg("disabled: %s: the CPU threads took %llu lists of settle passes, pushed "
-                     "%llu relaxations",
-                     modes[mi] ? modes[mi] : "none", (unsigned long long)settle_lists,
-                     (unsigned long long)settle_pushes);
-        print_message("disabled %s: the settle passes' CPU share took %llu lists, pushed %llu\n",
-                      modes[mi] ? modes[mi] : "none", (unsigned long long)settle_lists,
-                      (unsigned long long)settle_pushes);
         const bool share_on = !modes[mi] || strcmp(modes[mi], "cpu-light") != 0;
         if (share_on && (indexed == 0 || cpu_lists_total == 0))
             fail_msg("disabled: %s: the CPU threads took no list of the light index (%llu runs "
