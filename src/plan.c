@@ -150,7 +150,10 @@ static double model_passes(const sg_plan_input *in)
  *   - the rounds read each spilled list once (the settle passes; the near
  *     rounds read the light index in device memory): 16.6 GB in 0.75-0.80
  *     s of kernel time from managed memory, ~21.7 GB/s, 0.40 of
- *     `pcie_gbps` (pinned memory: its scattered reads at `zc_rand_gbps`);
+ *     `pcie_gbps`; pinned memory the same since its settle passes read in
+ *     id order (fourteenth session: compute 0.79 s pinned against 0.76 s
+ *     managed at 6 GiB; scattered they took 1.9-2.4 s, which the
+ *     `zc_rand_gbps` rate modelled as 3.0 s);
  *   - building the index reads the spilled W twice (count, fill) and, in
  *     the fill, the light entries' A; the GPU and the CPU threads share the
  *     host lists (kernels/sssp.cu, IndexShare: the threads read the lines
@@ -163,7 +166,7 @@ static double model_passes(const sg_plan_input *in)
  *     ~93 GB/s: 0.03 of `hbm_gbps`.
  * SSCA2 26's ~10,000 latency-bound rounds take 0.74 s even in core: the
  * model, which has no per-round cost, predicts it ~40 % low. */
-#define SSSP_GPU_MANAGED 0.40
+#define SSSP_GPU_HOST 0.40
 #define SSSP_INDEX_SHARED 0.68
 #define SSSP_DEVICE 0.03
 /* Without the light index (a budget that cannot hold it beside the working
@@ -285,8 +288,7 @@ static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned 
         double gr = p->spill_kind[k] == SG_SPILL_MANAGED ? in->rates.managed_rand_gbps
                                                           : in->rates.zc_rand_gbps;
         double cr = in->rates.cpu_scan_gbps;
-        if (in->algo == SG_PLAN_SSSP && p->spill_kind[k] == SG_SPILL_MANAGED)
-            gr = SSSP_GPU_MANAGED * in->rates.pcie_gbps;
+        if (in->algo == SG_PLAN_SSSP) gr = SSSP_GPU_HOST * in->rates.pcie_gbps; /* either kind */
         if (inplace_forest(in)) {
             /* The in-place forest reads whole lists: the GPU at a share of
              * the PCIe rate that depends on the memory kind (DMA streams

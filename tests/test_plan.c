@@ -253,6 +253,16 @@ static void test_spill_order(void **state)
         assert_true(sp.cpu_share == 0.0);
         assert_true(sp.t_device > 10.0 * stream);
         assert_true(sp.t_gpu_host > spilled / (gin.rates.managed_rand_gbps * 1e9));
+        /* pinned host lists: the same rounds' time (its settle passes read
+         * in id order), not the scattered zero-copy rate */
+        sg_plan_input pin = gin;
+        pin.managed_cap = 0;
+        sg_plan pp;
+        assert_int_equal(sg_plan_make(&pin, &pp, &err), SG_OK);
+        check_plan(&pin, &pp, "sssp, pinned host lists");
+        assert_int_equal(pp.spill_kind[1], SG_SPILL_PINNED);
+        assert_true(fabs(pp.t_gpu_host - sp.t_gpu_host) <= 1e-12 * sp.t_gpu_host);
+        assert_true(pp.t_gpu_host < spilled / (pin.rates.zc_rand_gbps * 1e9));
         /* its build reads the spilled W twice and A once, through one host memory */
         assert_true(sp.t_index >= (2.0 * (double)sp.host_bytes[2] + (double)sp.host_bytes[1]) /
                                       (gin.rates.host_shared_gbps * 1e9));
