@@ -150,10 +150,12 @@ static double model_passes(const sg_plan_input *in)
  *   - the rounds read each spilled list once (the settle passes; the near
  *     rounds read the light index in device memory): 16.6 GB in 0.75-0.80
  *     s of kernel time from managed memory, ~21.7 GB/s, 0.40 of
- *     `pcie_gbps`; pinned memory the same since its settle passes read in
- *     id order (fourteenth session: compute 0.79 s pinned against 0.76 s
- *     managed at 6 GiB; scattered they took 1.9-2.4 s, which the
- *     `zc_rand_gbps` rate modelled as 3.0 s);
+ *     `pcie_gbps`; pinned memory the same on a graph with hubs, whose few
+ *     large settle passes read in id order (fourteenth session: R-MAT 26
+ *     compute 0.79 s pinned against 0.76 s managed at 6 GiB; scattered
+ *     they took 1.9-2.4 s), but at `zc_rand_gbps` on a hub-free graph,
+ *     whose ~1,300 small passes hold ids far apart (fifteenth session:
+ *     SSCA2 26's 27 GB in 4.6-4.9 s of kernels, ~5.6 GB/s, sorted or not);
  *   - building the index reads the spilled W twice (count, fill) and, in
  *     the fill, the light entries' A; the GPU and the CPU threads share the
  *     host lists (kernels/sssp.cu, IndexShare: the threads read the lines
@@ -288,7 +290,9 @@ static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned 
         double gr = p->spill_kind[k] == SG_SPILL_MANAGED ? in->rates.managed_rand_gbps
                                                           : in->rates.zc_rand_gbps;
         double cr = in->rates.cpu_scan_gbps;
-        if (in->algo == SG_PLAN_SSSP) gr = SSSP_GPU_HOST * in->rates.pcie_gbps; /* either kind */
+        if (in->algo == SG_PLAN_SSSP &&
+            (p->spill_kind[k] == SG_SPILL_MANAGED || !sgi_hub_free(in->n, in->m, in->max_degree)))
+            gr = SSSP_GPU_HOST * in->rates.pcie_gbps;
         if (inplace_forest(in)) {
             /* The in-place forest reads whole lists: the GPU at a share of
              * the PCIe rate that depends on the memory kind (DMA streams

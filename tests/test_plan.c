@@ -253,16 +253,23 @@ static void test_spill_order(void **state)
         assert_true(sp.cpu_share == 0.0);
         assert_true(sp.t_device > 10.0 * stream);
         assert_true(sp.t_gpu_host > spilled / (gin.rates.managed_rand_gbps * 1e9));
-        /* pinned host lists: the same rounds' time (its settle passes read
-         * in id order), not the scattered zero-copy rate */
+        /* pinned host lists of a graph with hubs: the same rounds' time
+         * (its few large settle passes read in id order); of a hub-free
+         * graph: the scattered zero-copy rate (many small passes) */
         sg_plan_input pin = gin;
         pin.managed_cap = 0;
+        pin.max_degree = t.m; /* a hub */
         sg_plan pp;
         assert_int_equal(sg_plan_make(&pin, &pp, &err), SG_OK);
-        check_plan(&pin, &pp, "sssp, pinned host lists");
+        check_plan(&pin, &pp, "sssp, pinned host lists, a hub");
         assert_int_equal(pp.spill_kind[1], SG_SPILL_PINNED);
         assert_true(fabs(pp.t_gpu_host - sp.t_gpu_host) <= 1e-12 * sp.t_gpu_host);
         assert_true(pp.t_gpu_host < spilled / (pin.rates.zc_rand_gbps * 1e9));
+        pin.max_degree = 1; /* no hub */
+        assert_int_equal(sg_plan_make(&pin, &pp, &err), SG_OK);
+        check_plan(&pin, &pp, "sssp, pinned host lists, no hub");
+        assert_true(fabs(pp.t_gpu_host - spilled / (pin.rates.zc_rand_gbps * 1e9)) <=
+                    1e-9 * pp.t_gpu_host);
         /* its build reads the spilled W twice and A once, through one host memory */
         assert_true(sp.t_index >= (2.0 * (double)sp.host_bytes[2] + (double)sp.host_bytes[1]) /
                                       (gin.rates.host_shared_gbps * 1e9));
