@@ -367,8 +367,9 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     in.executor_reserves = true;
     in.max_degree = g->max_degree;
     in.managed_cap = g->mem == SG_MEM_MANAGED ? UINT64_MAX / 4 : 0;
-    /* The forest's first round has a CPU share (the owner split); SSSP and
-     * BFS have none yet: the GPU reads the whole host range. */
+    /* The forest's first round has a CPU share (the owner split); SSSP's
+     * rounds and BFS have none: the GPU reads the whole host range (a CPU
+     * share of SSSP's settle passes was built and lost, docs/plan.md). */
     in.gpu_reads_all = algo != SGI_ALGO_MST;
     in.forced = run->force_split;
     for (int k = 0; k < 3; k++) in.forced_split[k] = run->split[k] < g->n ? run->split[k] : g->n;
