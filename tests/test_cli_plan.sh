@@ -64,6 +64,17 @@ grep_in out "managed" "spilled: managed under the cap"
 expect 0 "no managed room" plan g.sg --algo bfs --device-mem 600K --device-free 700K --points 64
 grep_in out "pinned" "no managed room: pinned"
 grep_in out "defaults (the H100 host" "rates: defaults named"
+# --host-mem: the run's memory kind decides the spill kind
+expect 0 "host-mem pinned" plan g.sg --algo bfs --device-mem 600K $FREE --host-mem pinned --json
+grep_in out '"host_mem":"pinned"' "host-mem pinned: reported"
+grep_in out '"spill":"pinned"' "host-mem pinned: spilled to pinned memory"
+plan_check "host-mem pinned: within the budget, consistent" $((600 * 1024)) bfs
+expect 0 "host-mem plain" plan g.sg --algo sssp --device-mem 3M $FREE --host-mem plain
+grep_in out "host memory pinned (--host-mem plain)" "host-mem plain: planned as pinned in place"
+expect 0 "host-mem managed, no room" plan g.sg --algo bfs --device-mem 600K --device-free 700K --points 64 --host-mem managed --json
+grep_in out '"spill":"managed"' "host-mem managed: managed whatever the cap"
+expect 2 "host-mem bad kind" plan g.sg --algo bfs --host-mem fast
+grep_in err "--host-mem: unknown kind 'fast'" "host-mem bad kind: said"
 
 # Rates: a file, the cache, bad files.
 printf '# slow PCIe\nmanaged_rand_gbps 0.001\nzc_rand_gbps 0.001\npcie_gbps 0.001\n' >slow.rates

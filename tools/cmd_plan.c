@@ -11,11 +11,12 @@
 
 #include "cli_util.h"
 
-enum { OPT_ALGO = 1, OPT_DEVICE_MEM, OPT_DEVICE_FREE, OPT_RATES, OPT_POINTS, OPT_JSON };
+enum { OPT_ALGO = 1, OPT_DEVICE_MEM, OPT_DEVICE_FREE, OPT_HOST_MEM, OPT_RATES, OPT_POINTS, OPT_JSON };
 
 static const char usage[] =
     "usage: spillgraph plan STORE --algo mst|sssp|bfs [--device-mem SIZE] [--device-free SIZE]\n"
-    "                       [--rates FILE] [--points N] [--json]";
+    "                       [--host-mem auto|plain|pinned|managed] [--rates FILE] [--points N]\n"
+    "                       [--json]";
 
 static void help(void)
 {
@@ -30,6 +31,10 @@ static void help(void)
            "                      max(256 MiB, 3%%))\n"
            "  --device-free SIZE  the device's free memory (default: GPU 0's; without a\n"
            "                      GPU, 79.6 GiB, the H100 host's)\n"
+           "  --host-mem KIND     the run's --host-mem: auto (default: managed memory under\n"
+           "                      the managed cap, pinned beyond it), managed (managed\n"
+           "                      whatever the cap), pinned or plain (pinned: a hybrid\n"
+           "                      run pins a plain graph in place)\n"
            "  --rates FILE        machine rates, 'key value' lines (default: the rates\n"
            "                      cache file if present, else the built-in defaults)\n"
            "  --points N          candidate split points, evenly spaced (default 1024)\n"
@@ -78,14 +83,15 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     static const char cmd[] = "plan";
     static const cli_option opts[] = {
         {"algo", 0, true, OPT_ALGO},       {"device-mem", 0, true, OPT_DEVICE_MEM},
-        {"device-free", 0, true, OPT_DEVICE_FREE}, {"rates", 0, true, OPT_RATES},
+        {"device-free", 0, true, OPT_DEVICE_FREE}, {"host-mem", 0, true, OPT_HOST_MEM},
+        {"rates", 0, true, OPT_RATES},
         {"points", 0, true, OPT_POINTS},   {"json", 0, false, OPT_JSON},
         {NULL, 0, false, 0}};
     if (cli_wants_help(argc, argv)) {
         help();
         return CLI_EXIT_OK;
     }
-    const char *store = NULL, *algo_s = NULL, *rates_path = NULL;
+    const char *store = NULL, *algo_s = NULL, *rates_path = NULL, *host_mem = "auto";
     uint64_t budget = 0, dev_free = 0, points = 1024;
     bool json = false;
     cli_parser p;
@@ -103,6 +109,15 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
             break;
         case OPT_DEVICE_FREE:
             if (!cli_value_size(&p, 1, UINT64_MAX, &dev_free)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_HOST_MEM:
+            if (strcmp(p.value, "auto") != 0 && strcmp(p.value, "managed") != 0 &&
+                strcmp(p.value, "pinned") != 0 && strcmp(p.value, "plain") != 0)
+                return cli_usage_error(cmd, usage,
+                                       "--host-mem: unknown kind '%s' (auto, plain, pinned, "
+                                       "managed)",
+                                       p.value);
+            host_mem = p.value;
             break;
         case OPT_RATES: rates_path = p.value; break;
         case OPT_POINTS:
@@ -138,7 +153,11 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     const uint64_t margin = sg_device_margin(total_b);
     if (!budget) budget = free_b > margin ? free_b - margin : 0;
     const uint64_t left = free_b > budget ? free_b - budget : 0;
-    const uint64_t managed_cap = left > margin ? left - margin : 0;
+    /* the cap as a run computes it; managed memory forced takes any size
+     * (as a run on a managed graph plans), pinned or plain none */
+    uint64_t managed_cap = left > margin ? left - margin : 0;
+    if (strcmp(host_mem, "managed") == 0) managed_cap = UINT64_MAX / 4;
+    if (strcmp(host_mem, "pinned") == 0 || strcmp(host_mem, "plain") == 0) managed_cap = 0;
 
     sg_store *s = NULL;
     st = sg_store_open(store, &s, &err);
@@ -225,6 +244,7 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
         cli_json_str(&j, "device", dev_desc);
         cli_json_u64(&j, "device_free", free_b);
         cli_json_u64(&j, "budget", budget);
+        cli_json_str(&j, "host_mem", host_mem);
         cli_json_u64(&j, "managed_cap", managed_cap);
         cli_json_plan(&j, &pl);
         cli_json_end(&j);
@@ -233,8 +253,14 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     printf("plan for %s on %s (%s vertices, %s edges)\n", sg_plan_algo_name(algo), store,
            cli_count(n).s, cli_count(m).s);
     printf("rates      %s\n", rates.origin);
-    printf("device     %s: %s free; budget %s, managed cap %s\n", dev_desc, cli_bytes(free_b).s,
-           cli_bytes(budget).s, cli_bytes(managed_cap).s);
+    printf("device     %s: %s free; budget %s, ", dev_desc, cli_bytes(free_b).s,
+           cli_bytes(budget).s);
+    if (strcmp(host_mem, "auto") == 0)
+        printf("managed cap %s\n", cli_bytes(managed_cap).s);
+    else if (strcmp(host_mem, "managed") == 0)
+        printf("host memory managed (--host-mem: no cap)\n");
+    else
+        printf("host memory pinned (--host-mem %s)\n", host_mem);
     printf("working    %s on the device (the kernels' arrays and the executor's reserve)\n",
            cli_bytes(pl.work_bytes).s);
     printf("array  on the device (vertices)          device       host         spilled to\n");
