@@ -16,6 +16,20 @@
 #include "gpu.h"
 #endif
 
+sg_status sgi_managed_fits(uint64_t bytes, uint64_t free_b, uint64_t total_b, int device,
+                           const char *path, sg_error *err)
+{
+    const uint64_t margin = sgi_device_margin(total_b);
+    const uint64_t room = free_b > margin ? free_b - margin : 0;
+    if (bytes <= room) return SG_OK;
+    const double g = (double)(1ull << 30);
+    return sgi_fail(err, SG_E_NOMEM,
+                    "%s: --host-mem managed: the graph's %.2f GiB are more managed memory than "
+                    "GPU %d can take (%.2f GiB free less a margin of %.2f GiB); use --host-mem "
+                    "pinned, or auto",
+                    path, (double)bytes / g, device, (double)free_b / g, (double)margin / g);
+}
+
 #if SG_HAVE_CUDA
 #define CTX(run) ((sgk_ctx *)(run)->gpu)
 #define DGRAPH(run) ((sgk_graph *)(run)->dgraph)
@@ -86,6 +100,11 @@ sg_mem_kind sgi_gpu_host_kind(sg_run *run, uint64_t bytes)
     (void)run;
     (void)bytes;
     return SG_MEM_PLAIN;
+}
+sg_status sgi_gpu_managed_room(sg_run *run, uint64_t bytes, const char *path, sg_error *err)
+{
+    (void)run, (void)bytes, (void)path, (void)err;
+    return SG_OK;
 }
 
 #else /* SG_HAVE_CUDA */
@@ -277,6 +296,15 @@ sg_mem_kind sgi_gpu_host_kind(sg_run *run, uint64_t bytes)
     const uint64_t reserved = (m.budget - m.in_use) + sgk_default_margin(di.total_bytes);
     const uint64_t cap = di.free_bytes > reserved ? di.free_bytes - reserved : 0;
     return bytes <= cap ? SG_MEM_MANAGED : SG_MEM_PINNED;
+}
+
+sg_status sgi_gpu_managed_room(sg_run *run, uint64_t bytes, const char *path, sg_error *err)
+{
+    sgk_device_info di;
+    sg_error qe = {0};
+    /* no device to ask: the allocation fails itself, naming the array */
+    if (sgk_device_query(run->device, &di, &qe) != SG_OK) return SG_OK;
+    return sgi_managed_fits(bytes, di.free_bytes, di.total_bytes, run->device, path, err);
 }
 
 /* Plan breakpoints: about 1024 vertex boundaries spread evenly, plus the

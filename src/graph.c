@@ -135,9 +135,9 @@ sg_status sg_graph_open(sg_run *run, const char *path, const sg_graph_options *o
     sg_store_get_info(s, &info);
     bool weights = !opt->no_weights;
     sg_mem_kind mem = opt->mem;
-    if (mem == SG_MEM_AUTO)
-        mem = sgi_gpu_host_kind(run, (info.n_vertices + 1) * 8 +
-                                         info.n_edges * 4 * (weights ? 2 : 1));
+    const uint64_t bytes = (info.n_vertices + 1) * 8 + info.n_edges * 4 * (weights ? 2 : 1);
+    if (mem == SG_MEM_AUTO) mem = sgi_gpu_host_kind(run, bytes);
+    if (mem == SG_MEM_MANAGED) SG_TRY(sgi_gpu_managed_room(run, bytes, path, err));
     SG_TRY(graph_new(info.n_vertices, info.n_edges, weights, mem, run->device, path, &g, err));
     g->directed = info.directed;
     g->negative_weights = info.negative_weights;

@@ -282,7 +282,9 @@ typedef enum sg_mem_kind {
                         * SG_E_UNSUPPORTED in a build without CUDA */
     SG_MEM_MANAGED,    /* CUDA managed memory advised to stay on the host and be
                         * read by the run's GPU in place (the hybrid backend's
-                        * spilled arrays); SG_E_UNSUPPORTED without CUDA */
+                        * spilled arrays); SG_E_UNSUPPORTED without CUDA,
+                        * SG_E_NOMEM for more than the device has free less
+                        * the margin */
     SG_MEM_AUTO        /* the run decides: on a gpu or hybrid run whose graph
                         * does not fit the device budget, managed when the whole
                         * graph fits under the managed cap (the device's free

@@ -32,9 +32,10 @@ static void help(void)
            "  --device-free SIZE  the device's free memory (default: GPU 0's; without a\n"
            "                      GPU, 79.6 GiB, the H100 host's)\n"
            "  --host-mem KIND     the run's --host-mem: auto (default: managed memory under\n"
-           "                      the managed cap, pinned beyond it), managed (managed\n"
-           "                      whatever the cap), pinned or plain (pinned: a hybrid\n"
-           "                      run pins a plain graph in place)\n"
+           "                      the managed cap, pinned beyond it), managed (the whole\n"
+           "                      graph, refused beyond the device's free memory less the\n"
+           "                      margin, as a run refuses it), pinned or plain (pinned: a\n"
+           "                      hybrid run pins a plain graph in place)\n"
            "  --rates FILE        machine rates, 'key value' lines (default: the rates\n"
            "                      cache file if present, else the built-in defaults)\n"
            "  --points N          candidate split points, evenly spaced (default 1024)\n"
@@ -153,8 +154,9 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     const uint64_t margin = sg_device_margin(total_b);
     if (!budget) budget = free_b > margin ? free_b - margin : 0;
     const uint64_t left = free_b > budget ? free_b - budget : 0;
-    /* the cap as a run computes it; managed memory forced takes any size
-     * (as a run on a managed graph plans), pinned or plain none */
+    /* the cap as a run computes it; managed memory forced takes the whole
+     * graph (as a run on a managed graph plans; refused below when the
+     * device cannot take it), pinned or plain none */
     uint64_t managed_cap = left > margin ? left - margin : 0;
     if (strcmp(host_mem, "managed") == 0) managed_cap = UINT64_MAX / 4;
     if (strcmp(host_mem, "pinned") == 0 || strcmp(host_mem, "plain") == 0) managed_cap = 0;
@@ -170,6 +172,20 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     if (n == 0) {
         rc = cli_fail(cmd, "%s: the store has no vertices: nothing to place", store);
         goto done;
+    }
+    if (strcmp(host_mem, "managed") == 0) {
+        /* as a run refuses it: never more managed memory than the device
+         * has free less the margin */
+        const uint64_t bytes = (n + 1) * 8 + m * 4 * (algo == SG_PLAN_BFS ? 1 : 2);
+        const uint64_t room = free_b > margin ? free_b - margin : 0;
+        if (bytes > room) {
+            rc = cli_fail(cmd,
+                          "%s: --host-mem managed: the graph's %s are more managed memory than "
+                          "the device can take (%s free less a margin of %s); use --host-mem "
+                          "pinned, or auto",
+                          store, cli_bytes(bytes).s, cli_bytes(free_b).s, cli_bytes(margin).s);
+            goto done;
+        }
     }
     if (points > n + 1) points = n + 1;
     pv = malloc(points * sizeof *pv);
