@@ -87,6 +87,27 @@ struct sgk_meet {
     }
 };
 
+// Checks a CPU share against the graph before a pass uses it: host arrays
+// and threads given, low <= from, and the lists from `low` on past the
+// device prefixes of A and W; SG_E_INVALID naming `who` otherwise. A share
+// that leaves the threads nothing (low >= n) passes.
+inline sg_status sgk_share_check(const sgk_graph *g, const sgk_cpu_share *share, const char *who,
+                                 sg_error *err)
+{
+    if (!share || share->low >= g->d.n) return SG_OK;
+    if (!share->x || !share->a || !share->w || share->threads < 1)
+        return sgi_fail(err, SG_E_INVALID, "%s: a CPU share without host arrays", who);
+    const uint64_t at = share->x[share->low];
+    if (share->low > share->from || at < g->d.a_dev || at < g->d.w_dev)
+        return sgi_fail(err, SG_E_INVALID,
+                        "%s: the CPU share from vertex %llu (at the lowest %llu, entry %llu) would "
+                        "read lists in device memory (A holds %llu entries there, W %llu)",
+                        who, (unsigned long long)share->from, (unsigned long long)share->low,
+                        (unsigned long long)at, (unsigned long long)g->d.a_dev,
+                        (unsigned long long)g->d.w_dev);
+    return SG_OK;
+}
+
 // Runs gpu(err) on a thread of its own (device c->device current there)
 // and cpu(err) on this one, at the same time; either one failing halts mt
 // so that the other stops claiming. Without a thread, the GPU's claims run

@@ -1971,19 +1971,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         else                                                                                       \
             k_hwalk<MODE, false><<<G, BLK, 0, st>>>(__VA_ARGS__);                                  \
     } while (0)
-    if (share && share->from < g->d.n) {
-        if (!share->x || !share->a || !share->w || share->threads < 1)
-            return sgi_fail(err, SG_E_INVALID, "sgk_mst_inplace: a CPU share without host arrays");
-        const uint64_t at = share->x[share->low];
-        if (share->low > share->from || at < g->d.a_dev || at < g->d.w_dev)
-            return sgi_fail(err, SG_E_INVALID,
-                            "sgk_mst_inplace: the CPU share from vertex %llu (at the lowest %llu, "
-                            "entry %llu) would read lists in device memory (A holds %llu entries "
-                            "there, W %llu)",
-                            (unsigned long long)share->from, (unsigned long long)share->low,
-                            (unsigned long long)at, (unsigned long long)g->d.a_dev,
-                            (unsigned long long)g->d.w_dev);
-    }
+    SGK_TRY(sgk_share_check(g, share, "sgk_mst_inplace", err));
     const uint64_t n = g->d.n, m = g->d.m;
     const bool f32 = g->d.f32;
     const bool contract_on = !sgk_ctx_disabled(c, "contract");

@@ -1310,8 +1310,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     ishare.c = c;
     ishare.g = g;
     ishare.split = n;
-    if (share && share->low < n && share->x && share->a && share->w && share->threads > 0 &&
-        !sgk_ctx_disabled(c, "cpu-light")) {
+    if (share && share->low < n && !sgk_ctx_disabled(c, "cpu-light")) { // (checked by sgk_sssp)
         ishare.sh = share;
         ishare.dynamic = !sgk_ctx_disabled(c, "dynamic-split");
     }
@@ -1814,10 +1813,6 @@ sg_status sgk_sssp(sgk_ctx *c, const sgk_graph *g, uint32_t source, sgk_sssp_met
     stats->seconds_compute = 0.0;
     if (method == SGK_SSSP_BELLMAN_FORD)
         return run_bellman_ford(c, g, source, dist, reached, max_bits, stats, err);
-    if (share && share->low < d.n && (d.a_dev > share->x[share->low] || d.w_dev > share->x[share->low]))
-        return sgi_fail(err, SG_E_INVALID,
-                        "SSSP's CPU share: its lists from vertex %llu on must lie past the device "
-                        "prefixes of A and W",
-                        (unsigned long long)share->low);
+    SGK_TRY(sgk_share_check(g, share, "sgk_sssp", err));
     return run_buckets(c, g, source, delta, share, dist, reached, max_bits, stats, err);
 }
