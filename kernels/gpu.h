@@ -164,6 +164,9 @@ typedef struct sgk_graph_desc {
     bool directed;
     bool f32;                 /* weights are floats (else u32) */
     bool has_weights;
+    bool weight_order;        /* each list by (weight key, neighbour): the forest
+                               * skips its sort (sgk_mst) and reads lists from
+                               * their heads in place (sgk_mst_inplace) */
     /* Split placement (the hybrid backend): with split set, only the first
      * x_dev entries of X, a_dev of A and w_dev of W are allocated on the
      * device (each at a vertex boundary: x_dev = v + 1 keeps the offsets of
@@ -246,7 +249,7 @@ uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
  * memory) is spent and could beat its tree's minimum; once the edges
  * between trees fit the budget, the rest runs on a contracted list in
  * device memory (kernels/mst.cu, "the in-place executor"). Needs
- * sgk_mst_inplace_bytes(n) of device memory beside the graph's prefixes
+ * sgk_mst_inplace_bytes(n, weight order) of device memory beside the graph's prefixes
  * (the cache takes only what is free beyond it). Counters as sgk_mst's,
  * plus "entries_read" (list entries read, summed over rounds),
  * "host_list_bytes" (bytes of A and W read from host memory: over PCIe),
@@ -279,7 +282,7 @@ typedef struct sgk_cpu_share {
 sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *share, uint32_t *u,
                           uint32_t *v, uint32_t *w, uint64_t *n_edges, sgk_stats *stats,
                           sg_error *err);
-uint64_t sgk_mst_inplace_bytes(uint64_t n);
+uint64_t sgk_mst_inplace_bytes(uint64_t n, bool weight_order);
 
 typedef enum sgk_sssp_method {
     SGK_SSSP_BUCKETS = 0,     /* work-efficient frontier method (default) */

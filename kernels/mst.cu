@@ -299,15 +299,78 @@ __global__ void k_init(const uint64_t *__restrict__ x, uint64_t n, uint32_t *com
 }
 
 // ------------------------------------------------------------ vertex-mode kernels
+// A, B and C read the lists through an entry source and write candidates
+// through a sink, so that one code serves the in-core executor (E in
+// device memory; candidates as (key << 32 | min, max, tree)) and the
+// in-place executor over lists in weight order (A and W where they live;
+// a candidate per scan position as key << 32 | nbr).
+
+// E in device memory (in core).
+struct EntDev {
+    const uint64_t *E;
+    __device__ __forceinline__ uint32_t nbr(uint64_t q) const { return (uint32_t)E[q]; }
+    __device__ __forceinline__ uint64_t ent(uint64_t q) const { return E[q]; }
+    __device__ __forceinline__ uint64_t host_nbr(uint64_t, uint64_t) const { return 0; }
+    __device__ __forceinline__ uint64_t host_ent(uint64_t) const { return 0; }
+};
+// A and W where they live (device prefix or host memory), lists in weight
+// order; W is read only for the entry chosen. host_*: bytes read from host
+// memory (the executor's host_list_bytes).
+struct EntInPlace {
+    sgk_arr<uint32_t> a, w;
+    bool f32;
+    __device__ __forceinline__ uint32_t nbr(uint64_t q) const { return a[q]; }
+    __device__ __forceinline__ uint64_t ent(uint64_t q) const
+    {
+        return (uint64_t)sgk_weight_key(f32, w[q]) << 32 | a[q];
+    }
+    __device__ __forceinline__ uint64_t host_nbr(uint64_t lo, uint64_t hi) const
+    {
+        return 4 * a.host_count(lo, hi);
+    }
+    __device__ __forceinline__ uint64_t host_ent(uint64_t q) const
+    {
+        return 4 * (a.host_count(q, q + 1) + w.host_count(q, q + 1));
+    }
+};
+
+// The in-core candidates: candA (key << 32 | min), candB (max), candT (the
+// tree), per scan-list item.
+struct SinkCore {
+    uint64_t *candA;
+    uint32_t *candB, *candT;
+    __device__ __forceinline__ void tree(uint64_t i, uint32_t t) const { candT[i] = t; }
+    __device__ __forceinline__ uint32_t tree_of(uint64_t i, uint32_t, const uint32_t *) const
+    {
+        return candT[i];
+    }
+    __device__ __forceinline__ void put(uint64_t e, uint32_t v, uint64_t i) const
+    {
+        put_cand(e, v, candA, candB, i);
+    }
+    __device__ __forceinline__ void none(uint64_t i) const { candA[i] = NONE64; }
+};
+// The in-place executor's: cand[i] = key << 32 | nbr (NONE64: none); the
+// tree is comp[v].
+struct SinkVertex {
+    uint64_t *cand;
+    __device__ __forceinline__ void tree(uint64_t, uint32_t) const {}
+    __device__ __forceinline__ uint32_t tree_of(uint64_t, uint32_t v, const uint32_t *comp) const
+    {
+        return comp[v];
+    }
+    __device__ __forceinline__ void put(uint64_t e, uint32_t, uint64_t i) const { cand[i] = e; }
+    __device__ __forceinline__ void none(uint64_t i) const { cand[i] = NONE64; }
+};
 
 // A: thread per scanned vertex. probe == false queues every segment.
-__global__ void k_probe(const uint32_t *__restrict__ scan, uint64_t ns,
-                        const uint64_t *__restrict__ x, const uint64_t *__restrict__ E,
-                        const uint64_t *__restrict__ lo, const uint32_t *__restrict__ comp,
-                        uint64_t *candA, uint32_t *candB, uint32_t *candT, uint32_t *unres,
-                        bool probe, ull *ctr)
+template <class XA, class ES, class SK>
+__global__ void k_probe(const uint32_t *__restrict__ scan, uint64_t ns, XA x, ES E,
+                        const uint64_t *__restrict__ lo, const uint32_t *__restrict__ comp, SK sk,
+                        uint32_t *unres, bool probe, ull *ctr)
 {
     const uint64_t span = gthreads();
+    uint64_t hostb = 0;
     for (uint64_t b = gtid() - lane_id(); b < ns; b += span) {
         const uint64_t i = b + lane_id();
         bool queue = false;
@@ -315,63 +378,68 @@ __global__ void k_probe(const uint32_t *__restrict__ scan, uint64_t ns,
             const uint32_t v = scan[i];
             const uint32_t t = comp[v];
             const uint64_t p = lo[v], end = x[v + 1];
-            candT[i] = t;
+            sk.tree(i, t);
             if (p >= end) {
-                candA[i] = NONE64;
+                sk.none(i);
             } else if (!probe) {
                 queue = true;
             } else {
-                const uint64_t e = E[p];
-                if (comp[(uint32_t)e] != t) put_cand(e, v, candA, candB, i);
-                else queue = true;
+                const uint32_t nb = E.nbr(p);
+                hostb += E.host_nbr(p, p + 1);
+                if (comp[nb] != t) {
+                    sk.put(E.ent(p), v, i);
+                    hostb += E.host_ent(p);
+                } else {
+                    queue = true;
+                }
             }
         }
         const uint64_t slot = warp_append(queue, &ctr[C_UNRES]);
         if (queue) unres[slot] = (uint32_t)i;
     }
+    sgk_warp_add(hostb, &ctr[C_HOSTB]);
 }
 
 // B: warp per queued segment.
+template <class XA, class ES, class SK>
 __global__ void k_warp_scan(const uint32_t *__restrict__ scan, const uint32_t *__restrict__ unres,
-                            const uint64_t *__restrict__ x, const uint64_t *__restrict__ E,
-                            uint64_t *lo, const uint32_t *__restrict__ comp,
-                            const uint32_t *__restrict__ candT, uint64_t *candA, uint32_t *candB,
+                            XA x, ES E, uint64_t *lo, const uint32_t *__restrict__ comp, SK sk,
                             uint32_t *heavy, ull *ctr)
 {
     const uint64_t count = ctr[C_UNRES];
     const uint64_t nwarps = gthreads() / 32;
     const unsigned lane = lane_id();
-    uint64_t skipped = 0;
+    uint64_t skipped = 0, hostb = 0;
     for (uint64_t wi = gtid() / 32; wi < count; wi += nwarps) {
         const uint32_t i = unres[wi];
         const uint32_t v = scan[i];
-        const uint32_t t = candT[i];
+        const uint32_t t = sk.tree_of(i, v, comp);
         const uint64_t p0 = lo[v], end = x[v + 1];
         uint64_t p = p0;
-        uint64_t pos = NONE64, ent = 0;
+        uint64_t pos = NONE64;
         for (int r = 0; r < WARP_ROUNDS && p < end && pos == NONE64; r++) {
             const int u = r == 0 ? 1 : 4;
-            uint64_t e[4];
+            uint32_t nb[4];
             bool leave[4];
 #pragma unroll
             for (int j = 0; j < 4; j++) {
                 const uint64_t q = p + (uint64_t)j * 32 + lane;
-                e[j] = (j < u && q < end) ? E[q] : NONE64;
+                nb[j] = (j < u && q < end) ? E.nbr(q) : 0;
             }
 #pragma unroll
             for (int j = 0; j < 4; j++) {
                 const uint64_t q = p + (uint64_t)j * 32 + lane;
-                leave[j] = j < u && q < end && comp[(uint32_t)e[j]] != t;
+                leave[j] = j < u && q < end && comp[nb[j]] != t;
+            }
+            if (lane == 0) {
+                const uint64_t adv = (uint64_t)u * 32;
+                hostb += E.host_nbr(p, end - p > adv ? p + adv : end);
             }
 #pragma unroll
             for (int j = 0; j < 4; j++) {
                 if (j < u && pos == NONE64) { // warp-uniform
                     const unsigned bal = __ballot_sync(FULL, leave[j]);
-                    if (bal) {
-                        const int f = __ffs(bal) - 1;
-                        pos = p + (uint64_t)j * 32 + (uint64_t)f;
-                        ent = __shfl_sync(FULL, e[j], f);
-                    }
+                    if (bal) pos = p + (uint64_t)j * 32 + (uint64_t)(__ffs(bal) - 1);
                 }
             }
             if (pos == NONE64) {
@@ -383,11 +451,12 @@ __global__ void k_warp_scan(const uint32_t *__restrict__ scan, const uint32_t *_
             if (pos != NONE64) {
                 skipped += pos - p0;
                 lo[v] = pos;
-                put_cand(ent, v, candA, candB, i);
+                sk.put(E.ent(pos), v, i);
+                hostb += E.host_ent(pos);
             } else if (p >= end) {
                 skipped += end - p0;
                 lo[v] = end;
-                candA[i] = NONE64;
+                sk.none(i);
             } else {
                 skipped += p - p0;
                 lo[v] = p;
@@ -396,21 +465,22 @@ __global__ void k_warp_scan(const uint32_t *__restrict__ scan, const uint32_t *_
         }
     }
     sgk_warp_add(skipped, &ctr[C_SKIPPED]);
+    sgk_warp_add(hostb, &ctr[C_HOSTB]);
 }
 
 // C: block per long segment.
-__global__ void __launch_bounds__(BLK) k_block_scan(
-    const uint32_t *__restrict__ scan, const uint32_t *__restrict__ heavy,
-    const uint64_t *__restrict__ x, const uint64_t *__restrict__ E, uint64_t *lo,
-    const uint32_t *__restrict__ comp, const uint32_t *__restrict__ candT, uint64_t *candA,
-    uint32_t *candB, ull *ctr)
+template <class XA, class ES, class SK>
+__global__ void __launch_bounds__(BLK)
+    k_block_scan(const uint32_t *__restrict__ scan, const uint32_t *__restrict__ heavy, XA x,
+                 ES E, uint64_t *lo, const uint32_t *__restrict__ comp, SK sk, ull *ctr)
 {
     __shared__ ull smin;
     const uint64_t count = ctr[C_HEAVY];
+    uint64_t hostb = 0;
     for (uint64_t bi = blockIdx.x; bi < count; bi += gridDim.x) {
         const uint32_t i = heavy[bi];
         const uint32_t v = scan[i];
-        const uint32_t t = candT[i];
+        const uint32_t t = sk.tree_of(i, v, comp);
         const uint64_t p0 = lo[v], end = x[v + 1];
         uint64_t p = p0, pos = NONE64;
         for (;;) {
@@ -421,13 +491,14 @@ __global__ void __launch_bounds__(BLK) k_block_scan(
 #pragma unroll
             for (int j = 0; j < 4; j++) {
                 const uint64_t q = p + (uint64_t)j * BLK + threadIdx.x;
-                if (q < end && mine == NONE64 && comp[(uint32_t)E[q]] != t) mine = q;
+                if (q < end && mine == NONE64 && comp[E.nbr(q)] != t) mine = q;
             }
             if (mine != NONE64) atomicMin(&smin, (ull)mine);
             __syncthreads();
             pos = smin;
-            if (pos != NONE64) break; // block-uniform
             const uint64_t adv = (uint64_t)4 * BLK;
+            if (threadIdx.x == 0) hostb += E.host_nbr(p, end - p > adv ? p + adv : end);
+            if (pos != NONE64) break; // block-uniform
             p = end - p > adv ? p + adv : end;
             __syncthreads(); // all have read smin before it is reset
         }
@@ -435,15 +506,17 @@ __global__ void __launch_bounds__(BLK) k_block_scan(
             if (pos != NONE64) {
                 atomicAdd(&ctr[C_SKIPPED], (ull)(pos - p0));
                 lo[v] = pos;
-                put_cand(E[pos], v, candA, candB, i);
+                sk.put(E.ent(pos), v, i);
+                hostb += E.host_ent(pos);
             } else {
                 atomicAdd(&ctr[C_SKIPPED], (ull)(end - p0));
                 lo[v] = end;
-                candA[i] = NONE64;
+                sk.none(i);
             }
         }
         __syncthreads(); // smin reuse across items
     }
+    if (threadIdx.x == 0 && hostb) atomicAdd(&ctr[C_HOSTB], (ull)hostb);
 }
 
 // D1 / D2: per-tree minima over a list of candidates. S::get(i, ns, a, b)
@@ -602,8 +675,9 @@ __global__ void k_keep(uint64_t ns, const uint32_t *__restrict__ scan,
 }
 
 // Entries left in the live segments (C_REMAIN) of the list of C_NSEL.
-__global__ void k_remain(const uint32_t *__restrict__ scan, const uint64_t *__restrict__ x,
-                         const uint64_t *__restrict__ lo, ull *ctr)
+template <class XA>
+__global__ void k_remain(const uint32_t *__restrict__ scan, XA x, const uint64_t *__restrict__ lo,
+                         ull *ctr)
 {
     const uint64_t ns = ctr[C_NSEL];
     const uint64_t span = gthreads();
@@ -632,9 +706,9 @@ __global__ void k_reset_best(uint64_t k, uint64_t *bestA, uint32_t *bestB)
 // ------------------------------------------------------------ contraction kernels
 
 // Remaining length of each scanned segment; len[ns] = 0 (for the scan).
-__global__ void k_lens(uint64_t ns, const uint32_t *__restrict__ scan,
-                       const uint64_t *__restrict__ x, const uint64_t *__restrict__ lo,
-                       uint64_t *len)
+template <class XA>
+__global__ void k_lens(uint64_t ns, const uint32_t *__restrict__ scan, XA x,
+                       const uint64_t *__restrict__ lo, uint64_t *len)
 {
     for (uint64_t i = gtid(); i <= ns; i += gthreads()) {
         if (i == ns) {
@@ -811,6 +885,12 @@ __global__ void k_hinit(sgk_arr<uint64_t> x, uint64_t n, uint32_t *comp, uint32_
     }
 }
 
+// lo[v] = x[v]: every list read from its head (lists in weight order).
+__global__ void k_lo_init(sgk_arr<uint64_t> x, uint64_t n, uint64_t *lo)
+{
+    for (uint64_t v = gtid(); v < n; v += gthreads()) lo[v] = x[v];
+}
+
 // List length of each scan-list vertex; len[ns] = 0 (for the scan).
 __global__ void k_hlens(uint64_t ns, const uint32_t *__restrict__ scan, sgk_arr<uint64_t> x,
                         uint64_t *len)
@@ -934,10 +1014,11 @@ __device__ __forceinline__ void walk_emit(bool leave, uint32_t nb, uint32_t tn, 
 // then the next. Used for walks of lists where they live ("walk-batch"
 // disabled: entry by entry); the streamed first round's walks of staged
 // pieces go entry by entry.
-template <int MODE, bool BATCH, class AR>
+// x: where each walked list starts (X, or lo for lists in weight order).
+template <int MODE, bool BATCH, class AR, class XS>
 __global__ void __launch_bounds__(BLK)
     k_hwalk(uint64_t ns, const uint64_t *__restrict__ off, const uint32_t *__restrict__ scan,
-            sgk_arr<uint64_t> x, AR a, AR w, bool f32, const uint32_t *__restrict__ comp,
+            XS x, AR a, AR w, bool f32, const uint32_t *__restrict__ comp,
             uint64_t *cand, uint64_t *vc, int K, uint32_t *ck, uint32_t *cmn, uint32_t *cmx,
             uint32_t *cta, uint32_t *ctb, uint64_t cap, uint64_t jlo, uint64_t jhi, ull *ctr)
 {
@@ -1166,6 +1247,25 @@ struct Ctx {
 };
 
 static unsigned grid(const sgk_ctx *c, uint64_t items) { return sgk_grid(c, items, BLK); }
+
+// A, B and C over the scan list: for each scanned vertex the first entry
+// from lo[v] on that leaves its tree (lo advancing past the internal ones)
+// goes to sk, or none when the segment holds no such entry.
+template <class XA, class ES, class SK>
+static sg_status find_round(sgk_ctx *c, const uint32_t *scan, uint64_t ns, XA x, ES E,
+                            uint64_t *lo, const uint32_t *comp, SK sk, uint32_t *unres,
+                            uint32_t *heavy, bool probe, ull *dctr, sg_error *err)
+{
+    cudaStream_t st = c->stream;
+    SGK_CU(cudaMemsetAsync(dctr + C_UNRES, 0, 2 * sizeof(ull), st)); // C_UNRES, C_HEAVY
+    k_probe<<<grid(c, ns), BLK, 0, st>>>(scan, ns, x, E, lo, comp, sk, unres, probe, dctr);
+    SGK_LAUNCHED("k_probe");
+    k_warp_scan<<<grid(c, ns * 32), BLK, 0, st>>>(scan, unres, x, E, lo, comp, sk, heavy, dctr);
+    SGK_LAUNCHED("k_warp_scan");
+    k_block_scan<<<grid(c, ns * BLK), BLK, 0, st>>>(scan, heavy, x, E, lo, comp, sk, dctr);
+    SGK_LAUNCHED("k_block_scan");
+    return SG_OK;
+}
 
 // The merge of one round, the same in vertex and edge mode: each tree's
 // chosen tree (nxt), 2-cycles broken towards the smaller id and the forest
@@ -1656,7 +1756,9 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
     SGK_TRY(E.alloc(c, m, "the MST sorted lists", err));
     k_fill<<<grid(c, m), BLK, 0, st>>>(g->a, g->w, f32, m, E);
     SGK_LAUNCHED("k_fill");
-    SGK_TRY(sort_lists(X, g, E.p, dctr.p));
+    // A store in weight order fills E sorted already (the lists are by
+    // (key, nbr), the order the sort makes).
+    if (!g->d.weight_order) SGK_TRY(sort_lists(X, g, E.p, dctr.p));
 
     // Per-vertex and per-tree arrays.
     sgk_dbuf<uint64_t> lo, candA, bestA;
@@ -1714,16 +1816,9 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
     while (ns > 0 && k > 1) {
         iters++;
         scanned += ns;
-        SGK_CU(cudaMemsetAsync(dctr.p + C_UNRES, 0, 2 * sizeof(ull), st)); // C_UNRES, C_HEAVY
-        k_probe<<<grid(c, ns), BLK, 0, st>>>(scan, ns, g->x, E, lo, comp, candA, candB, candT,
-                                             unres, probe, dctr);
-        SGK_LAUNCHED("k_probe");
-        k_warp_scan<<<grid(c, ns * 32), BLK, 0, st>>>(scan, unres, g->x, E, lo, comp, candT,
-                                                       candA, candB, heavy, dctr);
-        SGK_LAUNCHED("k_warp_scan");
-        k_block_scan<<<grid(c, ns * BLK), BLK, 0, st>>>(scan, heavy, g->x, E, lo, comp, candT,
-                                                         candA, candB, dctr);
-        SGK_LAUNCHED("k_block_scan");
+        SGK_TRY(find_round(c, scan, ns, (const uint64_t *)g->x, EntDev{E.p}, lo.p, comp.p,
+                           SinkCore{candA.p, candB.p, candT.p}, unres.p, heavy.p, probe, dctr.p,
+                           err));
         const EdgeCands ec = {candA, candB, candT};
         k_reduce1<<<grid(c, ns), BLK, 0, st>>>(ns, ec, bestA);
         SGK_LAUNCHED("k_reduce1");
@@ -1951,9 +2046,9 @@ struct Pipe {
 };
 }
 
-uint64_t sgk_mst_inplace_bytes(uint64_t n)
+uint64_t sgk_mst_inplace_bytes(uint64_t n, bool weight_order)
 {
-    return 57 * (n + 1) + 16 + (n + 1) / 16 + HYB_CUB + CTR_BYTES + 4096;
+    return (weight_order ? 73 : 57) * (n + 1) + 16 + (n + 1) / 16 + HYB_CUB + CTR_BYTES + 4096;
 }
 
 sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *share, uint32_t *u,
@@ -1975,6 +2070,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     const uint64_t n = g->d.n, m = g->d.m;
     const bool f32 = g->d.f32;
     const bool contract_on = !sgk_ctx_disabled(c, "contract");
+    // Lists in weight order: each round reads each scanned list from lo[v]
+    // to its first leaving entry (A, B, C over the lists in place), no cache
+    const bool word = g->d.weight_order && g->d.has_weights && !sgk_ctx_disabled(c, "weight-order");
     cudaStream_t st = c->stream;
     uint64_t iters = 0, scanned = 0, contractions = 0, cedges = 0;
     ull h[C_NCTR];
@@ -2034,6 +2132,16 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         SGK_TRY(flags.alloc(c, ns0, "the forest keep flags", err));
     }
     SGK_TRY(cand.alloc(c, ns0, "the forest vertex candidates", err));
+    sgk_dbuf<uint64_t> lo;
+    sgk_dbuf<uint32_t> unres, heavy;
+    if (word) {
+        SGK_TRY(lo.alloc(c, n, "the forest list heads", err));
+        SGK_TRY(unres.alloc(c, ns0, "the forest warp queue", err));
+        SGK_TRY(heavy.alloc(c, ns0, "the forest block queue", err));
+        k_lo_init<<<grid(c, n), BLK, 0, st>>>(gx, n, lo);
+        SGK_LAUNCHED("k_lo_init");
+    }
+    const EntInPlace ent{g->A, g->W, f32};
     const uint64_t cap = ns > 0 ? ns - 1 : 0; // forest edges, at most
     SGK_TRY(alloc_trees(c, n, cap, bestA, bestB, nxt, par, rn, ou, ov, ow, err));
     // The walks' list offsets (ns0 + 1 at most) share the per-tree minima's
@@ -2059,7 +2167,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     smin = smin < 4096 ? 4096 : smin > STREAM_MIN ? STREAM_MIN : smin;
     int K = 0;
     sgk_dbuf<uint64_t> vc;
-    if (!sgk_ctx_disabled(c, "vertex-cache")) {
+    if (!word && !sgk_ctx_disabled(c, "vertex-cache")) {
         // with the cache a vertex's candidate is a slot (1 byte, not 8)
         uint64_t room = free_room() + 7 * cand.n;
         room = room > 16 * smin ? room - 16 * smin : 0; // kept for the streaming
@@ -2110,7 +2218,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     if (pipe.stream && !dma) {
         int fit = 0;
         SGK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &fit, k_hwalk<HW_FILL, false, StagedArr>, BLK, 0));
+            &fit, k_hwalk<HW_FILL, false, StagedArr, sgk_arr<uint64_t>>, BLK, 0));
         const unsigned per = fit > 1 ? (unsigned)fit - 1 : 1u;
         sgrid = per * (unsigned)c->sm_count < wgrid ? per * (unsigned)c->sm_count : wgrid;
         pgrid = (unsigned)c->sm_count;
@@ -2311,7 +2419,12 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         scanned += ns;
         SGK_CU(cudaMemsetAsync(dctr.p + C_INTER, 0, sizeof(ull), st));
         SGK_CU(cudaMemsetAsync(dctr.p + C_LIVE, 0, sizeof(ull), st));
-        if (K == 0) {
+        if (word) {
+            SGK_TRY(find_round(c, scan, ns, gx, ent, lo.p, comp.p, SinkVertex{cand.p}, unres.p,
+                               heavy.p, true, dctr.p, err));
+            full_walk = false;
+            SGK_TRY(reduce());
+        } else if (K == 0) {
             SGK_TRY(offsets(scan, ns));
             SGK_CU(cudaMemsetAsync(cand.p, 0xff, ns * sizeof(uint64_t), st));
             HWALK(HW_FIND, wgrid, ns, off, scan, gx, g->A, g->W, f32, comp, cand, nullptr, 0,
@@ -2332,6 +2445,11 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         tb = X.tmp.n;
         SGK_CU(cub::DeviceSelect::Flagged(X.tmp.p, tb, scan, flags.p, spare, dctr.p + C_NSEL,
                                           (int64_t)ns, st));
+        if (word) { // the entries left from the heads of the lists kept
+            SGK_CU(cudaMemsetAsync(dctr.p + C_REMAIN, 0, sizeof(ull), st));
+            k_remain<<<grid(c, ns), BLK, 0, st>>>(spare, gx, lo.p, dctr.p);
+            SGK_LAUNCHED("k_remain");
+        }
         SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
         SGK_CU(cudaStreamSynchronize(st));
         const uint64_t round_us = sgk_us_since(tr);
@@ -2366,21 +2484,37 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         const uint64_t inter = h[C_INTER] + (iters == 1 ? cpu_inter : 0);
         if (full_walk) lbound = lbound < inter ? lbound : inter;
         if (K > 0) lbound = lbound < h[C_LIVE] ? lbound : h[C_LIVE];
+        if (word) lbound = lbound < h[C_REMAIN] ? lbound : h[C_REMAIN];
         if (lbound == UINT64_MAX) continue;
         const uint64_t ccap = lbound / 2 + 1;
         sgk_mem_stats ms;
         sgk_ctx_mem(c, &ms);
-        const uint64_t room = (ms.budget > ms.in_use ? ms.budget - ms.in_use : 0) + 8 * vc.n;
-        const uint64_t freed = 8 * cand.n + cslot.n + 4 * S0.n + 4 * S1.n + flags.n;
+        const uint64_t room = (ms.budget > ms.in_use ? ms.budget - ms.in_use : 0) + 8 * vc.n +
+                              4 * (unres.n + heavy.n);
+        const uint64_t freed = 8 * cand.n + cslot.n + 4 * S0.n + 4 * S1.n + flags.n + 8 * lo.n;
         if (contract_on && 20 * ccap + slack <= room && 40 * ccap + slack <= room + freed) {
             const double tg = sgi_now();
             vc.release();
-            SGK_TRY(offsets(scan, ns));
+            unres.release(), heavy.release();
+            if (word) { // the lists from their heads
+                k_lens<<<grid(c, ns + 1), BLK, 0, st>>>(ns, scan, gx, lo.p, off);
+                SGK_LAUNCHED("k_lens");
+                size_t b = X.tmp.n;
+                SGK_CU(cub::DeviceScan::ExclusiveSum(X.tmp.p, b, off, off, ns + 1, st));
+            } else {
+                SGK_TRY(offsets(scan, ns));
+            }
             for (int j = 0; j < 5; j++)
                 SGK_TRY(C[0][j].alloc(c, ccap, "the forest contracted edges", err));
             SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
-            HWALK(HW_GATHER, wgrid, ns, off, scan, gx, g->A, g->W, f32, comp, nullptr, nullptr, 0,
-                  C[0][0], C[0][1], C[0][2], C[0][3], C[0][4], ccap, 0, NONE64, dctr);
+            if (word)
+                HWALK(HW_GATHER, wgrid, ns, off, scan, (const uint64_t *)lo.p, g->A, g->W, f32,
+                      comp, nullptr, nullptr, 0, C[0][0], C[0][1], C[0][2], C[0][3], C[0][4],
+                      ccap, 0, NONE64, dctr);
+            else
+                HWALK(HW_GATHER, wgrid, ns, off, scan, gx, g->A, g->W, f32, comp, nullptr,
+                      nullptr, 0, C[0][0], C[0][1], C[0][2], C[0][3], C[0][4], ccap, 0, NONE64,
+                      dctr);
             SGK_LAUNCHED("k_hwalk");
             SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
             SGK_CU(cudaStreamSynchronize(st));
@@ -2388,6 +2522,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             if (ne > ccap) return sgi_fail(err, SG_E_DEVICE, "GPU forest: contracted list overflow");
             SGK_TRY(reset_best()); // the offsets' words, for the edge rounds
             cand.release(), cslot.release(), S0.release(), S1.release(), flags.release();
+            lo.release();
             for (int j = 0; j < 5; j++)
                 SGK_TRY(C[1][j].alloc(c, ccap, "the forest contracted edges", err));
             contractions = 1;
@@ -2414,7 +2549,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         for (int j = 0; j < 5; j++) C[i][j].release();
     cand.release(), cslot.release(), bestA.release(), comp.release(), S0.release();
     S1.release(), bestB.release(), nxt.release(), par.release(), rn.release();
-    flags.release(), vc.release(), X.tmp.release();
+    flags.release(), vc.release(), X.tmp.release(), lo.release(), unres.release();
+    heavy.release();
     SGK_TRY(forest_out(c, out, ou.p, ov.p, ow.p, f32, u, v, w, stats, err));
     *n_edges = out;
     sgk_stats_set(stats, "iterations", iters);
@@ -2422,6 +2558,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "segments_scanned", scanned);
     sgk_stats_set(stats, "entries_read", h[C_WALKED]);
     sgk_stats_set(stats, "cache_slots", (uint64_t)K);
+    sgk_stats_set(stats, "weight_order", word ? 1 : 0);
     sgk_stats_set(stats, "lists_refilled", rescans);
     sgk_stats_set(stats, "cpu_lists", cpu_lists);
     sgk_stats_set(stats, "cpu_long_lists", cpu_long);

@@ -226,6 +226,38 @@ uint64_t *sgi_radix_sort_hi(uint64_t *k, uint64_t *tmp, uint64_t n, unsigned nbi
     return src;
 }
 
+uint64_t *sgi_sort_by_weight(uint64_t *k, uint64_t n, uint64_t *tmp)
+{
+    if (n < 64) {
+        for (uint64_t i = 1; i < n; i++) {
+            const uint64_t e = k[i];
+            uint64_t j = i;
+            for (; j > 0 && k[j - 1] > e; j--) k[j] = k[j - 1];
+            k[j] = e;
+        }
+        return k;
+    }
+    /* LSD over the eight bytes, skipping those equal in every key */
+    uint64_t *src = k, *dst = tmp;
+    for (unsigned shift = 0; shift < 64; shift += 8) {
+        uint64_t c[256];
+        memset(c, 0, sizeof c);
+        for (uint64_t i = 0; i < n; i++) c[(src[i] >> shift) & 0xFF]++;
+        if (c[(src[0] >> shift) & 0xFF] == n) continue;
+        uint64_t run = 0;
+        for (unsigned d = 0; d < 256; d++) {
+            const uint64_t t = c[d];
+            c[d] = run;
+            run += t;
+        }
+        for (uint64_t i = 0; i < n; i++) dst[c[(src[i] >> shift) & 0xFF]++] = src[i];
+        uint64_t *const t = src;
+        src = dst;
+        dst = t;
+    }
+    return src;
+}
+
 /* Sorts the list k[0..n) by neighbour, keeps the least weight of each
  * neighbour, writes the result from k[0] and returns its length. tmp holds
  * n keys (used for n >= RADIX_MIN). */

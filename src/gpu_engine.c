@@ -192,7 +192,7 @@ static bool hybrid_algo(sgi_algo a) { return a != SGI_ALGO_SSSP_BF; }
  * executor keeps no sorted copy of the lists). */
 static uint64_t hybrid_bytes(sgi_algo a, const sg_graph *g, bool parents)
 {
-    return a == SGI_ALGO_MST ? sgk_mst_inplace_bytes(g->n) : algo_bytes(a, g, parents);
+    return a == SGI_ALGO_MST ? sgk_mst_inplace_bytes(g->n, g->weight_order && g->w) : algo_bytes(a, g, parents);
 }
 
 bool sgi_gpu_pick(sg_run *run, const sg_graph *g, sgi_algo algo, bool parents)
@@ -255,6 +255,7 @@ static sg_status dgraph_ensure(sg_run *run, sgk_ctx *c, const sg_graph *g, bool 
     const double t0 = sgi_now();
     sgk_graph_desc d = {.n = g->n, .m = g->m, .max_degree = g->max_degree,
                         .directed = g->directed, .f32 = g->wt == SG_WEIGHT_F32,
+                        .weight_order = g->weight_order,
                         .has_weights = weights && g->w};
     sgk_graph *dg = NULL;
     sg_status st = sgk_graph_create(c, &d, &dg, err);
@@ -381,7 +382,10 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     sg_plan_input in;
     memset(&in, 0, sizeof in);
     in.algo = algo == SGI_ALGO_BFS ? SG_PLAN_BFS : algo == SGI_ALGO_MST ? SG_PLAN_MST : SG_PLAN_SSSP;
-    in.lists_unsorted = algo == SGI_ALGO_MST;
+    /* the in-place forest reads lists whole unless they are in weight order
+     * (then from their heads, and the GPU alone: no CPU share) */
+    const bool by_weight = algo == SGI_ALGO_MST && g->weight_order && g->w;
+    in.lists_unsorted = algo == SGI_ALGO_MST && !by_weight;
     in.n = g->n;
     in.m = g->m;
     in.weight_bytes = 4;
@@ -398,7 +402,7 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     /* The forest's first round has a CPU share (the owner split); SSSP's
      * rounds and BFS have none: the GPU reads the whole host range (a CPU
      * share of SSSP's settle passes was built and lost, docs/plan.md). */
-    in.gpu_reads_all = algo != SGI_ALGO_MST;
+    in.gpu_reads_all = algo != SGI_ALGO_MST || by_weight;
     in.forced = run->force_split;
     for (int k = 0; k < 3; k++) in.forced_split[k] = run->split[k] < g->n ? run->split[k] : g->n;
     hybrid_rates(&in.rates);
@@ -413,6 +417,7 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
 
     sgk_graph_desc d = {.n = g->n, .m = g->m, .max_degree = g->max_degree,
                         .directed = g->directed, .f32 = g->wt == SG_WEIGHT_F32,
+                        .weight_order = g->weight_order,
                         .has_weights = weights, .split = true};
     d.x_dev = p.split[0] ? p.split[0] + 1 : 0;
     d.a_dev = g->x[p.split[1]];
@@ -661,7 +666,8 @@ sg_status sgi_gpu_load(sg_run *run, sg_store *s, sg_graph *g, const sg_read_opti
     for (uint64_t v = 0; v < n; v++)
         if (g->x[v + 1] - g->x[v] > maxdeg) maxdeg = g->x[v + 1] - g->x[v];
     sgk_graph_desc d = {.n = n, .m = g->m, .max_degree = maxdeg, .directed = g->directed,
-                        .f32 = g->wt == SG_WEIGHT_F32, .has_weights = weights};
+                        .f32 = g->wt == SG_WEIGHT_F32, .has_weights = weights,
+                        .weight_order = g->weight_order};
     SG_TRY(sgk_graph_create(c, &d, &dg, err));
     void *dx, *da, *dw;
     sgk_graph_device_arrays(dg, &dx, &da, &dw);

@@ -1,6 +1,7 @@
 /* The graph handle: a whole store loaded into host memory as CSR (plain or
  * pinned), or a copy of caller arrays. */
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -141,6 +142,7 @@ sg_status sg_graph_open(sg_run *run, const char *path, const sg_graph_options *o
     SG_TRY(graph_new(info.n_vertices, info.n_edges, weights, mem, run->device, path, &g, err));
     g->directed = info.directed;
     g->negative_weights = info.negative_weights;
+    g->weight_order = info.weight_order;
     g->wt = info.weight_type;
     sgi_run_progress(run, "load", 0.0);
     sg_read_request req = {.v_begin = 0, .v_end = info.n_vertices, .x = g->x, .a = g->a, .w = g->w};
@@ -170,6 +172,39 @@ fail:
     sg_store_close(s);
     sg_graph_free(g);
     return st;
+}
+
+sg_status sg_graph_sort_by_weight(sg_graph *g, int threads, sg_error *err)
+{
+    if (!g) return sgi_fail(err, SG_E_INVALID, "sg_graph_sort_by_weight: NULL graph");
+    if (!g->w)
+        return sgi_fail(err, SG_E_INVALID,
+                        "%s: no weights loaded: weight order needs them (load W)", g->source);
+    const uint64_t n = g->n, md = g->max_degree;
+    const int nt = threads > 0 ? threads : omp_get_max_threads();
+    uint64_t *buf = md > 0 ? sgi_huge_alloc((size_t)nt * 2 * md * sizeof *buf) : NULL;
+    if (md > 0 && !buf)
+        return sgi_fail(err, SG_E_NOMEM, "%s: out of memory for the list sort scratch (%llu bytes)",
+                        g->source, (unsigned long long)((uint64_t)nt * 16 * md));
+    uint32_t *a = g->a, *w = g->w;
+    const sg_weight_type wt = g->wt;
+#pragma omp parallel for schedule(dynamic, 1024) num_threads(nt)
+    for (uint64_t v = 0; v < n; v++) {
+        const uint64_t b = g->x[v], d = g->x[v + 1] - b;
+        if (d < 2) continue;
+        uint64_t *k = buf + (size_t)omp_get_thread_num() * 2 * md;
+        for (uint64_t j = 0; j < d; j++)
+            k[j] = (uint64_t)sgi_weight_key(wt, w[b + j]) << 32 | a[b + j];
+        const uint64_t *r = sgi_sort_by_weight(k, d, k + d);
+        for (uint64_t j = 0; j < d; j++) {
+            a[b + j] = (uint32_t)r[j];
+            w[b + j] = sgi_weight_unkey(wt, (uint32_t)(r[j] >> 32));
+        }
+    }
+    sgi_free(buf);
+    g->weight_order = true;
+    g->uid = sgi_graph_uid(); /* device copies of the old order no longer match */
+    return SG_OK;
 }
 
 sg_status sg_graph_from_arrays(uint64_t n, const uint64_t *x, const uint32_t *a, const void *w,
@@ -232,6 +267,7 @@ void sg_graph_get_info(const sg_graph *g, sg_graph_info *out)
     out->bytes = (g->n + 1) * sizeof(uint64_t) + g->m * sizeof(uint32_t) * (g->w ? 2 : 1);
     out->max_degree = g->max_degree;
     out->has_original_ids = g->orig != NULL;
+    out->weight_order = g->weight_order;
     out->source = g->source;
 }
 

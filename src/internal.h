@@ -57,6 +57,8 @@ struct sg_graph {
     uint64_t max_degree;
     bool directed;
     bool negative_weights;
+    bool weight_order;            /* lists by (weight key, neighbour): the store's
+                                   * weight order (renumber --lists weight) */
     sg_weight_type wt;            /* valid even when w == NULL (U32 then) */
     sg_mem_kind mem;              /* never AUTO */
     bool registered;              /* plain arrays pinned in place for a hybrid run */
@@ -251,6 +253,10 @@ void sgi_csr_free(sgi_csr *g);
  * sgi_radix_sort_hi sorts k[0..n) by bits [32, 32 + nbits), stable, and
  * returns where the sorted keys are (k or tmp); tmp holds n keys. */
 uint64_t sgi_sort_dedupe(uint64_t *k, uint64_t n, uint64_t *tmp, unsigned nbits);
+/* Sorts k[0..n) (weight key << 32 | neighbour: weight order, the store's
+ * SGI_FLAG_WEIGHT_ORDER) as integers: insertion below 64 keys, else an LSD
+ * radix sort; returns where the result is (k or tmp, which holds n keys). */
+uint64_t *sgi_sort_by_weight(uint64_t *k, uint64_t n, uint64_t *tmp);
 uint64_t *sgi_radix_sort_hi(uint64_t *k, uint64_t *tmp, uint64_t n, unsigned nbits);
 
 /* Breadth-first order of a graph's n vertices (src/renumber.c): order[i] =

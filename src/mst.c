@@ -15,7 +15,8 @@
  *   scan, member      2 x n x 4 each (double-buffered vertex lists)
  *   cand, cmax        n x 12     per scanned vertex: its candidate edge
  * about 8 m' + 90 n bytes in all, plus T x 8 x max_degree sort scratch while
- * preprocessing. */
+ * preprocessing. A store in weight order (renumber --lists weight) fills E
+ * in sorted order already: the sort and its scratch are skipped. */
 #include <omp.h>
 #include <string.h>
 
@@ -108,6 +109,7 @@ typedef struct mst_state {
     uint32_t *scan, *scan2, *mem, *mem2;
     uint64_t n_scan, n_mem;
     uint64_t *sort_tmp;        /* threads x max_degree, preprocessing only */
+    bool presorted;            /* the store's weight order: E is filled sorted */
 } mst_state;
 
 static void state_free(mst_state *s)
@@ -146,7 +148,7 @@ static void preprocess(mst_state *s, const sg_graph *g)
     const uint32_t *w = g->w;
     uint64_t *xo = s->xo, *tsum = s->tsum;
     const sg_weight_type wt = s->wt;
-    const uint64_t maxdeg = g->max_degree;
+    const uint64_t maxdeg = s->presorted ? 1 : g->max_degree; /* sort scratch per thread */
     xo[0] = 0;
 #pragma omp parallel num_threads(s->threads)
     {
@@ -181,7 +183,7 @@ static void preprocess(mst_state *s, const sg_graph *g)
                 if (a[p] == v) continue;
                 s->E[q++] = (uint64_t)sgi_weight_key(wt, w[p]) << 32 | a[p];
             }
-            sort_list(s->E + xo[v], tmp, xo[v + 1] - xo[v]);
+            if (!s->presorted) sort_list(s->E + xo[v], tmp, xo[v + 1] - xo[v]);
             s->lo[v] = xo[v];
             s->comp[v] = (uint32_t)v;
         }
@@ -486,7 +488,10 @@ sg_status sg_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error *err)
     s.n = n;
     s.threads = run->threads;
     s.wt = g->wt;
-    const uint64_t md = g->max_degree ? g->max_degree : 1;
+    /* A store in weight order gives E already sorted (its weights read): no
+     * sort and no scratch (the preprocessing is then one copy). */
+    s.presorted = g->weight_order && g->w != NULL;
+    const uint64_t md = g->max_degree && !s.presorted ? g->max_degree : 1;
     SG_ALLOC(s.tsum, sgi_malloc((size_t)(2 * s.threads + 2) * sizeof *s.tsum), err,
              "per-thread counts");
     SG_ALLOC(s.xo, sgi_huge_alloc((nn + 1) * sizeof *s.xo), err, "the sorted lists' offsets");

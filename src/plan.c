@@ -102,20 +102,17 @@ static bool joint_aw(const sg_plan_input *in)
     return in->algo == SG_PLAN_SSSP || inplace_forest(in);
 }
 
-/* Passes over the edges the algorithm makes (model): Borůvka iterations
- * ~ log2(n) / 4 (6 at R-MAT scale 24, measured 6); the in-place forest
+/* Passes over the edges the algorithm makes (model): the in-place forest
  * (unsorted lists) 1.2: its first round reads every list, then the vertex
  * cache refills only spent lists (kernels/mst.cu; measured 1.18 passes of
- * entries at R-MAT 26 with four cache slots); SSSP 1 (its rounds read each
+ * entries at R-MAT 26 with four cache slots); over lists in weight order
+ * at most 1 (each list is read from its head, each entry at most once;
+ * W only at the entry chosen); SSSP 1 (its rounds read each
  * list once, measured 16.6 GB of 16.6 spilled at R-MAT 26; the light lists
  * it rescans are a copy in device memory); BFS 1. */
 static double model_passes(const sg_plan_input *in)
 {
     if (inplace_forest(in)) return 1.2;
-    if (in->algo == SG_PLAN_MST) {
-        const double it = ceil(log2((double)(in->n > 2 ? in->n : 2)) / 4.0);
-        return it < 1.0 ? 1.0 : it;
-    }
     return 1.0;
 }
 
@@ -201,7 +198,7 @@ static uint64_t executor_reserve(const sg_plan_input *in, uint64_t work)
                            (sgi_hub_free(n, m, in->max_degree) ? m / 4 : 0);
         return in->forced || in->device_budget >= work + r ? r : 0;
     }
-    if (inplace_forest(in)) {
+    if (in->algo == SG_PLAN_MST) { /* either in-place forest */
         const uint64_t fixed = work + 8 * (n + 1);
         const uint64_t room = in->device_budget > fixed ? in->device_budget - fixed : 0;
         const uint64_t want = 20 * (m / 16);

@@ -6,6 +6,10 @@
  * does for SSCA2). In memory: the input's X, A and W, the permutation and
  * the output's arrays, about twice the graph.
  *
+ * "none" keeps the ids, to change the lists' order alone. Weight order
+ * (opt->weight_order): each list by (weight key, new id), the reference
+ * papers' local sort of the lists by weight, flagged in the new store.
+ *
  * Degree orders: new id = rank of the vertex by (degree, descending or
  * ascending; then old id ascending). Breadth-first: new id = the position
  * in a breadth-first search over the lists (sgi_bfs_order), reversed for
@@ -27,13 +31,14 @@ const char *sg_renumber_order_name(sg_renumber_order o)
     case SG_ORDER_DEGREE_ASC: return "degree-asc";
     case SG_ORDER_BFS: return "bfs";
     case SG_ORDER_BFS_REV: return "bfs-rev";
+    case SG_ORDER_NONE: return "none";
     }
     return "unknown";
 }
 
 bool sg_renumber_order_parse(const char *name, sg_renumber_order *out)
 {
-    for (int o = SG_ORDER_DEGREE_DESC; o <= SG_ORDER_BFS_REV; o++)
+    for (int o = SG_ORDER_DEGREE_DESC; o <= SG_ORDER_NONE; o++)
         if (name && strcmp(name, sg_renumber_order_name((sg_renumber_order)o)) == 0) {
             *out = (sg_renumber_order)o;
             return true;
@@ -130,7 +135,7 @@ sg_status sg_store_renumber(const char *in_path, const char *out_path,
 {
     if (!in_path || !out_path || !opt)
         return sgi_fail(err, SG_E_INVALID, "sg_store_renumber: NULL argument");
-    if ((unsigned)opt->order > SG_ORDER_BFS_REV)
+    if ((unsigned)opt->order > SG_ORDER_NONE)
         return sgi_fail(err, SG_E_INVALID, "renumber: unknown order %d", (int)opt->order);
     sg_store *s = NULL;
     sg_store_writer *wr = NULL;
@@ -171,7 +176,9 @@ sg_status sg_store_renumber(const char *in_path, const char *out_path,
 
     /* The order: keys[i] = the old id of new vertex i (in its low half). */
     const bool bfs = opt->order == SG_ORDER_BFS || opt->order == SG_ORDER_BFS_REV;
-    if (bfs) {
+    if (opt->order == SG_ORDER_NONE) {
+        for (uint64_t i = 0; i < n; i++) keys[i] = i;
+    } else if (bfs) {
         /* newid and nx serve as the search's order and counts */
         (void)sgi_bfs_order(x, a, n, opt->threads, 4096, newid, tmp, nx);
         const bool rev = opt->order == SG_ORDER_BFS_REV;
@@ -210,9 +217,20 @@ sg_status sg_store_renumber(const char *in_path, const char *out_path,
         }
         for (uint64_t j = 0; j < d; j++) k[j] = (uint64_t)newid[a[b + j]] << 32 | w[b + j];
         (void)sgi_sort_dedupe(k, d, k + d, nbits);
-        for (uint64_t j = 0; j < d; j++) {
-            na[o + j] = (uint32_t)(k[j] >> 32);
-            nw[o + j] = (uint32_t)k[j];
+        if (opt->weight_order) {
+            for (uint64_t j = 0; j < d; j++)
+                k[j] = (uint64_t)sgi_weight_key(info.weight_type, (uint32_t)k[j]) << 32 |
+                       (k[j] >> 32);
+            const uint64_t *r = sgi_sort_by_weight(k, d, k + d);
+            for (uint64_t j = 0; j < d; j++) {
+                na[o + j] = (uint32_t)r[j];
+                nw[o + j] = sgi_weight_unkey(info.weight_type, (uint32_t)(r[j] >> 32));
+            }
+        } else {
+            for (uint64_t j = 0; j < d; j++) {
+                na[o + j] = (uint32_t)(k[j] >> 32);
+                nw[o + j] = (uint32_t)k[j];
+            }
         }
         if (k != small) free(k);
     }
@@ -227,6 +245,7 @@ sg_status sg_store_renumber(const char *in_path, const char *out_path,
     sg_write_options wo = opt->store;
     wo.directed = info.directed;
     wo.weight_type = info.weight_type;
+    wo.weight_order = opt->weight_order;
     SG_TRY(sg_store_writer_open(out_path, n, &wo, &wr, err));
     const uint64_t chunk = (uint64_t)1 << 20;
     for (uint64_t v0 = 0; v0 < n; v0 += chunk) {

@@ -316,6 +316,8 @@ typedef struct sg_graph_info {
     uint64_t bytes;           /* host memory the arrays take */
     uint64_t max_degree;
     bool has_original_ids;    /* loaded: sg_graph_original_ids */
+    bool weight_order;        /* lists by (weight, neighbour id), from a store in
+                               * weight order (renumber --lists weight) */
     const char *source;       /* the store path, or "memory" */
 } sg_graph_info;
 
@@ -332,6 +334,16 @@ typedef struct sg_graph_info {
  * CUDA), SG_E_DEVICE (CUDA's message). */
 SG_API sg_status sg_graph_open(sg_run *run, const char *path, const sg_graph_options *opt,
                                sg_graph **out, sg_error *err);
+
+/* Puts every list of g in weight order, in place: by (weight, neighbour
+ * id), f32 weights as floats with -0 before +0, as a store in weight order
+ * holds them (renumber --lists weight). The forest then skips its sort of
+ * the lists (CPU and GPU), and the hybrid backend's forest reads each list
+ * from its head instead of whole. Device copies of the graph are not reused
+ * afterwards. threads: OpenMP threads (0 = default). Errors: SG_E_INVALID
+ * for a graph without weights, SG_E_NOMEM (16 bytes per thread per entry
+ * of the longest list). */
+SG_API sg_status sg_graph_sort_by_weight(sg_graph *g, int threads, sg_error *err);
 
 /* A graph from caller arrays (copied): x has n + 1 offsets with x[0] = 0,
  * non-decreasing; a[e] < n; w may be NULL (every weight 1). Lists need not
@@ -734,13 +746,18 @@ typedef enum sg_renumber_order {
     SG_ORDER_DEGREE_DESC = 0, /* "degree": the longest lists first */
     SG_ORDER_DEGREE_ASC,      /* "degree-asc": the shortest lists first */
     SG_ORDER_BFS,             /* "bfs": breadth-first (locality) order */
-    SG_ORDER_BFS_REV          /* "bfs-rev": the same, reversed */
+    SG_ORDER_BFS_REV,         /* "bfs-rev": the same, reversed */
+    SG_ORDER_NONE             /* "none": ids kept (to reorder the lists alone) */
 } sg_renumber_order;
 SG_API const char *sg_renumber_order_name(sg_renumber_order o);
 SG_API bool sg_renumber_order_parse(const char *name, sg_renumber_order *out);
 
 typedef struct sg_renumber_options {
     sg_renumber_order order;
+    bool weight_order;        /* lists by (weight, neighbour id), flagged in the
+                               * store (the reference papers' preprocessing: the
+                               * forest's lightest leaving edge is then the first
+                               * such entry of a list); false: by neighbour id */
     int threads;              /* read, sort and write threads; 0 = OpenMP default */
     sg_write_options store;   /* layout, force, creator, the "write" progress
                                * (directed and the weight type are the input's) */
@@ -759,8 +776,9 @@ typedef struct sg_renumber_report {
  * position in a breadth-first search that starts from each vertex not yet
  * reached in old-id order and visits each list in order (so each connected
  * component, on an undirected graph, is one range of ids); "bfs-rev" the
- * same reversed. Every list is relabelled and sorted, weights with their
- * entries. The hybrid backend keeps a vertex prefix on the device, so the
+ * same reversed; "none" keeps the ids. Every list is relabelled and sorted
+ * (by new neighbour id, or with opt->weight_order by (weight, id)), weights
+ * with their entries. The hybrid backend keeps a vertex prefix on the device, so the
  * order decides which lists stay there. Holds the graph twice in memory. Errors: those of sg_store_open and sg_store_read (naming shard
  * and block) and of the writer (SG_E_EXISTS without opt->store.force),
  * SG_E_UNSUPPORTED for a store with original ids (their mapping must stay

@@ -9,7 +9,9 @@
  *   - the offsets start at the shard table's e_begin, end at its e_end and
  *     never decrease;
  *   - every neighbour id is < n;
- *   - every list is strictly increasing (so no duplicate edges);
+ *   - every list is strictly increasing (so no duplicate edges), or, in a
+ *     store flagged weight order, strictly increasing in (weight key,
+ *     neighbour) with no neighbour twice (storage/order.c);
  *   - f32 stores: every weight is finite, and negative only when the
  *     manifest's negative-weights flag is set.
  *
@@ -99,7 +101,9 @@ enum problem_kind {
     P_NONE = 0,
     P_OFFSETS,  /* x[i+1] < x[i], or outside the shard's edge range */
     P_RANGE,    /* neighbour id >= n */
-    P_ORDER,    /* list not strictly increasing */
+    P_ORDER,    /* list not in the store's order */
+    P_DUP,      /* a neighbour twice */
+    P_NOMEM,    /* a long weight-ordered list's id set could not be had */
     P_WEIGHT,   /* f32 weight NaN or infinite */
     P_NEGATIVE  /* negative weight without the manifest flag */
 };
@@ -121,13 +125,14 @@ typedef struct shard_view {
     bool f32;
     bool negative_ok;
     bool hash;          /* accumulate the symmetry hashes */
+    bool weight_order;  /* lists in weight order (SGI_FLAG_WEIGHT_ORDER) */
 } shard_view;
 
 /* Checks local vertex i of a shard. Returns false and fills *p (when not
  * NULL) at the first problem; adds its edges' hashes and notes a negative
  * weight otherwise. */
 static bool check_vertex(const shard_view *sv, uint64_t i, problem *p, uint64_t *hf,
-                         uint64_t *hr, bool *neg)
+                         uint64_t *hr, bool *neg, sgi_idset *ids)
 {
     const uint64_t b = sv->x[i], e = sv->x[i + 1];
     problem q = {.kind = P_NONE, .xb = b, .xe = e};
@@ -148,11 +153,6 @@ static bool check_vertex(const shard_view *sv, uint64_t i, problem *p, uint64_t 
             q.kind = P_RANGE;
             goto out;
         }
-        if (k > b && v <= sv->a[k - 1 - sv->e_begin]) {
-            q.kind = P_ORDER;
-            q.prev = sv->a[k - 1 - sv->e_begin];
-            goto out;
-        }
         if (sv->f32) {
             const float fw = bits_to_float(wb);
             if (!isfinite(fw)) {
@@ -171,6 +171,19 @@ static bool check_vertex(const shard_view *sv, uint64_t i, problem *p, uint64_t 
             const uint32_t wk = weight_key(wb, sv->f32);
             f += edge_hash(u, v, wk);
             r += edge_hash(v, u, wk);
+        }
+    }
+    if (e > b) {
+        uint64_t at = 0;
+        const uint64_t o = b - sv->e_begin;
+        const int c = sgi_list_order_check(sv->a + o, sv->w + o, e - b, sv->weight_order, sv->f32,
+                                           ids, &at);
+        if (c != SGI_LIST_OK) {
+            q.kind = c == SGI_LIST_ORDER ? P_ORDER : c == SGI_LIST_DUP ? P_DUP : P_NOMEM;
+            q.edge = b + at;
+            q.id = sv->a[o + at];
+            q.prev = at > 0 ? sv->a[o + at - 1] : 0;
+            q.wbits = sv->w[o + at];
         }
     }
 out:
@@ -204,11 +217,23 @@ static sg_status report_problem(const check_ctx *c, const sg_shard_info *si, uin
                         "%s/%s: vertex %llu: neighbour %u out of range (n = %llu) at edge %llu",
                         path, file, (unsigned long long)v, p->id,
                         (unsigned long long)c->info.n_vertices, (unsigned long long)p->edge);
+    case P_DUP:
+        return sgi_fail(err, SG_E_INVARIANT,
+                        "%s/%s: vertex %llu: duplicate edge (%llu,%u) at edge %llu", path, file,
+                        (unsigned long long)v, (unsigned long long)v, p->id,
+                        (unsigned long long)p->edge);
+    case P_NOMEM:
+        return sgi_fail(err, SG_E_NOMEM,
+                        "%s/%s: vertex %llu: out of memory checking its list for repeated "
+                        "neighbours",
+                        path, file, (unsigned long long)v);
     case P_ORDER:
-        if (p->id == p->prev)
+        if (c->info.weight_order)
             return sgi_fail(err, SG_E_INVARIANT,
-                            "%s/%s: vertex %llu: duplicate edge (%llu,%u) at edge %llu", path,
-                            file, (unsigned long long)v, (unsigned long long)v, p->id,
+                            "%s/%s: vertex %llu: neighbour list not in weight order (%u, weight "
+                            "%s, after %u at edge %llu)",
+                            path, file, (unsigned long long)v, p->id,
+                            weight_str(wb, p->wbits, f32), p->prev,
                             (unsigned long long)p->edge);
         return sgi_fail(err, SG_E_INVARIANT,
                         "%s/%s: vertex %llu: neighbour list not strictly increasing (%u after %u "
@@ -261,19 +286,27 @@ static sg_status check_shard(void *vctx, uint64_t v_begin, uint64_t v_end, const
     const shard_view sv = {.v_begin = v_begin, .e_begin = si.e_begin, .e_end = si.e_end,
                            .n = c->info.n_vertices, .x = x, .a = a, .w = w,
                            .f32 = c->info.weight_type == SG_WEIGHT_F32,
-                           .negative_ok = c->info.negative_weights, .hash = !c->info.directed};
+                           .negative_ok = c->info.negative_weights, .hash = !c->info.directed,
+                           .weight_order = c->info.weight_order};
     uint64_t bad = UINT64_MAX, hf = 0, hr = 0;
     bool neg = false;
-#pragma omp parallel for schedule(dynamic, 1024) num_threads(c->threads) \
-    reduction(min : bad) reduction(+ : hf, hr) reduction(|| : neg)
-    for (uint64_t i = 0; i < nv; i++)
-        if (!check_vertex(&sv, i, NULL, &hf, &hr, &neg) && i < bad) bad = i;
+#pragma omp parallel num_threads(c->threads) reduction(min : bad) reduction(+ : hf, hr) \
+    reduction(|| : neg)
+    {
+        sgi_idset ids = {0};
+#pragma omp for schedule(dynamic, 1024)
+        for (uint64_t i = 0; i < nv; i++)
+            if (!check_vertex(&sv, i, NULL, &hf, &hr, &neg, &ids) && i < bad) bad = i;
+        sgi_idset_free(&ids);
+    }
 
     if (bad != UINT64_MAX) {
         problem p;
         uint64_t f = 0, r = 0;
         bool ng = false;
-        check_vertex(&sv, bad, &p, &f, &r, &ng);
+        sgi_idset ids = {0};
+        check_vertex(&sv, bad, &p, &f, &r, &ng, &ids);
+        sgi_idset_free(&ids);
         st = report_problem(c, &si, v_begin + bad, &p, err);
         goto fail;
     }
@@ -311,12 +344,21 @@ static uint64_t find_sorted(const uint32_t *a, uint64_t b, uint64_t e, uint32_t 
 
 /* First edge of u's list without an equal reverse: returns its index and
  * sets *rev to the reverse edge's index (UINT64_MAX: none), or UINT64_MAX. */
+/* Position of `key` in a[b, e) in any order, or UINT64_MAX. */
+static uint64_t find_any(const uint32_t *a, uint64_t b, uint64_t e, uint32_t key)
+{
+    for (; b < e; b++)
+        if (a[b] == key) return b;
+    return UINT64_MAX;
+}
+
 static uint64_t asymmetric_edge(const uint64_t *x, const uint32_t *a, const uint32_t *w,
-                                bool f32, uint32_t u, uint64_t *rev)
+                                bool f32, bool weight_order, uint32_t u, uint64_t *rev)
 {
     for (uint64_t k = x[u]; k < x[u + 1]; k++) {
         const uint32_t v = a[k];
-        const uint64_t j = find_sorted(a, x[v], x[v + 1], u);
+        const uint64_t j = weight_order ? find_any(a, x[v], x[v + 1], u)
+                                        : find_sorted(a, x[v], x[v + 1], u);
         if (j == UINT64_MAX || weight_key(w[j], f32) != weight_key(w[k], f32)) {
             *rev = j;
             return k;
@@ -350,12 +392,14 @@ static sg_status report_asymmetry(const check_ctx *c, const sg_read_options *opt
 #pragma omp parallel for schedule(dynamic, 1024) num_threads(c->threads) reduction(min : bad)
     for (uint64_t u = 0; u < n; u++) {
         uint64_t rev;
-        if (asymmetric_edge(x, a, w, f32, (uint32_t)u, &rev) != UINT64_MAX && u < bad) bad = u;
+        if (asymmetric_edge(x, a, w, f32, c->info.weight_order, (uint32_t)u, &rev) != UINT64_MAX &&
+            u < bad)
+            bad = u;
     }
     if (bad == UINT64_MAX) goto generic; /* the store changed under us */
 
     uint64_t rev = UINT64_MAX;
-    const uint64_t k = asymmetric_edge(x, a, w, f32, (uint32_t)bad, &rev);
+    const uint64_t k = asymmetric_edge(x, a, w, f32, c->info.weight_order, (uint32_t)bad, &rev);
     sg_shard_info si;
     SG_TRY(sg_store_shard_info(c->s, sgi_shard_of_vertex(c->s, bad), &si, err));
     const unsigned long long U = bad, V = a[k];

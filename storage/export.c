@@ -52,6 +52,7 @@ typedef struct exp_ctx {
     const char *fmt_name;
     sg_store_info info;
     bool f32;
+    bool weight_order; /* lists in weight order: no early end of a list */
     int fd;
     uint64_t append_off;     /* next byte of appended (text) output */
     int threads;
@@ -215,9 +216,10 @@ static sg_status fill_text(exp_ctx *c, const exp_shard *sh, uint64_t k, uint8_t 
             const uint32_t v = sh->a[e];
             if (sym) {
                 /* each undirected edge once: el/wel as u < v, mtx in the
-                 * lower triangle (row > col); lists are increasing */
+                 * lower triangle (row > col); lists in id order end
+                 * there */
                 if (mtx ? v >= u : v <= u) {
-                    if (mtx) e = lim - 1;
+                    if (mtx && !c->weight_order) e = lim - 1;
                     continue;
                 }
             }
@@ -593,7 +595,8 @@ static void name_output(sg_error *err, const char *path)
 
 /* sg_store_export, in more detail than at the declaration:
  *
- * el / wel / mtx: text, lines in order of the first id, then the second.
+ * el / wel / mtx: text, lines in order of the first id, then the second
+ * (in a weight-ordered store: then the list's order, by weight).
  * Undirected stores give each edge once: el/wel as "u v" with u < v, mtx in
  * the lower triangle ("symmetric": row > col, in row order). mtx ids are
  * 1-based; the header says "integer" (u32 weights) or "real" (f32, written
@@ -641,6 +644,7 @@ sg_status sg_store_export(sg_store *s, sg_export_format fmt, const char *path, b
              "export: output path %s does not name a file", path);
     sg_store_get_info(s, &c.info);
     c.f32 = c.info.weight_type == SG_WEIGHT_F32;
+    c.weight_order = c.info.weight_order;
     SG_TRY(check_fits(&c, err));
 
     c.threads = threads > 0 ? threads : omp_get_max_threads();

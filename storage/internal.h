@@ -88,10 +88,28 @@ uint32_t sgi_crc32c(uint32_t crc, const void *buf, size_t n);
 #define SGI_FLAG_DIRECTED 1u
 #define SGI_FLAG_NEGATIVE_WEIGHTS 2u
 #define SGI_FLAG_IDS 4u            /* ids.u64 holds the original vertex ids */
+#define SGI_FLAG_WEIGHT_ORDER 8u   /* lists ordered by (weight key, neighbour): storage/order.c */
+#define SGI_FLAGS_KNOWN 15u
 #define SGI_IDS_NAME "ids.u64"
 
 #define SGI_CODEC_RAW 0u      /* transformed u32 values, little-endian */
 #define SGI_CODEC_ZSTD_SHUF 1u /* zstd frame of the byte-transposed values */
+
+/* ------------------------------------------------------------ list order
+ * (storage/order.c) Checks one list a[0..d) (weights w) in the store's
+ * order: by id (strictly increasing) or, with weight_order, by (weight key,
+ * id) strictly increasing and no id twice. Returns SGI_LIST_OK, or the
+ * problem with *at the offending index (the second of a repeated id);
+ * SGI_LIST_NOMEM when a long list's id set cannot be had. s is a reusable
+ * set (zero-initialise; sgi_idset_free), one per thread. */
+enum { SGI_LIST_OK = 0, SGI_LIST_ORDER, SGI_LIST_DUP, SGI_LIST_NOMEM };
+typedef struct sgi_idset {
+    uint32_t *tab;
+    size_t cap;
+} sgi_idset;
+int sgi_list_order_check(const uint32_t *a, const uint32_t *w, uint64_t d, bool weight_order,
+                         bool f32, sgi_idset *s, uint64_t *at);
+void sgi_idset_free(sgi_idset *s);
 
 typedef struct sgi_manifest_header { /* 128 bytes */
     char magic[8];

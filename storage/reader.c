@@ -83,6 +83,9 @@ static sg_status check_manifest(sg_store *s, const char *mpath, const uint8_t *m
         return sgi_fail(err, SG_E_CORRUPT, "%s: checksum mismatch", mpath);
     if (h.weight_type != SG_WEIGHT_U32 && h.weight_type != SG_WEIGHT_F32)
         return sgi_fail(err, SG_E_FORMAT, "%s: unknown weight type %u", mpath, h.weight_type);
+    if (h.flags & ~SGI_FLAGS_KNOWN)
+        return sgi_fail(err, SG_E_FORMAT, "%s: flags 0x%x unknown to this build", mpath,
+                        h.flags & ~SGI_FLAGS_KNOWN);
     if (h.n_vertices > (1ull << 32) || h.x_block_elems == 0 || h.e_block_elems == 0 ||
         h.e_block_elems > (16u << 20) || h.x_block_elems > (8u << 20))
         return sgi_fail(err, SG_E_CORRUPT, "%s: implausible header values", mpath);
@@ -298,6 +301,7 @@ void sg_store_get_info(const sg_store *s, sg_store_info *info)
     info->created_unix = h->created_unix;
     memcpy(info->creator, s->creator, sizeof info->creator);
     info->has_original_ids = (h->flags & SGI_FLAG_IDS) != 0;
+    info->weight_order = (h->flags & SGI_FLAG_WEIGHT_ORDER) != 0;
     if (info->has_original_ids) info->file_bytes += h->ids_bytes;
 }
 

@@ -50,6 +50,8 @@ typedef struct sg_store_info {
     char creator[256];       /* how it was made (command line), NUL-terminated */
     bool has_original_ids;   /* the store keeps the vertices' original ids
                               * (convert --ids compact): sg_store_original_ids */
+    bool weight_order;       /* lists ordered by (weight, neighbour id), not by
+                              * id (renumber --lists weight) */
 } sg_store_info;
 
 /* One shard's vertex and edge range. */
@@ -163,6 +165,10 @@ typedef struct sg_write_options {
     bool directed;
     sg_weight_type weight_type; /* 0 = SG_WEIGHT_U32 */
     bool force;             /* replace an existing store atomically */
+    bool weight_order;      /* lists in weight order: each strictly increasing in
+                             * (weight key, neighbour id) with no id twice (the
+                             * weight key orders f32 weights as floats, -0
+                             * before +0); false: strictly increasing ids */
     const char *creator;    /* how it was made; may be NULL */
     /* Called with phase "write" and the fraction of vertices written, from
      * the appending thread, at most about once per flushed batch. */
@@ -177,7 +183,8 @@ SG_API sg_status sg_store_writer_open(const char *path, uint64_t n_vertices, con
 
 /* Appends the next `count` vertices (in id order). x holds count+1 offsets
  * into a and w (only differences matter: x[0] need not be 0). Lists must be
- * strictly increasing with ids < n_vertices (SG_E_INVALID otherwise, naming
+ * strictly increasing with ids < n_vertices (in weight order with
+ * opt->weight_order: see sg_write_options) (SG_E_INVALID otherwise, naming
  * the vertex). Weights are required (a store always has W). */
 SG_API sg_status sg_store_writer_append(sg_store_writer *w, uint64_t count, const uint64_t *x,
                                  const uint32_t *a, const void *wts, sg_error *err);

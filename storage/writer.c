@@ -489,8 +489,9 @@ fail:
 
 /* ---------------------------------------------------------------- append */
 
-/* Checks lists [0, count): strictly increasing ids < n, finite weights.
- * Reports the lowest offending vertex. */
+/* Checks lists [0, count): ids < n, finite weights, and the store's order
+ * (strictly increasing ids, or weight order: storage/order.c). Reports the
+ * lowest offending vertex. */
 static sg_status validate(sg_store_writer *w, uint64_t count, const uint64_t *x,
                           const uint32_t *a, const void *wts, sg_error *err)
 {
@@ -498,36 +499,51 @@ static sg_status validate(sg_store_writer *w, uint64_t count, const uint64_t *x,
     int why = 0;
     bool neg = false;
     const uint64_t n = w->n_vertices;
-    const bool f32 = w->o.weight_type == SG_WEIGHT_F32;
-#pragma omp parallel for schedule(dynamic, 4096) num_threads(w->threads) reduction(|| : neg)
-    for (uint64_t v = 0; v < count; v++) {
-        int r = 0;
-        if (x[v + 1] < x[v]) r = 1;
-        for (uint64_t e = x[v]; r == 0 && e < x[v + 1]; e++) {
-            if (a[e - x[0]] >= n) r = 2;
-            else if (e > x[v] && a[e - x[0]] <= a[e - 1 - x[0]]) r = 3;
-            else if (f32) {
-                float f;
-                memcpy(&f, (const uint32_t *)wts + (e - x[0]), 4);
-                if (!isfinite(f)) r = 4;
-                else if (f < 0) neg = true;
+    const bool f32 = w->o.weight_type == SG_WEIGHT_F32, word = w->o.weight_order;
+    const uint32_t *wb = wts;
+#pragma omp parallel num_threads(w->threads) reduction(|| : neg)
+    {
+        sgi_idset ids = {0};
+#pragma omp for schedule(dynamic, 4096)
+        for (uint64_t v = 0; v < count; v++) {
+            int r = 0;
+            if (x[v + 1] < x[v]) r = 1;
+            for (uint64_t e = x[v]; r == 0 && e < x[v + 1]; e++) {
+                if (a[e - x[0]] >= n) r = 2;
+                else if (f32) {
+                    float f;
+                    memcpy(&f, wb + (e - x[0]), 4);
+                    if (!isfinite(f)) r = 4;
+                    else if (f < 0) neg = true;
+                }
             }
-        }
-        if (r) {
+            uint64_t at = 0;
+            if (r == 0) {
+                const int o = sgi_list_order_check(a + (x[v] - x[0]), wb + (x[v] - x[0]),
+                                                   x[v + 1] - x[v], word, f32, &ids, &at);
+                r = o == SGI_LIST_ORDER ? 3 : o == SGI_LIST_DUP ? 5 : o == SGI_LIST_NOMEM ? 6 : 0;
+            }
+            if (r) {
 #pragma omp critical(sg_writer_validate)
-            if (v < bad) {
-                bad = v;
-                why = r;
+                if (v < bad) {
+                    bad = v;
+                    why = r;
+                }
             }
         }
+        sgi_idset_free(&ids);
     }
     if (neg) w->negative = true;
     if (bad == UINT64_MAX) return SG_OK;
     static const char *const reasons[] = {"", "offsets decrease", "neighbour id out of range",
                                           "neighbour list not strictly increasing",
-                                          "weight is NaN or infinite"};
-    return sgi_fail(err, SG_E_INVALID, "vertex %llu: %s",
-                    (unsigned long long)(w->v_next + bad), reasons[why]);
+                                          "weight is NaN or infinite", "a neighbour appears twice",
+                                          "out of memory checking its list"};
+    const char *why_s = why == 3 && word ? "neighbour list not in weight order (strictly "
+                                           "increasing weight, then id)"
+                                         : reasons[why];
+    return sgi_fail(err, why == 6 ? SG_E_NOMEM : SG_E_INVALID, "vertex %llu: %s",
+                    (unsigned long long)(w->v_next + bad), why_s);
 }
 
 static sg_status push_x(sg_store_writer *w, uint64_t count, const uint64_t *x, sg_error *err)
@@ -696,7 +712,8 @@ static sg_status write_manifest(sg_store_writer *w, sg_error *err)
         .n_edges = w->e_next,
         .flags = (w->o.directed ? SGI_FLAG_DIRECTED : 0) |
                  (w->negative ? SGI_FLAG_NEGATIVE_WEIGHTS : 0) |
-                 (w->ids_next ? SGI_FLAG_IDS : 0),
+                 (w->ids_next ? SGI_FLAG_IDS : 0) |
+                 (w->o.weight_order ? SGI_FLAG_WEIGHT_ORDER : 0),
         .weight_type = (uint32_t)w->o.weight_type,
         .n_shards = (uint32_t)w->n_shards,
         .shard_entry_bytes = sizeof(sgi_shard_entry),

@@ -40,7 +40,7 @@ check_help gen rmat -- --scale --edge-factor --seed --max-weight -o --force --th
 check_help info -- --json
 check_help check -- --threads --json
 check_help export -- --format -o --force --threads el wel mtx egr wsg
-check_help renumber -- -o --order degree degree-asc bfs bfs-rev --force --threads --json --quiet
+check_help renumber -- -o --order degree degree-asc bfs bfs-rev none --lists --force --threads --json --quiet
 check_help scan -- --arrays --direct --mapped --uring --threads --queue-depth --repeat --json
 check_help devices -- --selftest --json
 check_help version --
@@ -274,6 +274,29 @@ n0=$(awk '$1 == 0 && $2 >= 1 && $2 <= '"$d0" rn-bfs.el | wc -l)
     fail "bfs: vertex 0's neighbours come next ($n0 of $d0)"
 expect 0 "renumber breadth-first reversed" renumber rn.sg -o rn-bfsr.sg --order bfs-rev --quiet
 expect 0 "check of the reversed store" check rn-bfsr.sg
+# lists in weight order: flagged, checked, the same forest, the lines of a
+# list by weight on export
+expect 0 "renumber --lists weight" renumber rn.sg -o rn-w.sg --order none --lists weight --json
+[ "$(json_field lists)" = weight ] && pass "renumber --json: lists weight" ||
+    fail "renumber --json: lists weight"
+expect 0 "check of the weight-ordered store" check rn-w.sg
+expect 0 "info of the weight-ordered store" info rn-w.sg
+grep_in out "by weight, then neighbour id" "info says the lists are by weight"
+expect 0 "info --json of the weight-ordered store" info rn-w.sg --json
+[ "$(json_field lists)" = weight ] && pass "info --json: lists weight" || fail "info --json: lists weight"
+expect 0 "mst of the weight-ordered store" mst rn-w.sg --backend cpu --json --quiet
+[ -n "$w0" ] && [ "$(grep -o '"total_weight":[0-9.e+]*' out)" = "$w0" ] &&
+    pass "weight order keeps the forest's weight" || fail "weight order keeps the forest's weight"
+expect 0 "export the weight-ordered store" export rn-w.sg --format wel -o rn-w.wel
+awk 'NR > 1 && $1 == u && $3 + 0 < w + 0 { bad = 1 } { u = $1; w = $3 } END { exit bad }' rn-w.wel &&
+    pass "exported lines of a vertex by weight" || fail "exported lines of a vertex by weight"
+expect 0 "renumber back to id order" renumber rn-w.sg -o rn-id.sg --order none --quiet
+expect 0 "export the store back in id order" export rn-id.sg --format wel -o rn-id.wel
+expect 0 "export the input" export rn.sg --format wel -o rn.wel
+cmp -s rn-id.wel rn.wel && pass "id order again gives the input's edges" ||
+    fail "id order again gives the input's edges"
+expect 2 "renumber --lists bogus" renumber rn.sg -o x.sg --lists bogus
+grep_in err "id or weight" "bad list order names the choices"
 expect 1 "renumber onto an existing store" renumber rn.sg -o rn-deg.sg
 grep_in err "exists" "renumber refusal says exists"
 expect 0 "renumber --force" renumber rn.sg -o rn-deg.sg --force --quiet

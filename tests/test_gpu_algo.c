@@ -1518,6 +1518,99 @@ static void test_hybrid_sssp_share(void **state)
  * too, down to its in-place executor's own arrays (where the contracted
  * list no longer fits and the vertex rounds go to the end); below those,
  * auto runs it on the cpu and says why. */
+/* Lists in weight order (sg_graph_sort_by_weight, as a store written by
+ * renumber --lists weight holds them): the in-core forest skips its sort,
+ * the in-place executor reads each list from its head (counter
+ * "weight_order" 1), at every split and at budgets that spill; the forest
+ * is the CPU's and Kruskal's. With "weight-order" disabled the executor
+ * reads whole lists again (the vertex cache), the forest the same. */
+static void test_hybrid_weight_order(void **state)
+{
+    (void)state;
+    static const int fr[][3] = {{8, 8, 8}, {0, 0, 0}, {8, 0, 0}, {0, 8, 8}, {3, 5, 1}, {5, 1, 7},
+                                {4, 4, 4}};
+    const int nfr = (int)(sizeof fr / sizeof fr[0]);
+    sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
+    char what[300];
+    uint64_t headed = 0;
+    for (int k = 0; k < TG_NKINDS; k++)
+        for (int si = 0; si < n_sizes(); si++)
+            for (int f32 = 0; f32 < 2; f32++) {
+                sg_graph *g = tg_make((tg_kind)k, size_at(si), 5, false, f32);
+                sg_error err = {0};
+                if (sg_graph_sort_by_weight(g, 2, &err) != SG_OK) fail_msg("%s", err.msg);
+                const uint64_t n = nverts(g);
+                char base[200];
+                describe(base, sizeof base, (tg_kind)k, size_at(si), 5, false, f32, g);
+                snprintf(what, sizeof what, "%s, lists by weight, gpu", base);
+                sg_run *gpu = mkrun(SG_BACKEND_GPU, 0);
+                mst_check(cpu, gpu, SG_BACKEND_GPU, g, what);
+                sg_run_free(gpu);
+                for (int i = 0; i < nfr + 1; i++) {
+                    const bool off = i == nfr; /* the last: "weight-order" disabled */
+                    const int *f = fr[off ? 6 : i];
+                    snprintf(what, sizeof what, "%s, lists by weight, hybrid split %d/8 %d/8 %d/8%s",
+                             base, f[0], f[1], f[2], off ? ", weight-order disabled" : "");
+                    char *saved = off ? env_push("weight-order") : NULL;
+                    sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, f, n);
+                    mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
+                    expect_plan(run, f, n, true, what);
+                    uint64_t wo = 0, iters = 0;
+                    if (!counter(run, "weight_order", &wo) || !counter(run, "iterations", &iters))
+                        fail_msg("%s: no weight_order / iterations counter", what);
+                    if (iters > 0 && wo != (off ? 0u : 1u))
+                        fail_msg("%s: weight_order %llu", what, (unsigned long long)wo);
+                    /* the heads are read over PCIe exactly when the lists
+                     * live in host memory */
+                    uint64_t hb = 0;
+                    if (!counter(run, "host_list_bytes", &hb))
+                        fail_msg("%s: no host_list_bytes", what);
+                    if (!off && f[1] == 8 && f[2] == 8 && hb != 0)
+                        fail_msg("%s: %llu host bytes with the lists on the device", what,
+                                 (unsigned long long)hb);
+                    if (!off && f[1] == 0 && f[2] == 0 && iters > 0 && hb == 0)
+                        fail_msg("%s: no host bytes with the lists in host memory", what);
+                    headed += wo;
+                    sg_run_free(run);
+                    if (off) env_pop(saved);
+                }
+                sg_graph_free(g);
+            }
+    if (headed == 0) fail_msg("the executor never read lists from their heads");
+    /* budgets that spill, the accountant's peak within each */
+    sg_graph *g = tg_make(TG_RMAT, small_only ? 256 : 4096, 2, false, false);
+    sg_error err = {0};
+    if (sg_graph_sort_by_weight(g, 2, &err) != SG_OK) fail_msg("%s", err.msg);
+    const uint64_t n = nverts(g), full = (n + 1) * 8 + sg_graph_offsets(g)[n] * 8;
+    sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, NULL, n);
+    mst_check(cpu, run, SG_BACKEND_HYBRID, g, "rmat by weight, hybrid, default budget");
+    const uint64_t fwork =
+        expect_plan(run, NULL, n, true, "rmat by weight, hybrid, default budget").work_bytes;
+    sg_run_free(run);
+    static const double frac[] = {0.0, 0.05, 0.2, 0.45, 0.7};
+    for (unsigned i = 0; i < sizeof frac / sizeof frac[0]; i++) {
+        const uint64_t budget = fwork + (uint64_t)(frac[i] * (double)full) + 4096;
+        snprintf(what, sizeof what, "rmat n %llu by weight, mst, budget work + %.0f%% of the graph",
+                 (unsigned long long)n, 100 * frac[i]);
+        run = mkhybrid(SG_BACKEND_HYBRID, budget, NULL, n);
+        mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
+        const sg_plan pl = expect_plan(run, NULL, n, true, what);
+        const uint64_t dev = pl.device_bytes[0] + pl.device_bytes[1] + pl.device_bytes[2];
+        if (dev + pl.work_bytes > budget)
+            fail_msg("%s: plan puts %llu + %llu bytes on the device", what, (unsigned long long)dev,
+                     (unsigned long long)pl.work_bytes);
+        const sg_device_report rep = expect_report(run, true, what);
+        if (rep.peak_bytes > budget)
+            fail_msg("%s: peak %llu over the budget", what, (unsigned long long)rep.peak_bytes);
+        uint64_t wo = 0;
+        if (!counter(run, "weight_order", &wo) || wo != 1)
+            fail_msg("%s: the lists not read from their heads", what);
+        sg_run_free(run);
+    }
+    sg_graph_free(g);
+    sg_run_free(cpu);
+}
+
 static void test_hybrid_budget(void **state)
 {
     (void)state;
@@ -1767,6 +1860,7 @@ int main(void)
         cmocka_unit_test(test_hybrid_forest_cache),
         cmocka_unit_test(test_hybrid_sssp_share),
         cmocka_unit_test(test_hybrid_budget),
+        cmocka_unit_test(test_hybrid_weight_order),
         cmocka_unit_test(test_hybrid_host_memory),
     };
     const char *only = getenv("SG_TEST_ONLY"); /* e.g. "test_bfs", for sanitizer runs */

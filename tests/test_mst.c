@@ -195,6 +195,48 @@ static void check_graph(const sg_graph *g, const char *what)
     sg_forest_free(o);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Puts g's lists in weight order (sg_graph_sort_by_weight) and checks it:
+ * each list by (key, id), the same entries as before, the info flag. The
+ * forest then skips its sort (src/mst.c), which check_graph exercises. */
+static void weight_order(sg_graph *g, const char *what)
+{
+    sg_graph_info in;
+    sg_graph_get_info(g, &in);
+    const uint64_t n = in.n_vertices, m = in.n_edges;
+    const bool f32 = in.weight_type == SG_WEIGHT_F32;
+    const uint64_t *x = sg_graph_offsets(g);
+    uint64_t *before = malloc((m + 1) * sizeof *before), *after = malloc((m + 1) * sizeof *after);
+    assert_true(before && after);
+    const uint32_t *a = sg_graph_neighbors(g), *w = sg_graph_weights(g);
+    for (uint64_t p = 0; p < m; p++) before[p] = (uint64_t)a[p] << 32 | w[p];
+    sg_error err = {0};
+    if (sg_graph_sort_by_weight(g, 2, &err) != SG_OK) fail_msg("%s: sort by weight: %s", what, err.msg);
+    a = sg_graph_neighbors(g);
+    w = sg_graph_weights(g);
+    for (uint64_t v = 0; v < n; v++) {
+        for (uint64_t p = x[v] + 1; p < x[v + 1]; p++) {
+            const uint32_t k0 = sgi_key_of_bits(f32, w[p - 1]), k1 = sgi_key_of_bits(f32, w[p]);
+            if (k1 < k0 || (k1 == k0 && a[p] < a[p - 1]))
+                fail_msg("%s: vertex %llu out of weight order at %llu", what, (unsigned long long)v,
+                         (unsigned long long)p);
+        }
+        for (uint64_t p = x[v]; p < x[v + 1]; p++) after[p] = (uint64_t)a[p] << 32 | w[p];
+        qsort(before + x[v], x[v + 1] - x[v], 8, cmp_u64);
+        qsort(after + x[v], x[v + 1] - x[v], 8, cmp_u64);
+    }
+    if (m && memcmp(before, after, m * 8) != 0) fail_msg("%s: sorting changed the entries", what);
+    sg_graph_get_info(g, &in);
+    assert_true(in.weight_order);
+    free(before);
+    free(after);
+}
+
 static void test_families(void **state)
 {
     (void)state;
@@ -210,6 +252,9 @@ static void test_families(void **state)
                              (unsigned long long)sizes[si], (unsigned long long)seed,
                              f32 ? "f32" : "u32");
                     check_graph(g, what);
+                    strncat(what, ", lists by weight", sizeof what - strlen(what) - 1);
+                    weight_order(g, what);
+                    check_graph(g, what);
                     sg_graph_free(g);
                 }
 }
@@ -221,6 +266,8 @@ static void test_larger(void **state)
     static const tg_kind kinds[] = {TG_TIES_EQUAL, TG_TIES_12, TG_STAR, TG_RMAT, TG_SSCA2, TG_PATH};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         sg_graph *g = tg_make(kinds[i], 6000, 3, false, false);
+        check_graph(g, tg_name(kinds[i]));
+        weight_order(g, tg_name(kinds[i]));
         check_graph(g, tg_name(kinds[i]));
         sg_graph_free(g);
     }

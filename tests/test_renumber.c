@@ -64,7 +64,9 @@ static tu_graph expected(const tu_graph *g, sg_renumber_order order)
     assert_non_null(r);
     assert_non_null(nid);
     assert_non_null(e);
-    if (order == SG_ORDER_BFS || order == SG_ORDER_BFS_REV) {
+    if (order == SG_ORDER_NONE) {
+        for (uint64_t v = 0; v < g->n; v++) nid[v] = (uint32_t)v;
+    } else if (order == SG_ORDER_BFS || order == SG_ORDER_BFS_REV) {
         uint32_t *seq = malloc(g->n * sizeof *seq);
         assert_non_null(seq);
         queue_order(g, seq);
@@ -199,6 +201,164 @@ static void test_orders(void **state)
     free(dir);
 }
 
+/* g's lists by neighbour id (a copy), for comparing a weight-ordered store. */
+static tu_graph by_id(const tu_graph *g)
+{
+    tu_graph r = *g;
+    r.x = malloc((g->n + 1) * sizeof *r.x);
+    r.a = malloc((g->m + 1) * sizeof *r.a);
+    r.w = malloc((g->m + 1) * sizeof *r.w);
+    assert_true(r.x && r.a && r.w);
+    memcpy(r.x, g->x, (g->n + 1) * sizeof *r.x);
+    for (uint64_t v = 0; v < g->n; v++) {
+        const uint64_t b = g->x[v], d = g->x[v + 1] - b;
+        uint64_t *k = malloc((d + 1) * sizeof *k);
+        assert_non_null(k);
+        for (uint64_t j = 0; j < d; j++) k[j] = (uint64_t)g->a[b + j] << 32 | g->w[b + j];
+        for (uint64_t i = 1; i < d; i++) /* insertion sort: ids distinct */
+            for (uint64_t j = i; j > 0 && k[j - 1] > k[j]; j--) {
+                const uint64_t t = k[j];
+                k[j] = k[j - 1];
+                k[j - 1] = t;
+            }
+        for (uint64_t j = 0; j < d; j++) {
+            r.a[b + j] = (uint32_t)(k[j] >> 32);
+            r.w[b + j] = (uint32_t)k[j];
+        }
+        free(k);
+    }
+    return r;
+}
+
+/* --lists weight: every list by (weight key, id), the same graph, the
+ * store flagged, check passing; back to id order gives the input again;
+ * the writer refuses lists out of that order and repeated ids. */
+static void test_weight_order(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir("renumber-w");
+    char in[512], out[512], back[512];
+    snprintf(in, sizeof in, "%s/in.sg", dir);
+    snprintf(out, sizeof out, "%s/out.sg", dir);
+    snprintf(back, sizeof back, "%s/back.sg", dir);
+    for (int directed = 0; directed < 2; directed++)
+        for (int f32 = 0; f32 < 2; f32++) {
+            tu_graph g = make(600, 2500, directed, 21 + (uint64_t)directed);
+            sg_write_options wo;
+            memset(&wo, 0, sizeof wo);
+            wo.directed = directed;
+            wo.weight_type = f32 ? SG_WEIGHT_F32 : SG_WEIGHT_U32;
+            if (f32) /* negative, -0 and +0 (keyed -0 first) and positive floats */
+                for (uint64_t p = 0; p < g.m; p++) {
+                    const uint32_t u = g.w[p];
+                    const float f = u == 24 ? -0.0f : u == 25 ? 0.0f : ((float)u - 25.0f) / 8.0f;
+                    memcpy(&g.w[p], &f, 4);
+                }
+            wo.force = true;
+            tu_write_store(in, &g, &wo);
+            const sg_renumber_order orders[2] = {SG_ORDER_NONE, SG_ORDER_BFS};
+            for (int oi = 0; oi < 2; oi++) {
+                char what[160];
+                snprintf(what, sizeof what, "%s, %s, order %s, lists by weight",
+                         directed ? "directed" : "undirected", f32 ? "f32" : "u32",
+                         sg_renumber_order_name(orders[oi]));
+                sg_renumber_options ro;
+                memset(&ro, 0, sizeof ro);
+                ro.order = orders[oi];
+                ro.weight_order = true;
+                ro.store.force = true;
+                sg_error err = {0};
+                if (sg_store_renumber(in, out, &ro, NULL, &err) != SG_OK)
+                    fail_msg("renumber (%s): %s", what, err.msg);
+                tu_graph got = tu_read_store(out), want = expected(&g, ro.order);
+                for (uint64_t v = 0; v < got.n; v++)
+                    for (uint64_t p = got.x[v] + 1; p < got.x[v + 1]; p++) {
+                        const uint32_t k0 = sgi_key_of_bits(f32, got.w[p - 1]),
+                                       k1 = sgi_key_of_bits(f32, got.w[p]);
+                        if (k1 < k0 || (k1 == k0 && got.a[p] <= got.a[p - 1]))
+                            fail_msg("%s: vertex %llu: entry %llu out of weight order", what,
+                                     (unsigned long long)v, (unsigned long long)p);
+                    }
+                tu_graph sorted = by_id(&got);
+                if (!tu_graph_equal(&sorted, &want)) fail_msg("%s: not the input's edges", what);
+                sg_store *s = NULL;
+                assert_int_equal(sg_store_open(out, &s, &err), SG_OK);
+                sg_store_info info;
+                sg_store_get_info(s, &info);
+                assert_true(info.weight_order);
+                if (sg_store_check(s, NULL, NULL, &err) != SG_OK)
+                    fail_msg("%s: check: %s", what, err.msg);
+                sg_store_close(s);
+                if (oi == 0) { /* back to id order: the input, unflagged */
+                    ro.weight_order = false;
+                    if (sg_store_renumber(out, back, &ro, NULL, &err) != SG_OK)
+                        fail_msg("%s: back to id order: %s", what, err.msg);
+                    tu_graph b = tu_read_store(back);
+                    if (!tu_graph_equal(&b, &g)) fail_msg("%s: id order again differs", what);
+                    assert_int_equal(sg_store_open(back, &s, &err), SG_OK);
+                    sg_store_get_info(s, &info);
+                    assert_false(info.weight_order);
+                    sg_store_close(s);
+                    tu_graph_free(&b);
+                }
+                tu_graph_free(&sorted);
+                tu_graph_free(&got);
+                tu_graph_free(&want);
+            }
+            tu_graph_free(&g);
+        }
+    /* the writer's checks in weight order: vertex 0 holds (w, id) pairs,
+     * vertex 1 a list of 40 distinct weights (past the pairwise check) */
+    struct {
+        const char *name;
+        uint32_t a0[3], w0[3];
+        uint32_t rep; /* vertex 1's entry 37 repeats this entry's id (40: none) */
+        const char *msg;
+    } cases[] = {
+        {"ordered", {5, 2, 9}, {1, 2, 2}, 40, NULL},
+        {"weight falls", {5, 2, 9}, {2, 1, 3}, 40, "vertex 0: neighbour list not in weight order"},
+        {"tie not by id", {5, 9, 2}, {1, 2, 2}, 40, "vertex 0: neighbour list not in weight order"},
+        {"id twice, short list", {5, 2, 5}, {1, 2, 3}, 40, "vertex 0: a neighbour appears twice"},
+        {"id twice, long list", {5, 2, 9}, {1, 2, 2}, 3, "vertex 1: a neighbour appears twice"},
+    };
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        uint64_t x[3] = {0, 3, 43};
+        uint32_t a[43], w[43];
+        for (int j = 0; j < 3; j++) a[j] = cases[ci].a0[j], w[j] = cases[ci].w0[j];
+        for (int j = 0; j < 40; j++) {
+            a[3 + j] = (uint32_t)(50 - j);
+            w[3 + j] = (uint32_t)(10 + j);
+        }
+        if (cases[ci].rep < 40) a[3 + 37] = a[3 + cases[ci].rep];
+        sg_write_options o;
+        memset(&o, 0, sizeof o);
+        o.directed = true;
+        o.weight_order = true;
+        o.force = true;
+        sg_store_writer *wr = NULL;
+        sg_error err = {0};
+        assert_int_equal(sg_store_writer_open(out, 60, &o, &wr, &err), SG_OK);
+        sg_status st = sg_store_writer_append(wr, 2, x, a, w, &err);
+        if (!cases[ci].msg) {
+            assert_int_equal(st, SG_OK);
+            uint64_t z[59];
+            memset(z, 0, sizeof z);
+            assert_int_equal(sg_store_writer_append(wr, 58, z, a, w, &err), SG_OK);
+            assert_int_equal(sg_store_writer_finish(wr, &err), SG_OK);
+            tu_graph r = tu_read_store(out);
+            assert_memory_equal(r.a, a, sizeof a);
+            tu_graph_free(&r);
+            continue;
+        }
+        if (st != SG_E_INVALID || !strstr(err.msg, cases[ci].msg))
+            fail_msg("writer, %s: status %d, '%s' (wanted '%s')", cases[ci].name, (int)st,
+                     err.msg, cases[ci].msg);
+        sg_store_writer_abort(wr);
+    }
+    tu_rm_rf(dir);
+    free(dir);
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
@@ -304,6 +464,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_orders),
         cmocka_unit_test(test_parallel_levels),
+        cmocka_unit_test(test_weight_order),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

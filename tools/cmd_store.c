@@ -25,6 +25,7 @@ enum {
     OPT_REPEAT,
     OPT_SELFTEST,
     OPT_ORDER,
+    OPT_LISTS,
     OPT_QUIET,
 };
 
@@ -97,6 +98,8 @@ static void info_text(const char *path, const sg_store_info *in, const sg_degree
     printf("shards        %" PRIu32 " (%s blocks)\n", in->n_shards, cli_count(blocks).s);
     if (in->has_original_ids)
         printf("ids           renumbered; original ids kept in the store (ids.u64)\n");
+    printf("lists         %s\n", in->weight_order ? "by weight, then neighbour id (weight order)"
+                                                   : "by neighbour id");
 
     double n = in->n_vertices ? (double)in->n_vertices : 1.0;
     printf("%-13s min %" PRIu64 ", max %" PRIu64 ", mean %.2f, isolated %s (%.1f%%)\n",
@@ -169,6 +172,7 @@ static void info_json(const char *path, const sg_store_info *in, const sg_degree
     cli_json_str(&j, "weight_type", in->weight_type == SG_WEIGHT_F32 ? "f32" : "u32");
     cli_json_bool(&j, "negative_weights", in->negative_weights);
     cli_json_bool(&j, "original_ids", in->has_original_ids);
+    cli_json_str(&j, "lists", in->weight_order ? "weight" : "id");
     cli_json_u64(&j, "n_shards", in->n_shards);
     cli_json_str(&j, "creator", in->creator);
     cli_json_u64(&j, "created_unix", in->created_unix);
@@ -448,8 +452,8 @@ int cmd_export(int argc, char **argv, const cli_env *env)
 /* ================================================================ renumber */
 
 static const char renumber_usage[] =
-    "usage: spillgraph renumber STORE -o OUT [--order degree|degree-asc|bfs|bfs-rev] [--force]\n"
-    "         [--threads N] [--json] [--quiet]";
+    "usage: spillgraph renumber STORE -o OUT [--order degree|degree-asc|bfs|bfs-rev|none]\n"
+    "         [--lists id|weight] [--force] [--threads N] [--json] [--quiet]";
 
 static void renumber_help(void)
 {
@@ -460,8 +464,12 @@ static void renumber_help(void)
            "'degree-asc'), ties by old id. By locality ('bfs'): new id = the order in\n"
            "which a breadth-first search reaches the vertex, started from each vertex\n"
            "not yet reached in old-id order, so that neighbours get near ids and each\n"
-           "component one range; 'bfs-rev' is that order reversed. Every list is\n"
-           "relabelled and sorted, weights travel with their entries. The hybrid\n"
+           "component one range; 'bfs-rev' is that order reversed; 'none' keeps the\n"
+           "ids. Every list is relabelled and sorted, weights travel with their\n"
+           "entries: by neighbour id, or with --lists weight by (weight, neighbour\n"
+           "id), the order flagged in the store (the reference papers' preprocessing:\n"
+           "the forest then reads only the head of each list, on every backend, and\n"
+           "skips its own sort of the lists). The hybrid\n"
            "backend keeps a vertex prefix of the lists in device memory, so the order\n"
            "decides which lists stay there and which stream from the host. Holds the\n"
            "graph twice in memory (40 bytes per vertex and 16 per edge). A store with\n"
@@ -470,7 +478,8 @@ static void renumber_help(void)
            "\n"
            "options:\n"
            "  -o, --output OUT  the new store\n"
-           "  --order ORDER     degree (default), degree-asc, bfs or bfs-rev\n"
+           "  --order ORDER     degree (default), degree-asc, bfs, bfs-rev or none\n"
+           "  --lists ORDER     id (default) or weight: the order within each list\n"
            "  --force           replace OUT if it exists (only once it is complete)\n"
            "  --threads N       read and sort threads (default: OpenMP's)\n"
            "  --json            one JSON object\n"
@@ -484,6 +493,7 @@ int cmd_renumber(int argc, char **argv, const cli_env *env)
     static const char cmd[] = "renumber";
     static const cli_option opts[] = {
         {"output", 'o', true, OPT_OUTPUT},   {"order", 0, true, OPT_ORDER},
+        {"lists", 0, true, OPT_LISTS},
         {"force", 'f', false, OPT_FORCE},    {"threads", 't', true, OPT_THREADS},
         {"json", 0, false, OPT_JSON},        {"quiet", 'q', false, OPT_QUIET},
         {NULL, 0, false, 0},
@@ -492,7 +502,7 @@ int cmd_renumber(int argc, char **argv, const cli_env *env)
         renumber_help();
         return CLI_EXIT_OK;
     }
-    const char *path = NULL, *out = NULL, *order_name = "degree";
+    const char *path = NULL, *out = NULL, *order_name = "degree", *lists = "id";
     bool force = false, json = false, quiet = false;
     int threads = 0;
     cli_parser p;
@@ -505,6 +515,7 @@ int cmd_renumber(int argc, char **argv, const cli_env *env)
             break;
         case OPT_OUTPUT: out = p.value; break;
         case OPT_ORDER: order_name = p.value; break;
+        case OPT_LISTS: lists = p.value; break;
         case OPT_FORCE: force = true; break;
         case OPT_JSON: json = true; break;
         case OPT_QUIET: quiet = true; break;
@@ -519,8 +530,13 @@ int cmd_renumber(int argc, char **argv, const cli_env *env)
     sg_renumber_options o;
     memset(&o, 0, sizeof o);
     if (!sg_renumber_order_parse(order_name, &o.order))
-        return cli_usage_error(cmd, renumber_usage, "unknown order '%s' (orders: degree, degree-asc, bfs, bfs-rev)",
+        return cli_usage_error(cmd, renumber_usage,
+                               "unknown order '%s' (orders: degree, degree-asc, bfs, bfs-rev, none)",
                                order_name);
+    if (strcmp(lists, "id") != 0 && strcmp(lists, "weight") != 0)
+        return cli_usage_error(cmd, renumber_usage, "unknown list order '%s' (id or weight)",
+                               lists);
+    o.weight_order = strcmp(lists, "weight") == 0;
     o.threads = threads;
     o.store.force = force;
     o.store.threads = threads;
@@ -546,6 +562,7 @@ int cmd_renumber(int argc, char **argv, const cli_env *env)
         cli_json_str(&j, "graph", path);
         cli_json_str(&j, "output", out);
         cli_json_str(&j, "order", sg_renumber_order_name(o.order));
+        cli_json_str(&j, "lists", o.weight_order ? "weight" : "id");
         cli_json_u64(&j, "n_vertices", rep.n_vertices);
         cli_json_u64(&j, "n_edges", rep.n_edges);
         cli_json_u64(&j, "max_degree", rep.max_degree);
@@ -556,9 +573,10 @@ int cmd_renumber(int argc, char **argv, const cli_env *env)
         cli_json_num(&j, "seconds_total", secs);
         cli_json_end(&j);
     } else if (!quiet) {
-        printf("renumbered %s -> %s by %s: %s vertices, %s edges in %s (read %s, permute %s, "
+        printf("renumbered %s -> %s by %s%s: %s vertices, %s edges in %s (read %s, permute %s, "
                "write %s; %s held)\n",
-               path, out, sg_renumber_order_name(o.order), cli_count(rep.n_vertices).s,
+               path, out, sg_renumber_order_name(o.order),
+               o.weight_order ? ", lists by weight" : "", cli_count(rep.n_vertices).s,
                cli_count(rep.n_edges).s, cli_seconds(secs).s, cli_seconds(rep.seconds_read).s,
                cli_seconds(rep.seconds_permute).s, cli_seconds(rep.seconds_write).s,
                cli_bytes(rep.memory_bytes).s);

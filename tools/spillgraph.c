@@ -35,7 +35,7 @@ static const command commands[] = {
     {"info", cmd_info, "describe a store: counts, degrees, sizes and compression"},
     {"check", cmd_check, "verify every block checksum and the graph invariants"},
     {"export", cmd_export, "write a store as el, wel, mtx, egr or wsg"},
-    {"renumber", cmd_renumber, "rewrite a store with its vertices in degree order"},
+    {"renumber", cmd_renumber, "rewrite a store with its vertices renumbered or its lists by weight"},
     {"scan", cmd_scan, "read a whole store into memory and report the read rate"},
     {"devices", cmd_devices, "list GPUs (and test the host-to-device copy rate)"},
     {"plan", cmd_plan, "the placement plan for a graph larger than the device budget"},
