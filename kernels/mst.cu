@@ -1175,12 +1175,65 @@ __global__ void k_creset(uint64_t nr, const uint32_t *__restrict__ list, uint64_
         vc[(uint64_t)list[i / (uint64_t)K] * (uint64_t)K + i % (uint64_t)K] = NONE64;
 }
 
+// The vertex cache from lists in weight order: a warp per vertex of R reads
+// its list from lo[v], 32 entries of A a step; the first K entries leaving
+// v's tree (the K lightest: every entry before lo is inside the tree for
+// good) go to its slots in order, their W read; lo[v] moves to the first
+// of them (to the end without one), so a refill and the contraction's
+// gather start there. Fewer than K filled: the list holds no other leaving
+// entry. Slots reset before (k_creset, or the first fill's memset).
+__global__ void __launch_bounds__(BLK)
+    k_sfill(uint64_t nr, const uint32_t *__restrict__ R, sgk_arr<uint64_t> x, EntInPlace E,
+            uint64_t *lo, const uint32_t *__restrict__ comp, uint64_t *vc, int K, ull *ctr)
+{
+    const uint64_t nwarps = gthreads() / 32;
+    const unsigned lane = lane_id();
+    uint64_t skipped = 0, hostb = 0, walked = 0;
+    for (uint64_t wi = gtid() / 32; wi < nr; wi += nwarps) {
+        const uint32_t v = R[wi];
+        const uint32_t t = comp[v];
+        const uint64_t p0 = lo[v], end = x[v + 1];
+        uint64_t *slot = vc + (uint64_t)v * (uint64_t)K;
+        uint64_t p = p0, first = NONE64;
+        int got = 0;
+        while (p < end && got < K) { // warp-uniform
+            const uint64_t q = p + lane, stop = end - p > 32 ? p + 32 : end;
+            const bool in = q < end;
+            const uint32_t nb = in ? E.nbr(q) : 0;
+            const bool leave = in && comp[nb] != t;
+            const unsigned bal = __ballot_sync(FULL, leave);
+            const int rank = __popc(bal & ((1u << lane) - 1u));
+            if (leave && got + rank < K) {
+                slot[got + rank] = E.ent(q);
+                hostb += 4 * E.w.host_count(q, q + 1);
+            }
+            if (lane == 0) {
+                hostb += E.host_nbr(p, stop);
+                walked += stop - p;
+            }
+            if (bal && first == NONE64) first = p + (uint64_t)(__ffs(bal) - 1);
+            got += __popc(bal);
+            p = stop;
+        }
+        if (lane == 0) {
+            const uint64_t nlo = first != NONE64 ? first : end;
+            skipped += nlo - p0;
+            lo[v] = nlo;
+        }
+    }
+    sgk_warp_add(skipped, &ctr[C_SKIPPED]);
+    sgk_warp_add(hostb, &ctr[C_HOSTB]);
+    sgk_warp_add(walked, &ctr[C_WALKED]);
+}
+
 // F with the cache: a vertex stays on the scan list while it has a
 // candidate or a spent cache (state 2 from k_cpick) and its tree is live.
-// C_LIVE sums the kept lists' lengths.
+// C_LIVE sums the kept lists' lengths (from lo[v] where lo is given: lists
+// in weight order).
 __global__ void k_ckeep(uint64_t ns, const uint32_t *__restrict__ scan,
                         const uint8_t *__restrict__ cslot, const uint32_t *__restrict__ comp,
-                        sgk_arr<uint64_t> x, uint8_t *flags, ull *ctr)
+                        sgk_arr<uint64_t> x, const uint64_t *__restrict__ lo, uint8_t *flags,
+                        ull *ctr)
 {
     const uint64_t span = gthreads();
     uint64_t live = 0;
@@ -1190,7 +1243,7 @@ __global__ void k_ckeep(uint64_t ns, const uint32_t *__restrict__ scan,
             const uint32_t v = scan[i];
             const bool keep = (cslot[i] != NO_SLOT || flags[i] == 2) && comp[v] != NONE32;
             flags[i] = keep;
-            if (keep) live += x[v + 1] - x[v];
+            if (keep) live += x[v + 1] - (lo ? lo[v] : x[v]);
         }
     }
     sgk_warp_add(live, &ctr[C_LIVE]);
@@ -2133,11 +2186,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     }
     SGK_TRY(cand.alloc(c, ns0, "the forest vertex candidates", err));
     sgk_dbuf<uint64_t> lo;
-    sgk_dbuf<uint32_t> unres, heavy;
+    sgk_dbuf<uint32_t> unres, heavy; // lists in weight order without a cache
     if (word) {
         SGK_TRY(lo.alloc(c, n, "the forest list heads", err));
-        SGK_TRY(unres.alloc(c, ns0, "the forest warp queue", err));
-        SGK_TRY(heavy.alloc(c, ns0, "the forest block queue", err));
         k_lo_init<<<grid(c, n), BLK, 0, st>>>(gx, n, lo);
         SGK_LAUNCHED("k_lo_init");
     }
@@ -2167,10 +2218,10 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     smin = smin < 4096 ? 4096 : smin > STREAM_MIN ? STREAM_MIN : smin;
     int K = 0;
     sgk_dbuf<uint64_t> vc;
-    if (!word && !sgk_ctx_disabled(c, "vertex-cache")) {
+    if (!sgk_ctx_disabled(c, "vertex-cache")) {
         // with the cache a vertex's candidate is a slot (1 byte, not 8)
         uint64_t room = free_room() + 7 * cand.n;
-        room = room > 16 * smin ? room - 16 * smin : 0; // kept for the streaming
+        if (!word) room = room > 16 * smin ? room - 16 * smin : 0; // kept for the streaming
         const uint64_t fit = room / (8 * n);
         K = fit >= 4 ? 4 : (int)fit;
         if (K > 1 && sgk_ctx_disabled(c, "wide-cache")) K = 1;
@@ -2180,6 +2231,11 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             SGK_TRY(vc.alloc(c, (uint64_t)K * n, "the forest vertex cache", err));
             SGK_CU(cudaMemsetAsync(vc.p, 0xff, (uint64_t)K * n * sizeof(uint64_t), st));
         }
+    }
+
+    if (word && K == 0) {
+        SGK_TRY(unres.alloc(c, ns0, "the forest warp queue", err));
+        SGK_TRY(heavy.alloc(c, ns0, "the forest block queue", err));
     }
 
     // The streamed first round (with the cache): the host-resident entries
@@ -2199,7 +2255,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_dbuf<uint32_t> sbuf;
     Pipe pipe;
     const bool dma = !g->h_managed && !sgk_ctx_disabled(c, "dma-pull");
-    if (K > 0 && hostp < m && !sgk_ctx_disabled(c, "stream-first")) {
+    if (!word && K > 0 && hostp < m && !sgk_ctx_disabled(c, "stream-first")) {
         const uint64_t room = free_room();
         SC = room / 16 < most ? room / 16 : most;
         if (SC >= smin && (!dma || (g->ha && g->hw))) {
@@ -2324,7 +2380,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // the two meet unless "dynamic-split" is disabled: then it is the
     // plan's (share->from).
     uint64_t rescans = 0, cpu_lists = 0, cpu_long = 0, cpu_entries = 0, cpu_inter = 0;
-    const bool cpu_on = K > 0 && share && share->from < n && !sgk_ctx_disabled(c, "cpu-share");
+    const bool cpu_on =
+        !word && K > 0 && share && share->from < n && !sgk_ctx_disabled(c, "cpu-share");
     const bool dynamic = cpu_on && !sgk_ctx_disabled(c, "dynamic-split");
     const bool filter = !sgk_ctx_disabled(c, "topk-filter");
     const sgk_topk_fn topk = sgk_ctx_disabled(c, "topk-simd") ? sgk_topk_scalar : sgk_topk_simd;
@@ -2392,6 +2449,18 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         }
         rescans += nr;
         if (nr == 0) return pick(); // the states again; the minima stand
+        if (word) { // from the heads of the lists
+            if (iters > 1) SGK_CU(cudaEventRecord(pipe.r0, st));
+            k_sfill<<<grid(c, nr * 32), BLK, 0, st>>>(nr, R, gx, ent, lo.p, comp.p, vc.p, K,
+                                                       dctr.p);
+            SGK_LAUNCHED("k_sfill");
+            if (iters > 1) {
+                SGK_CU(cudaEventRecord(pipe.r1, st));
+                refill_timed = true;
+            }
+            SGK_TRY(pick());
+            return reduce();
+        }
         SGK_TRY(offsets(R, nr));
         if (iters == 1) {
             SGK_TRY(first_round(R, nr));
@@ -2419,7 +2488,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         scanned += ns;
         SGK_CU(cudaMemsetAsync(dctr.p + C_INTER, 0, sizeof(ull), st));
         SGK_CU(cudaMemsetAsync(dctr.p + C_LIVE, 0, sizeof(ull), st));
-        if (word) {
+        if (word && K == 0) { // no room for a cache: each round reads the heads
             SGK_TRY(find_round(c, scan, ns, gx, ent, lo.p, comp.p, SinkVertex{cand.p}, unres.p,
                                heavy.p, true, dctr.p, err));
             full_walk = false;
@@ -2440,12 +2509,13 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         if (K == 0)
             k_keep<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cand, comp, flags);
         else
-            k_ckeep<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cslot, comp, gx, flags, dctr);
+            k_ckeep<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cslot, comp, gx, word ? lo.p : nullptr,
+                                                 flags, dctr);
         SGK_LAUNCHED("k_keep");
         tb = X.tmp.n;
         SGK_CU(cub::DeviceSelect::Flagged(X.tmp.p, tb, scan, flags.p, spare, dctr.p + C_NSEL,
                                           (int64_t)ns, st));
-        if (word) { // the entries left from the heads of the lists kept
+        if (word && K == 0) { // the entries left from the heads of the lists kept
             SGK_CU(cudaMemsetAsync(dctr.p + C_REMAIN, 0, sizeof(ull), st));
             k_remain<<<grid(c, ns), BLK, 0, st>>>(spare, gx, lo.p, dctr.p);
             SGK_LAUNCHED("k_remain");
@@ -2482,9 +2552,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         // leaving entries a walk of every live list counted; with the cache,
         // at most the entries of the lists kept (C_LIVE) too.
         const uint64_t inter = h[C_INTER] + (iters == 1 ? cpu_inter : 0);
-        if (full_walk) lbound = lbound < inter ? lbound : inter;
+        if (full_walk && !word) lbound = lbound < inter ? lbound : inter;
         if (K > 0) lbound = lbound < h[C_LIVE] ? lbound : h[C_LIVE];
-        if (word) lbound = lbound < h[C_REMAIN] ? lbound : h[C_REMAIN];
+        if (word && K == 0) lbound = lbound < h[C_REMAIN] ? lbound : h[C_REMAIN];
         if (lbound == UINT64_MAX) continue;
         const uint64_t ccap = lbound / 2 + 1;
         sgk_mem_stats ms;

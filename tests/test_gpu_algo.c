@@ -1521,15 +1521,24 @@ static void test_hybrid_sssp_share(void **state)
 /* Lists in weight order (sg_graph_sort_by_weight, as a store written by
  * renumber --lists weight holds them): the in-core forest skips its sort,
  * the in-place executor reads each list from its head (counter
- * "weight_order" 1), at every split and at budgets that spill; the forest
- * is the CPU's and Kruskal's. With "weight-order" disabled the executor
- * reads whole lists again (the vertex cache), the forest the same. */
+ * "weight_order" 1) into its vertex cache (four slots, or one with
+ * "wide-cache" disabled: many refills), or without the cache ("vertex-cache"
+ * disabled) probing the heads every round, at every split and at budgets
+ * that spill; the forest is the CPU's and Kruskal's. With "weight-order"
+ * disabled the executor reads whole lists again, the forest the same. */
 static void test_hybrid_weight_order(void **state)
 {
     (void)state;
-    static const int fr[][3] = {{8, 8, 8}, {0, 0, 0}, {8, 0, 0}, {0, 8, 8}, {3, 5, 1}, {5, 1, 7},
-                                {4, 4, 4}};
-    const int nfr = (int)(sizeof fr / sizeof fr[0]);
+    static const struct {
+        int f[3];
+        const char *off; /* disable names */
+    } runs[] = {{{8, 8, 8}, NULL},           {{0, 0, 0}, NULL},
+                {{8, 0, 0}, NULL},           {{0, 8, 8}, NULL},
+                {{3, 5, 1}, NULL},           {{5, 1, 7}, NULL},
+                {{4, 4, 4}, NULL},           {{0, 0, 0}, "vertex-cache"},
+                {{3, 5, 1}, "vertex-cache"}, {{0, 0, 0}, "wide-cache"},
+                {{4, 4, 4}, "weight-order"}};
+    const int nruns = (int)(sizeof runs / sizeof runs[0]);
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     char what[300];
     uint64_t headed = 0;
@@ -1546,20 +1555,27 @@ static void test_hybrid_weight_order(void **state)
                 sg_run *gpu = mkrun(SG_BACKEND_GPU, 0);
                 mst_check(cpu, gpu, SG_BACKEND_GPU, g, what);
                 sg_run_free(gpu);
-                for (int i = 0; i < nfr + 1; i++) {
-                    const bool off = i == nfr; /* the last: "weight-order" disabled */
-                    const int *f = fr[off ? 6 : i];
-                    snprintf(what, sizeof what, "%s, lists by weight, hybrid split %d/8 %d/8 %d/8%s",
-                             base, f[0], f[1], f[2], off ? ", weight-order disabled" : "");
-                    char *saved = off ? env_push("weight-order") : NULL;
+                for (int i = 0; i < nruns; i++) {
+                    const int *f = runs[i].f;
+                    const bool off = runs[i].off && strcmp(runs[i].off, "weight-order") == 0;
+                    snprintf(what, sizeof what,
+                             "%s, lists by weight, hybrid split %d/8 %d/8 %d/8, disabled: %s", base,
+                             f[0], f[1], f[2], runs[i].off ? runs[i].off : "none");
+                    char *saved = runs[i].off ? env_push(runs[i].off) : NULL;
                     sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, f, n);
                     mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
                     expect_plan(run, f, n, true, what);
-                    uint64_t wo = 0, iters = 0;
-                    if (!counter(run, "weight_order", &wo) || !counter(run, "iterations", &iters))
-                        fail_msg("%s: no weight_order / iterations counter", what);
+                    uint64_t wo = 0, iters = 0, slots = 0;
+                    if (!counter(run, "weight_order", &wo) || !counter(run, "iterations", &iters) ||
+                        !counter(run, "cache_slots", &slots))
+                        fail_msg("%s: no weight_order / iterations / cache_slots counter", what);
                     if (iters > 0 && wo != (off ? 0u : 1u))
                         fail_msg("%s: weight_order %llu", what, (unsigned long long)wo);
+                    const uint64_t want_slots =
+                        !runs[i].off || off ? 4 : strcmp(runs[i].off, "wide-cache") == 0 ? 1 : 0;
+                    if (iters > 0 && slots != want_slots)
+                        fail_msg("%s: %llu cache slots, want %llu", what, (unsigned long long)slots,
+                                 (unsigned long long)want_slots);
                     /* the heads are read over PCIe exactly when the lists
                      * live in host memory */
                     uint64_t hb = 0;
@@ -1572,7 +1588,7 @@ static void test_hybrid_weight_order(void **state)
                         fail_msg("%s: no host bytes with the lists in host memory", what);
                     headed += wo;
                     sg_run_free(run);
-                    if (off) env_pop(saved);
+                    if (runs[i].off) env_pop(saved);
                 }
                 sg_graph_free(g);
             }
