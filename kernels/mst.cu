@@ -706,9 +706,8 @@ __global__ void k_reset_best(uint64_t k, uint64_t *bestA, uint32_t *bestB)
 // ------------------------------------------------------------ contraction kernels
 
 // Remaining length of each scanned segment; len[ns] = 0 (for the scan).
-template <class XA>
-__global__ void k_lens(uint64_t ns, const uint32_t *__restrict__ scan, XA x,
-                       const uint64_t *__restrict__ lo, uint64_t *len)
+template <class XA, class LO>
+__global__ void k_lens(uint64_t ns, const uint32_t *__restrict__ scan, XA x, LO lo, uint64_t *len)
 {
     for (uint64_t i = gtid(); i <= ns; i += gthreads()) {
         if (i == ns) {
@@ -1175,50 +1174,75 @@ __global__ void k_creset(uint64_t nr, const uint32_t *__restrict__ list, uint64_
         vc[(uint64_t)list[i / (uint64_t)K] * (uint64_t)K + i % (uint64_t)K] = NONE64;
 }
 
-// The vertex cache from lists in weight order: a warp per vertex of R reads
-// its list from lo[v], 32 entries of A a step; the first K entries leaving
-// v's tree (the K lightest: every entry before lo is inside the tree for
-// good) go to its slots in order, their W read; lo[v] moves to the first
-// of them (to the end without one), so a refill and the contraction's
-// gather start there. Fewer than K filled: the list holds no other leaving
-// entry. Slots reset before (k_creset, or the first fill's memset).
+// Where the unread part of a list starts: lo[v] (absolute: the probe
+// rounds over lists in weight order), x[v] + hd[v] (the cache's fills from
+// the heads of such lists), or x[v] (unsorted lists, read whole).
+struct Heads {
+    sgk_arr<uint64_t> x;
+    const uint64_t *lo;
+    const uint32_t *hd;
+    __device__ __forceinline__ uint64_t operator[](uint64_t v) const
+    {
+        return lo ? lo[v] : x[v] + (hd ? hd[v] : 0u);
+    }
+};
+
+// The vertex cache from lists in weight order: a group of SF_G lanes per
+// vertex of R reads its list from x[v] + rs[v] (where the last fill
+// stopped), SF_G entries of A a step (one 32-byte sector); the first K
+// entries leaving v's tree go to its slots in order, their W read (they are
+// the K lightest: every entry before them is inside the tree for good, and
+// so is every entry the fills before took, once the cache is spent). hd[v]
+// becomes the first of them (the end without one: where the contraction's
+// gather starts), rs[v] the entry after the K-th (the end when fewer than K
+// were found: the list holds no other leaving entry). Offsets relative to
+// x[v]. Slots reset before (k_creset, or the first fill's memset).
+constexpr unsigned SF_G = 8;
 __global__ void __launch_bounds__(BLK)
     k_sfill(uint64_t nr, const uint32_t *__restrict__ R, sgk_arr<uint64_t> x, EntInPlace E,
-            uint64_t *lo, const uint32_t *__restrict__ comp, uint64_t *vc, int K, ull *ctr)
+            uint32_t *hd, uint32_t *rs, const uint32_t *__restrict__ comp, uint64_t *vc, int K,
+            ull *ctr)
 {
-    const uint64_t nwarps = gthreads() / 32;
-    const unsigned lane = lane_id();
+    const unsigned lane = lane_id(), gl = lane % SF_G, gbase = lane - gl;
+    const unsigned gmask = ((1u << SF_G) - 1u) << gbase;
+    const uint64_t ngroups = gthreads() / SF_G;
     uint64_t skipped = 0, hostb = 0, walked = 0;
-    for (uint64_t wi = gtid() / 32; wi < nr; wi += nwarps) {
-        const uint32_t v = R[wi];
+    for (uint64_t gi = gtid() / SF_G; gi < nr; gi += ngroups) { // group-uniform from here
+        const uint32_t v = R[gi];
         const uint32_t t = comp[v];
-        const uint64_t p0 = lo[v], end = x[v + 1];
+        const uint64_t b = x[v], end = x[v + 1], p0 = b + rs[v];
         uint64_t *slot = vc + (uint64_t)v * (uint64_t)K;
         uint64_t p = p0, first = NONE64;
         int got = 0;
-        while (p < end && got < K) { // warp-uniform
-            const uint64_t q = p + lane, stop = end - p > 32 ? p + 32 : end;
+        while (p < end && got < K) {
+            const uint64_t q = p + gl, stop = end - p > SF_G ? p + SF_G : end;
             const bool in = q < end;
             const uint32_t nb = in ? E.nbr(q) : 0;
             const bool leave = in && comp[nb] != t;
-            const unsigned bal = __ballot_sync(FULL, leave);
-            const int rank = __popc(bal & ((1u << lane) - 1u));
+            unsigned bal = (__ballot_sync(gmask, leave) >> gbase) & ((1u << SF_G) - 1u);
+            const int rank = __popc(bal & ((1u << gl) - 1u));
             if (leave && got + rank < K) {
                 slot[got + rank] = E.ent(q);
                 hostb += 4 * E.w.host_count(q, q + 1);
             }
-            if (lane == 0) {
-                hostb += E.host_nbr(p, stop);
-                walked += stop - p;
-            }
+            if (gl == 0) hostb += E.host_nbr(p, stop);
             if (bal && first == NONE64) first = p + (uint64_t)(__ffs(bal) - 1);
-            got += __popc(bal);
-            p = stop;
+            const int cnt = __popc(bal);
+            if (got + cnt >= K) { // stop after the K-th leaving entry
+                for (int r = 0; r < K - got - 1; r++) bal &= bal - 1;
+                p += (uint64_t)__ffs(bal);
+                got = K;
+            } else {
+                got += cnt;
+                p = stop;
+            }
         }
-        if (lane == 0) {
-            const uint64_t nlo = first != NONE64 ? first : end;
-            skipped += nlo - p0;
-            lo[v] = nlo;
+        if (gl == 0) {
+            const uint64_t h = first != NONE64 ? first : end;
+            skipped += h - p0;
+            walked += p - p0;
+            hd[v] = (uint32_t)(h - b);
+            rs[v] = (uint32_t)(got < K ? end - b : p - b);
         }
     }
     sgk_warp_add(skipped, &ctr[C_SKIPPED]);
@@ -1228,12 +1252,10 @@ __global__ void __launch_bounds__(BLK)
 
 // F with the cache: a vertex stays on the scan list while it has a
 // candidate or a spent cache (state 2 from k_cpick) and its tree is live.
-// C_LIVE sums the kept lists' lengths (from lo[v] where lo is given: lists
-// in weight order).
+// C_LIVE sums the kept lists' lengths from their heads.
 __global__ void k_ckeep(uint64_t ns, const uint32_t *__restrict__ scan,
                         const uint8_t *__restrict__ cslot, const uint32_t *__restrict__ comp,
-                        sgk_arr<uint64_t> x, const uint64_t *__restrict__ lo, uint8_t *flags,
-                        ull *ctr)
+                        sgk_arr<uint64_t> x, Heads hs, uint8_t *flags, ull *ctr)
 {
     const uint64_t span = gthreads();
     uint64_t live = 0;
@@ -1243,7 +1265,7 @@ __global__ void k_ckeep(uint64_t ns, const uint32_t *__restrict__ scan,
             const uint32_t v = scan[i];
             const bool keep = (cslot[i] != NO_SLOT || flags[i] == 2) && comp[v] != NONE32;
             flags[i] = keep;
-            if (keep) live += x[v + 1] - (lo ? lo[v] : x[v]);
+            if (keep) live += x[v + 1] - hs[v];
         }
     }
     sgk_warp_add(live, &ctr[C_LIVE]);
@@ -1909,7 +1931,7 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
         const uint64_t R = h[C_REMAIN];
         if (contract_on && R <= m / CONTRACT_DIV) {
             // ------------------------------------------------ contraction
-            k_lens<<<grid(c, ns + 1), BLK, 0, st>>>(ns, scan, g->x, lo, candA);
+            k_lens<<<grid(c, ns + 1), BLK, 0, st>>>(ns, scan, g->x, (const uint64_t *)lo.p, candA.p);
             SGK_LAUNCHED("k_lens");
             tb = X.tmp.n;
             SGK_CU(cub::DeviceScan::ExclusiveSum(X.tmp.p, tb, candA.p, bestA.p, ns + 1, st));
@@ -2185,12 +2207,16 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         SGK_TRY(flags.alloc(c, ns0, "the forest keep flags", err));
     }
     SGK_TRY(cand.alloc(c, ns0, "the forest vertex candidates", err));
+    // Lists in weight order: with the cache the heads and resume points
+    // (hd, rs: offsets in the list, 8 bytes per vertex, so lists shorter
+    // than 2^32); without, the probe rounds' absolute heads lo and queues.
     sgk_dbuf<uint64_t> lo;
-    sgk_dbuf<uint32_t> unres, heavy; // lists in weight order without a cache
+    sgk_dbuf<uint32_t> unres, heavy, hd, rs;
     if (word) {
-        SGK_TRY(lo.alloc(c, n, "the forest list heads", err));
-        k_lo_init<<<grid(c, n), BLK, 0, st>>>(gx, n, lo);
-        SGK_LAUNCHED("k_lo_init");
+        SGK_TRY(hd.alloc(c, n, "the forest list heads", err));
+        SGK_TRY(rs.alloc(c, n, "the forest list resume points", err));
+        SGK_CU(cudaMemsetAsync(hd.p, 0, n * sizeof(uint32_t), st));
+        SGK_CU(cudaMemsetAsync(rs.p, 0, n * sizeof(uint32_t), st));
     }
     const EntInPlace ent{g->A, g->W, f32};
     const uint64_t cap = ns > 0 ? ns - 1 : 0; // forest edges, at most
@@ -2218,7 +2244,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     smin = smin < 4096 ? 4096 : smin > STREAM_MIN ? STREAM_MIN : smin;
     int K = 0;
     sgk_dbuf<uint64_t> vc;
-    if (!sgk_ctx_disabled(c, "vertex-cache")) {
+    // (lists in weight order fill it from their heads, at offsets below 2^32)
+    if (!sgk_ctx_disabled(c, "vertex-cache") && !(word && g->d.max_degree >= UINT32_MAX)) {
         // with the cache a vertex's candidate is a slot (1 byte, not 8)
         uint64_t room = free_room() + 7 * cand.n;
         if (!word) room = room > 16 * smin ? room - 16 * smin : 0; // kept for the streaming
@@ -2234,6 +2261,10 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     }
 
     if (word && K == 0) {
+        hd.release(), rs.release();
+        SGK_TRY(lo.alloc(c, n, "the forest list heads", err));
+        k_lo_init<<<grid(c, n), BLK, 0, st>>>(gx, n, lo);
+        SGK_LAUNCHED("k_lo_init");
         SGK_TRY(unres.alloc(c, ns0, "the forest warp queue", err));
         SGK_TRY(heavy.alloc(c, ns0, "the forest block queue", err));
     }
@@ -2451,8 +2482,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         if (nr == 0) return pick(); // the states again; the minima stand
         if (word) { // from the heads of the lists
             if (iters > 1) SGK_CU(cudaEventRecord(pipe.r0, st));
-            k_sfill<<<grid(c, nr * 32), BLK, 0, st>>>(nr, R, gx, ent, lo.p, comp.p, vc.p, K,
-                                                       dctr.p);
+            k_sfill<<<grid(c, nr * SF_G), BLK, 0, st>>>(nr, R, gx, ent, hd.p, rs.p, comp.p, vc.p,
+                                                         K, dctr.p);
             SGK_LAUNCHED("k_sfill");
             if (iters > 1) {
                 SGK_CU(cudaEventRecord(pipe.r1, st));
@@ -2509,7 +2540,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         if (K == 0)
             k_keep<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cand, comp, flags);
         else
-            k_ckeep<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cslot, comp, gx, word ? lo.p : nullptr,
+            k_ckeep<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cslot, comp, gx, Heads{gx, nullptr, hd.p},
                                                  flags, dctr);
         SGK_LAUNCHED("k_keep");
         tb = X.tmp.n;
@@ -2560,14 +2591,16 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         sgk_mem_stats ms;
         sgk_ctx_mem(c, &ms);
         const uint64_t room = (ms.budget > ms.in_use ? ms.budget - ms.in_use : 0) + 8 * vc.n +
-                              4 * (unres.n + heavy.n);
-        const uint64_t freed = 8 * cand.n + cslot.n + 4 * S0.n + 4 * S1.n + flags.n + 8 * lo.n;
+                              4 * (unres.n + heavy.n + rs.n);
+        const uint64_t freed =
+            8 * cand.n + cslot.n + 4 * S0.n + 4 * S1.n + flags.n + 8 * lo.n + 4 * hd.n;
         if (contract_on && 20 * ccap + slack <= room && 40 * ccap + slack <= room + freed) {
             const double tg = sgi_now();
             vc.release();
-            unres.release(), heavy.release();
+            unres.release(), heavy.release(), rs.release();
+            const Heads heads{gx, lo.p, hd.p};
             if (word) { // the lists from their heads
-                k_lens<<<grid(c, ns + 1), BLK, 0, st>>>(ns, scan, gx, lo.p, off);
+                k_lens<<<grid(c, ns + 1), BLK, 0, st>>>(ns, scan, gx, heads, off);
                 SGK_LAUNCHED("k_lens");
                 size_t b = X.tmp.n;
                 SGK_CU(cub::DeviceScan::ExclusiveSum(X.tmp.p, b, off, off, ns + 1, st));
@@ -2578,9 +2611,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 SGK_TRY(C[0][j].alloc(c, ccap, "the forest contracted edges", err));
             SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
             if (word)
-                HWALK(HW_GATHER, wgrid, ns, off, scan, (const uint64_t *)lo.p, g->A, g->W, f32,
-                      comp, nullptr, nullptr, 0, C[0][0], C[0][1], C[0][2], C[0][3], C[0][4],
-                      ccap, 0, NONE64, dctr);
+                HWALK(HW_GATHER, wgrid, ns, off, scan, heads, g->A, g->W, f32, comp, nullptr,
+                      nullptr, 0, C[0][0], C[0][1], C[0][2], C[0][3], C[0][4], ccap, 0, NONE64,
+                      dctr);
             else
                 HWALK(HW_GATHER, wgrid, ns, off, scan, gx, g->A, g->W, f32, comp, nullptr,
                       nullptr, 0, C[0][0], C[0][1], C[0][2], C[0][3], C[0][4], ccap, 0, NONE64,
@@ -2592,7 +2625,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             if (ne > ccap) return sgi_fail(err, SG_E_DEVICE, "GPU forest: contracted list overflow");
             SGK_TRY(reset_best()); // the offsets' words, for the edge rounds
             cand.release(), cslot.release(), S0.release(), S1.release(), flags.release();
-            lo.release();
+            lo.release(), hd.release();
             for (int j = 0; j < 5; j++)
                 SGK_TRY(C[1][j].alloc(c, ccap, "the forest contracted edges", err));
             contractions = 1;
@@ -2620,7 +2653,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     cand.release(), cslot.release(), bestA.release(), comp.release(), S0.release();
     S1.release(), bestB.release(), nxt.release(), par.release(), rn.release();
     flags.release(), vc.release(), X.tmp.release(), lo.release(), unres.release();
-    heavy.release();
+    heavy.release(), hd.release(), rs.release();
     SGK_TRY(forest_out(c, out, ou.p, ov.p, ow.p, f32, u, v, w, stats, err));
     *n_edges = out;
     sgk_stats_set(stats, "iterations", iters);
