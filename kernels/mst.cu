@@ -2145,9 +2145,19 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     const uint64_t n = g->d.n, m = g->d.m;
     const bool f32 = g->d.f32;
     const bool contract_on = !sgk_ctx_disabled(c, "contract");
-    // Lists in weight order: each round reads each scanned list from lo[v]
-    // to its first leaving entry (A, B, C over the lists in place), no cache
-    const bool word = g->d.weight_order && g->d.has_weights && !sgk_ctx_disabled(c, "weight-order");
+    // Lists in weight order, on a graph with hubs: the cache is filled from
+    // the heads of the lists (k_sfill), or without room for it each round
+    // reads each scanned list from its head to its first leaving entry (A,
+    // B, C over the lists in place). On a graph without hubs (SSCA2: lists
+    // of ~32 entries, most inside a clique after the first round) the heads
+    // are a large part of each list and are read as scattered sectors, while
+    // whole lists stream: measured at SSCA2 26 and 6G, 1.10 s from the heads
+    // against 0.82 s whole (docs/benchmarks.md); there the lists are read
+    // whole, their order unused. "heads-rule" disabled: the heads whenever
+    // the lists are in weight order; "weight-order" disabled: never.
+    const bool word = g->d.weight_order && g->d.has_weights &&
+                      !sgk_ctx_disabled(c, "weight-order") &&
+                      (!sgi_hub_free(n, m, g->d.max_degree) || sgk_ctx_disabled(c, "heads-rule"));
     cudaStream_t st = c->stream;
     uint64_t iters = 0, scanned = 0, contractions = 0, cedges = 0;
     ull h[C_NCTR];

@@ -384,7 +384,8 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     in.algo = algo == SGI_ALGO_BFS ? SG_PLAN_BFS : algo == SGI_ALGO_MST ? SG_PLAN_MST : SG_PLAN_SSSP;
     /* the in-place forest reads lists whole unless they are in weight order
      * (then from their heads, and the GPU alone: no CPU share) */
-    const bool by_weight = algo == SGI_ALGO_MST && g->weight_order && g->w;
+    const bool by_weight = algo == SGI_ALGO_MST && g->weight_order && g->w &&
+                           !sgi_hub_free(g->n, g->m, g->max_degree); /* kernels/mst.cu's rule */
     in.lists_unsorted = algo == SGI_ALGO_MST && !by_weight;
     in.n = g->n;
     in.m = g->m;

@@ -717,8 +717,8 @@ typedef struct sg_plan {
                                 * host_shared_gbps (0 unless both read some) */
     double predicted_pass_s;   /* max(t_device + t_gpu_host, t_cpu, t_shared) */
     double passes;             /* passes over the edges (model) */
-    double t_rounds;           /* the in-place forest's per-round vertex work,
-                                * all rounds (0 for the others) */
+    double t_rounds;           /* the in-place forests' per-round vertex work,
+                                * all rounds (0 for SSSP and BFS) */
     double t_index;            /* SSSP: building its light index, two passes
                                 * over the spilled W and one over A, by the
                                 * GPU and the CPU threads through one host

@@ -1524,31 +1524,42 @@ static void test_hybrid_sssp_share(void **state)
  * "weight_order" 1) into its vertex cache (four slots, or one with
  * "wide-cache" disabled: many refills), or without the cache ("vertex-cache"
  * disabled) probing the heads every round, at every split and at budgets
- * that spill; the forest is the CPU's and Kruskal's. With "weight-order"
- * disabled the executor reads whole lists again, the forest the same. */
+ * that spill; the forest is the CPU's and Kruskal's. The heads are read on
+ * graphs with hubs (max degree >= 16 m / n), whole lists on the others,
+ * unless "heads-rule" is disabled (the heads whenever the lists are in
+ * weight order); with "weight-order" disabled whole lists always. */
 static void test_hybrid_weight_order(void **state)
 {
     (void)state;
     static const struct {
         int f[3];
         const char *off; /* disable names */
-    } runs[] = {{{8, 8, 8}, NULL},           {{0, 0, 0}, NULL},
-                {{8, 0, 0}, NULL},           {{0, 8, 8}, NULL},
-                {{3, 5, 1}, NULL},           {{5, 1, 7}, NULL},
-                {{4, 4, 4}, NULL},           {{0, 0, 0}, "vertex-cache"},
-                {{3, 5, 1}, "vertex-cache"}, {{0, 0, 0}, "wide-cache"},
-                {{4, 4, 4}, "weight-order"}};
+    } runs[] = {{{8, 8, 8}, "heads-rule"},
+                {{0, 0, 0}, "heads-rule"},
+                {{8, 0, 0}, "heads-rule"},
+                {{0, 8, 8}, "heads-rule"},
+                {{3, 5, 1}, "heads-rule"},
+                {{5, 1, 7}, "heads-rule"},
+                {{4, 4, 4}, "heads-rule"},
+                {{0, 0, 0}, "heads-rule,vertex-cache"},
+                {{3, 5, 1}, "heads-rule,vertex-cache"},
+                {{0, 0, 0}, "heads-rule,wide-cache"},
+                {{4, 4, 4}, "weight-order"},
+                {{0, 0, 0}, NULL}};
     const int nruns = (int)(sizeof runs / sizeof runs[0]);
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     char what[300];
-    uint64_t headed = 0;
+    uint64_t headed = 0, by_rule[2] = {0, 0}; /* the rule's picks: whole lists, heads */
     for (int k = 0; k < TG_NKINDS; k++)
         for (int si = 0; si < n_sizes(); si++)
             for (int f32 = 0; f32 < 2; f32++) {
                 sg_graph *g = tg_make((tg_kind)k, size_at(si), 5, false, f32);
                 sg_error err = {0};
                 if (sg_graph_sort_by_weight(g, 2, &err) != SG_OK) fail_msg("%s", err.msg);
-                const uint64_t n = nverts(g);
+                const uint64_t n = nverts(g), m = sg_graph_offsets(g)[n];
+                sg_graph_info gi;
+                sg_graph_get_info(g, &gi);
+                const bool hubs = n > 0 && (double)gi.max_degree >= 16.0 * (double)m / (double)n;
                 char base[200];
                 describe(base, sizeof base, (tg_kind)k, size_at(si), 5, false, f32, g);
                 snprintf(what, sizeof what, "%s, lists by weight, gpu", base);
@@ -1557,7 +1568,10 @@ static void test_hybrid_weight_order(void **state)
                 sg_run_free(gpu);
                 for (int i = 0; i < nruns; i++) {
                     const int *f = runs[i].f;
-                    const bool off = runs[i].off && strcmp(runs[i].off, "weight-order") == 0;
+                    const char *dis = runs[i].off ? runs[i].off : "";
+                    const bool heads = !strstr(dis, "weight-order") &&
+                                       (strstr(dis, "heads-rule") || hubs);
+                    const bool off = !heads;
                     snprintf(what, sizeof what,
                              "%s, lists by weight, hybrid split %d/8 %d/8 %d/8, disabled: %s", base,
                              f[0], f[1], f[2], runs[i].off ? runs[i].off : "none");
@@ -1571,8 +1585,9 @@ static void test_hybrid_weight_order(void **state)
                         fail_msg("%s: no weight_order / iterations / cache_slots counter", what);
                     if (iters > 0 && wo != (off ? 0u : 1u))
                         fail_msg("%s: weight_order %llu", what, (unsigned long long)wo);
-                    const uint64_t want_slots =
-                        !runs[i].off || off ? 4 : strcmp(runs[i].off, "wide-cache") == 0 ? 1 : 0;
+                    const uint64_t want_slots = strstr(dis, "vertex-cache") ? 0
+                                                : strstr(dis, "wide-cache")   ? 1
+                                                                              : 4;
                     if (iters > 0 && slots != want_slots)
                         fail_msg("%s: %llu cache slots, want %llu", what, (unsigned long long)slots,
                                  (unsigned long long)want_slots);
@@ -1587,12 +1602,17 @@ static void test_hybrid_weight_order(void **state)
                     if (!off && f[1] == 0 && f[2] == 0 && iters > 0 && hb == 0)
                         fail_msg("%s: no host bytes with the lists in host memory", what);
                     headed += wo;
+                    if (!runs[i].off && iters > 0) by_rule[wo ? 1 : 0]++;
                     sg_run_free(run);
                     if (runs[i].off) env_pop(saved);
                 }
                 sg_graph_free(g);
             }
     if (headed == 0) fail_msg("the executor never read lists from their heads");
+    if (by_rule[0] == 0 || by_rule[1] == 0)
+        fail_msg("the heads rule chose whole lists %llu times and heads %llu times",
+                 (unsigned long long)by_rule[0], (unsigned long long)by_rule[1]);
+    char *saved = env_push("heads-rule"); /* the heads, whatever the rule */
     /* budgets that spill, the accountant's peak within each */
     sg_graph *g = tg_make(TG_RMAT, small_only ? 256 : 4096, 2, false, false);
     sg_error err = {0};
@@ -1623,6 +1643,7 @@ static void test_hybrid_weight_order(void **state)
             fail_msg("%s: the lists not read from their heads", what);
         sg_run_free(run);
     }
+    env_pop(saved);
     sg_graph_free(g);
     sg_run_free(cpu);
 }

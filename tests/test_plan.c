@@ -101,8 +101,8 @@ static void check_plan(const sg_plan_input *in, const sg_plan *p, const char *wh
     if ((p->t_shared > 0.0) != (p->pcie_bytes_per_pass > 0 && p->cpu_share > 0.0))
         fail_msg("%s: shared %g s, %llu PCIe bytes, cpu share %g", what, p->t_shared,
                  (unsigned long long)p->pcie_bytes_per_pass, p->cpu_share);
-    /* per-round vertex work: the in-place forest's only */
-    if ((p->t_rounds > 0.0) != (in->algo == SG_PLAN_MST && in->lists_unsorted))
+    /* per-round vertex work: the in-place forests' only (whole lists or heads) */
+    if ((p->t_rounds > 0.0) != (in->algo == SG_PLAN_MST))
         fail_msg("%s: rounds %g s", what, p->t_rounds);
     /* the light index's passes over the spilled W: SSSP's only, and where
      * the budget holds no index, a second pass instead */
