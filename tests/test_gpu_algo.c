@@ -1518,6 +1518,87 @@ static void test_hybrid_sssp_share(void **state)
  * too, down to its in-place executor's own arrays (where the contracted
  * list no longer fits and the vertex rounds go to the end); below those,
  * auto runs it on the cpu and says why. */
+/* SSSP over lists in weight order: the light index from each list's light
+ * run (counter "index_from_heads"), in core and at splits that spill, on
+ * every family, directed and undirected, and on a graph whose f32 weights
+ * include -0.0 (first in weight order, heavy by their bits: the run starts
+ * after them); distances equal Dijkstra's, also with "weight-order"
+ * disabled (the index from whole lists). */
+static void test_weight_order_sssp(void **state)
+{
+    (void)state;
+    static const int fr[][3] = {{8, 8, 8}, {0, 0, 0}, {3, 5, 1}};
+    char what[300];
+    uint64_t from_heads = 0;
+    for (int k = 0; k < TG_NKINDS; k++)
+        for (int si = 0; si < n_sizes(); si++)
+            for (int directed = 0; directed < 2; directed++)
+                for (int f32 = 0; f32 < 2; f32++) {
+                    sg_graph *g = tg_make((tg_kind)k, size_at(si), 7, directed, f32);
+                    sg_error err = {0};
+                    if (sg_graph_sort_by_weight(g, 2, &err) != SG_OK) fail_msg("%s", err.msg);
+                    const uint64_t n = nverts(g);
+                    uint32_t src[3];
+                    const int ns = sources_of(g, 7, src);
+                    char base[200];
+                    describe(base, sizeof base, (tg_kind)k, size_at(si), 7, directed, f32, g);
+                    for (int i = 0; i < 5; i++) {
+                        const bool incore = i == 3, off = i == 4;
+                        const int *f = fr[i < 3 ? i : 1];
+                        snprintf(what, sizeof what, "%s, lists by weight, %s%s", base,
+                                 incore ? "gpu" : "hybrid", off ? ", weight-order disabled" : "");
+                        char *saved = off ? env_push("weight-order") : NULL;
+                        sg_run *run = incore ? mkrun(SG_BACKEND_GPU, 0)
+                                             : mkhybrid(SG_BACKEND_HYBRID, 0, f, n);
+                        sssp_check(run, incore ? SG_BACKEND_GPU : SG_BACKEND_HYBRID, g,
+                                   src[i % ns], SG_SSSP_DELTA, 0.0, i % 2, what);
+                        uint64_t heads = 0, light = 0;
+                        if (!counter(run, "index_from_heads", &heads) ||
+                            !counter(run, "light_edges", &light))
+                            fail_msg("%s: no index_from_heads / light_edges counter", what);
+                        if (heads != (!off && light > 0 ? 1u : 0u))
+                            fail_msg("%s: index_from_heads %llu with %llu light edges", what,
+                                     (unsigned long long)heads, (unsigned long long)light);
+                        from_heads += heads;
+                        sg_run_free(run);
+                        if (off) env_pop(saved);
+                    }
+                    sg_graph_free(g);
+                }
+    if (from_heads == 0) fail_msg("no light index was built from the heads of the lists");
+    /* f32 weights with -0.0 and +0.0 among small and large ones, and a hub */
+    const uint64_t n = 600, ne = 5000;
+    uint32_t *u = malloc(ne * 4), *v = malloc(ne * 4), *wb = malloc(ne * 4);
+    assert_true(u && v && wb);
+    uint64_t rs = 99;
+    for (uint64_t i = 0; i < ne; i++) {
+        u[i] = i < 300 ? 0 : (uint32_t)(tu_rand(&rs) % n);
+        v[i] = (uint32_t)(tu_rand(&rs) % n);
+        const uint64_t r = tu_rand(&rs) % 8;
+        const float f = r == 0 ? -0.0f : r == 1 ? 0.0f : r < 5 ? 0.125f * (float)r : 40.0f * (float)r;
+        memcpy(&wb[i], &f, 4);
+    }
+    for (int directed = 0; directed < 2; directed++) {
+        sg_graph *g = tg_from_edges(n, ne, u, v, wb, directed, true);
+        sg_error err = {0};
+        if (sg_graph_sort_by_weight(g, 2, &err) != SG_OK) fail_msg("%s", err.msg);
+        for (int i = 0; i < 3; i++) {
+            snprintf(what, sizeof what, "-0.0 weights, %s, lists by weight, %s",
+                     directed ? "directed" : "undirected", i == 2 ? "gpu" : "hybrid");
+            sg_run *run = i == 2 ? mkrun(SG_BACKEND_GPU, 0) : mkhybrid(SG_BACKEND_HYBRID, 0, fr[i + 1], n);
+            for (uint32_t s = 0; s < 3; s++)
+                sssp_check(run, i == 2 ? SG_BACKEND_GPU : SG_BACKEND_HYBRID, g, s * 97,
+                           SG_SSSP_DELTA, 0.5, false, what);
+            uint64_t heads = 0;
+            if (!counter(run, "index_from_heads", &heads) || heads != 1)
+                fail_msg("%s: the light index not from the heads", what);
+            sg_run_free(run);
+        }
+        sg_graph_free(g);
+    }
+    free(u), free(v), free(wb);
+}
+
 /* Lists in weight order (sg_graph_sort_by_weight, as a store written by
  * renumber --lists weight holds them): the in-core forest skips its sort,
  * the in-place executor reads each list from its head (counter
@@ -1898,6 +1979,7 @@ int main(void)
         cmocka_unit_test(test_hybrid_sssp_share),
         cmocka_unit_test(test_hybrid_budget),
         cmocka_unit_test(test_hybrid_weight_order),
+        cmocka_unit_test(test_weight_order_sssp),
         cmocka_unit_test(test_hybrid_host_memory),
     };
     const char *only = getenv("SG_TEST_ONLY"); /* e.g. "test_bfs", for sanitizer runs */
