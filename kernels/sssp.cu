@@ -50,10 +50,6 @@
 //     sgk_sssp_bytes, which counts what the method needs); "light-index"
 //     disables it. With host lists (the hybrid backend) the CPU threads
 //     count and copy a share of them ("the light index's CPU share" below).
-//     Over lists in weight order (a store written by renumber --lists
-//     weight) each list's light entries are one run at its head (after any
-//     -0.0 weights): both passes read only that run (light_heads), the GPU
-//     alone, instead of W twice and the light A over whole lists.
 //   Settle order: on a graph with host lists, a settle pass over max(256,
 //     n / 1024) vertices or more first sorts them by id (CUB radix sort
 //     into the empty near queue, where the budget has room for its
@@ -146,8 +142,6 @@
 //                     (not doubled when its light index fits)
 //   "cpu-light"       near-far: the GPU builds the whole light index (no
 //                     CPU share of the host lists)
-//   "weight-order"    near-far: lists in weight order indexed as any lists
-//                     (whole, edge-parallel), not from their light runs
 //   "dynamic-split"   near-far: the light index's CPU share takes the
 //                     lists from share->from up (no meeting)
 //   "settle-sort"     near-far: settle passes take their vertices in the
@@ -856,54 +850,6 @@ __global__ void __launch_bounds__(BF_BLOCK)
     if (FILL) sgk_warp_add(hostc, ahost);
 }
 
-// The light index over lists in weight order (sgk_graph_desc.weight_order):
-// a list's light entries (weight bits < bound) are one run, after its -0.0
-// weights (f32: first in weight order, heavy by their bits) and before its
-// first weight >= bound. A group of LH_G lanes per vertex reads W from the
-// head, LH_G entries (a 32-byte sector) a step, to the end of that run:
-// the count puts its length in cnt[v]; the fill copies its A and W to the
-// slots from lx[v] on (the counts' exclusive sums). So the passes read each
-// list's light run and a sector more, not whole lists. *hostc += entries
-// of W (and, filling, of A) read from host memory.
-constexpr unsigned LH_G = 8;
-template <bool FILL>
-__global__ void __launch_bounds__(256)
-    light_heads(XArr x, EArr a, EArr w, u64 n, u64 bound, bool f32, u64 *lx, uint32_t *la,
-                uint32_t *lw, u64 *hostc)
-{
-    const unsigned lane = threadIdx.x & 31u, gl = lane % LH_G, gbase = lane - gl;
-    const unsigned gmask = ((1u << LH_G) - 1u) << gbase;
-    const u64 ngroups = (u64)gridDim.x * blockDim.x / LH_G;
-    u64 host = 0;
-    for (u64 v = ((u64)blockIdx.x * blockDim.x + threadIdx.x) / LH_G; v < n; v += ngroups) {
-        const u64 e = x[v + 1];
-        u64 p = x[v], cnt = 0;
-        const u64 base = FILL ? lx[v] : 0;
-        while (p < e) { // group-uniform
-            const u64 q = p + gl, stop = e - p > LH_G ? p + LH_G : e;
-            const bool in = q < e;
-            const uint32_t wb = in ? w[q] : 0u;
-            const bool negz = in && f32 && wb == 0x80000000u;
-            const bool light = in && !negz && (u64)wb < bound;
-            const unsigned sh = gbase, keep = (1u << LH_G) - 1u;
-            const unsigned lbal = (__ballot_sync(gmask, light) >> sh) & keep;
-            const unsigned ebal = (__ballot_sync(gmask, in && !negz && !light) >> sh) & keep;
-            if (gl == 0) host += w.host_count(p, stop);
-            if (FILL && light) {
-                const u64 slot = base + cnt + (u64)__popc(lbal & ((1u << gl) - 1u));
-                la[slot] = a[q];
-                lw[slot] = wb;
-                host += a.host_count(q, q + 1);
-            }
-            cnt += (u64)__popc(lbal);
-            if (ebal) break; // the run ended in this step
-            p = stop;
-        }
-        if (!FILL && gl == 0) lx[v] = cnt;
-    }
-    sgk_warp_add(host, hostc);
-}
-
 template <bool LDG>
 __device__ __forceinline__ u64 bf_load(const u64 *p)
 {
@@ -1364,10 +1310,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     ishare.c = c;
     ishare.g = g;
     ishare.split = n;
-    // Lists in weight order: the index from each list's light run
-    // (light_heads), the GPU alone; "weight-order" disabled: whole lists.
-    const bool heads = d.weight_order && d.has_weights && !sgk_ctx_disabled(c, "weight-order");
-    if (!heads && share && share->low < n && !sgk_ctx_disabled(c, "cpu-light")) { // (checked by sgk_sssp)
+    if (share && share->low < n && !sgk_ctx_disabled(c, "cpu-light")) { // (checked by sgk_sssp)
         ishare.sh = share;
         ishare.dynamic = !sgk_ctx_disabled(c, "dynamic-split");
     }
@@ -1445,15 +1388,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                 sgk_dbuf<unsigned char> tmp;
                 SGK_TRY(tmp.alloc(c, tb ? tb : 1, "the SSSP light index scan storage", err));
                 SGK_CU(cudaMemsetAsync(lx.get(), 0, (n + 1) * sizeof(u64), st));
-                if (heads) {
-                    light_heads<false><<<sgk_grid(c, n * LH_G, 256), 256, 0, st>>>(
-                        graph_x(g), g->A, g->W, n, light_bound, f32, lx, nullptr, nullptr,
-                        &ctr.get()->ihost);
-                    SGK_LAUNCHED("light_heads");
-                } else {
-                    SGK_TRY(ishare.count(light_bound, lx, lgrid, err));
-                    index_host += g->W.host_count(0, ishare.gpu_end());
-                }
+                SGK_TRY(ishare.count(light_bound, lx, lgrid, err));
+                index_host += g->W.host_count(0, ishare.gpu_end());
                 SGK_CU(cub::DeviceScan::ExclusiveSum(tmp.get(), tb, lx.get(), lx.get(),
                                                      (size_t)(n + 1), st));
                 SGK_CU(cudaMemcpyAsync(&hc.p->wcnt, lx.get() + n, sizeof(u64),
@@ -1477,21 +1413,14 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             if (fits()) {
                 SGK_TRY(la.alloc(c, light_m ? light_m : 1, "the SSSP light index neighbours", err));
                 SGK_TRY(lw.alloc(c, light_m ? light_m : 1, "the SSSP light index weights", err));
-                sgk_dbuf<u64> cur; // the fill's cursors (whole lists only)
-                if (heads) {
-                    light_heads<true><<<sgk_grid(c, n * LH_G, 256), 256, 0, st>>>(
-                        graph_x(g), g->A, g->W, n, light_bound, f32, lx, la, lw,
-                        &ctr.get()->ihost);
-                    SGK_LAUNCHED("light_heads");
-                } else {
-                    SGK_TRY(cur.alloc(c, n + 1, "the SSSP light index cursors", err));
-                    SGK_CU(cudaMemcpyAsync(cur.get(), lx.get(), (n + 1) * sizeof(u64),
-                                           cudaMemcpyDeviceToDevice, st));
-                    SGK_TRY(ishare.fill(light_bound, cur, la, lw, light_m, lgrid,
-                                        &ctr.get()->ihost, err));
-                    index_host += g->W.host_count(0, ishare.gpu_end());
-                }
+                sgk_dbuf<u64> cur;
+                SGK_TRY(cur.alloc(c, n + 1, "the SSSP light index cursors", err));
+                SGK_CU(cudaMemcpyAsync(cur.get(), lx.get(), (n + 1) * sizeof(u64),
+                                       cudaMemcpyDeviceToDevice, st));
+                SGK_TRY(ishare.fill(light_bound, cur, la, lw, light_m, lgrid, &ctr.get()->ihost,
+                                    err));
                 // + ihost, read back with the rounds
+                index_host += g->W.host_count(0, ishare.gpu_end());
                 SGK_CU(cudaStreamSynchronize(st)); // before cur is freed
             } else {
                 lx.release(); // most edges light, or no room: rounds walk the lists
@@ -1702,7 +1631,6 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     sgk_stats_set(stats, "settle_passes", settle_passes);
     sgk_stats_set(stats, "settle_sorted", sorted_passes);
     sgk_stats_set(stats, "light_edges", lx.get() ? light_m : 0);
-    sgk_stats_set(stats, "index_from_heads", heads && lx.get() ? 1 : 0);
     const bool shared = ishare.sh && lx.get();
     sgk_stats_set(stats, "cpu_index_split", shared ? ishare.split : n);
     sgk_stats_set(stats, "cpu_index_lists", shared ? n - ishare.split : 0);

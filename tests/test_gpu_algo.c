@@ -1518,18 +1518,17 @@ static void test_hybrid_sssp_share(void **state)
  * too, down to its in-place executor's own arrays (where the contracted
  * list no longer fits and the vertex rounds go to the end); below those,
  * auto runs it on the cpu and says why. */
-/* SSSP over lists in weight order: the light index from each list's light
- * run (counter "index_from_heads"), in core and at splits that spill, on
- * every family, directed and undirected, and on a graph whose f32 weights
- * include -0.0 (first in weight order, heavy by their bits: the run starts
- * after them); distances equal Dijkstra's, also with "weight-order"
- * disabled (the index from whole lists). */
+/* SSSP over lists in weight order (its light index takes each list's light
+ * entries wherever they are), in core and at splits that spill, on every
+ * family, directed and undirected, and on a graph whose f32 weights include
+ * -0.0 (first in weight order, heavy by their bits): distances and trees
+ * equal Dijkstra's. (An index read from the light runs at the lists' heads
+ * was built and measured: no faster, docs/benchmarks.md.) */
 static void test_weight_order_sssp(void **state)
 {
     (void)state;
     static const int fr[][3] = {{8, 8, 8}, {0, 0, 0}, {3, 5, 1}};
     char what[300];
-    uint64_t from_heads = 0;
     for (int k = 0; k < TG_NKINDS; k++)
         for (int si = 0; si < n_sizes(); si++)
             for (int directed = 0; directed < 2; directed++)
@@ -1542,30 +1541,19 @@ static void test_weight_order_sssp(void **state)
                     const int ns = sources_of(g, 7, src);
                     char base[200];
                     describe(base, sizeof base, (tg_kind)k, size_at(si), 7, directed, f32, g);
-                    for (int i = 0; i < 5; i++) {
-                        const bool incore = i == 3, off = i == 4;
+                    for (int i = 0; i < 4; i++) {
+                        const bool incore = i == 3;
                         const int *f = fr[i < 3 ? i : 1];
-                        snprintf(what, sizeof what, "%s, lists by weight, %s%s", base,
-                                 incore ? "gpu" : "hybrid", off ? ", weight-order disabled" : "");
-                        char *saved = off ? env_push("weight-order") : NULL;
+                        snprintf(what, sizeof what, "%s, lists by weight, %s", base,
+                                 incore ? "gpu" : "hybrid");
                         sg_run *run = incore ? mkrun(SG_BACKEND_GPU, 0)
                                              : mkhybrid(SG_BACKEND_HYBRID, 0, f, n);
                         sssp_check(run, incore ? SG_BACKEND_GPU : SG_BACKEND_HYBRID, g,
                                    src[i % ns], SG_SSSP_DELTA, 0.0, i % 2, what);
-                        uint64_t heads = 0, light = 0;
-                        if (!counter(run, "index_from_heads", &heads) ||
-                            !counter(run, "light_edges", &light))
-                            fail_msg("%s: no index_from_heads / light_edges counter", what);
-                        if (heads != (!off && light > 0 ? 1u : 0u))
-                            fail_msg("%s: index_from_heads %llu with %llu light edges", what,
-                                     (unsigned long long)heads, (unsigned long long)light);
-                        from_heads += heads;
                         sg_run_free(run);
-                        if (off) env_pop(saved);
                     }
                     sg_graph_free(g);
                 }
-    if (from_heads == 0) fail_msg("no light index was built from the heads of the lists");
     /* f32 weights with -0.0 and +0.0 among small and large ones, and a hub */
     const uint64_t n = 600, ne = 5000;
     uint32_t *u = malloc(ne * 4), *v = malloc(ne * 4), *wb = malloc(ne * 4);
@@ -1588,10 +1576,10 @@ static void test_weight_order_sssp(void **state)
             sg_run *run = i == 2 ? mkrun(SG_BACKEND_GPU, 0) : mkhybrid(SG_BACKEND_HYBRID, 0, fr[i + 1], n);
             for (uint32_t s = 0; s < 3; s++)
                 sssp_check(run, i == 2 ? SG_BACKEND_GPU : SG_BACKEND_HYBRID, g, s * 97,
-                           SG_SSSP_DELTA, 0.5, false, what);
-            uint64_t heads = 0;
-            if (!counter(run, "index_from_heads", &heads) || heads != 1)
-                fail_msg("%s: the light index not from the heads", what);
+                           SG_SSSP_DELTA, 0.5, s == 1, what);
+            uint64_t light = 0;
+            if (!counter(run, "light_edges", &light) || light == 0)
+                fail_msg("%s: no light index", what);
             sg_run_free(run);
         }
         sg_graph_free(g);
