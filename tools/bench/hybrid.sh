@@ -6,7 +6,9 @@
 # backend at each budget of BUDGETS (default "24G 12G 6G"; auto picks
 # hybrid when the graph does not fit), plus 6G with pinned host memory.
 # ORDER=degree|degree-asc|bfs|bfs-rev runs on a copy of each store renumbered so
-# (spillgraph renumber; the output files are named with the order).
+# (spillgraph renumber; the output files are named with the order); LISTS=weight
+# on a copy with its lists in weight order (renumber --lists weight, ORDER
+# default none; files named with -w).
 # Run from the repository root after building into build/.
 # Usage: tools/bench/hybrid.sh WORKDIR LOGDIR SCALE
 # Output: LOGDIR/hybrid-KIND-SCALE.jsonl, one JSON object per run, each
@@ -36,11 +38,15 @@ for k in "${kinds[@]}"; do
   store=$work/$k$s.sg
   [ -d "$store" ] || /usr/bin/time -f "gen $k $s: %e s" $sg gen "$k" --scale "$s" -o "$store" --quiet
   out=$log/hybrid-$k-$s.jsonl
-  if [ -n "${ORDER:-}" ]; then
-    [ -d "$work/$k$s-$ORDER.sg" ] ||
-      $sg renumber "$store" -o "$work/$k$s-$ORDER.sg" --order "$ORDER" --threads "$threads"
-    store=$work/$k$s-$ORDER.sg
-    out=$log/hybrid-$k-$s-$ORDER.jsonl
+  if [ -n "${ORDER:-}" ] || [ "${LISTS:-id}" = weight ]; then
+    ord=${ORDER:-none}
+    tag=$ord
+    [ "${LISTS:-id}" = weight ] && tag=$ord-w
+    [ -d "$work/$k$s-$tag.sg" ] ||
+      $sg renumber "$store" -o "$work/$k$s-$tag.sg" --order "$ord" --lists "${LISTS:-id}" \
+        --threads "$threads"
+    store=$work/$k$s-$tag.sg
+    out=$log/hybrid-$k-$s-$tag.jsonl
   fi
   : > "$out"
   for a in $algos; do
