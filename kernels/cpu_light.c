@@ -13,30 +13,31 @@
 #define SGK_HAVE_AVX512 0
 #endif
 
-uint64_t sgk_light_tally_scalar(const uint32_t *w, uint64_t e0, uint64_t e1, uint64_t bound)
+uint64_t sgk_light_tally_scalar(const uint32_t *w, uint64_t e0, uint64_t e1, uint64_t bound,
+                                uint32_t wmask)
 {
     uint64_t c = 0;
-    for (uint64_t e = e0; e < e1; e++) c += (uint64_t)w[e] < bound;
+    for (uint64_t e = e0; e < e1; e++) c += (uint64_t)(w[e] & wmask) < bound;
     return c;
 }
 
 uint64_t sgk_light_count_scalar(const uint64_t *x, const uint32_t *w, uint64_t v0, uint64_t v1,
-                                uint64_t bound, uint64_t *cnt)
+                                uint64_t bound, uint32_t wmask, uint64_t *cnt)
 {
     uint64_t total = 0;
     for (uint64_t v = v0; v < v1; v++) {
-        cnt[v - v0] = sgk_light_tally_scalar(w, x[v], x[v + 1], bound);
+        cnt[v - v0] = sgk_light_tally_scalar(w, x[v], x[v + 1], bound, wmask);
         total += cnt[v - v0];
     }
     return total;
 }
 
 uint64_t sgk_light_fill_scalar(const uint32_t *a, const uint32_t *w, uint64_t e0, uint64_t e1,
-                               uint64_t bound, uint32_t *la, uint32_t *lw)
+                               uint64_t bound, uint32_t wmask, uint32_t *la, uint32_t *lw)
 {
     uint64_t k = 0;
     for (uint64_t e = e0; e < e1; e++)
-        if ((uint64_t)w[e] < bound) {
+        if ((uint64_t)(w[e] & wmask) < bound) {
             la[k] = a[e];
             lw[k] = w[e];
             k++;
@@ -63,12 +64,12 @@ static inline AVX512 __mmask16 span_mask(uint64_t p, uint64_t e)
 }
 
 static inline AVX512 uint64_t tally_avx512(const uint32_t *w, uint64_t e0, uint64_t e1,
-                                           __m512i lim)
+                                           __m512i lim, __m512i wm)
 {
     uint64_t c = 0;
     for (uint64_t p = e0; p < e1; p += 16) {
         const __mmask16 m = span_mask(p, e1);
-        const __m512i wv = _mm512_maskz_loadu_epi32(m, w + p);
+        const __m512i wv = _mm512_and_si512(_mm512_maskz_loadu_epi32(m, w + p), wm);
         c += (uint64_t)__builtin_popcount((unsigned)_mm512_mask_cmple_epu32_mask(m, wv, lim));
     }
     return c;
@@ -80,32 +81,33 @@ static inline AVX512 __m512i limit(uint64_t bound)
 }
 
 static AVX512 uint64_t tally_bound_avx512(const uint32_t *w, uint64_t e0, uint64_t e1,
-                                          uint64_t bound)
+                                          uint64_t bound, uint32_t wmask)
 {
-    return tally_avx512(w, e0, e1, limit(bound));
+    return tally_avx512(w, e0, e1, limit(bound), _mm512_set1_epi32((int)wmask));
 }
 
 static AVX512 uint64_t count_avx512(const uint64_t *x, const uint32_t *w, uint64_t v0,
-                                    uint64_t v1, uint64_t bound, uint64_t *cnt)
+                                    uint64_t v1, uint64_t bound, uint32_t wmask, uint64_t *cnt)
 {
-    const __m512i lim = limit(bound);
+    const __m512i lim = limit(bound), wm = _mm512_set1_epi32((int)wmask);
     uint64_t total = 0;
     for (uint64_t v = v0; v < v1; v++) {
-        cnt[v - v0] = tally_avx512(w, x[v], x[v + 1], lim);
+        cnt[v - v0] = tally_avx512(w, x[v], x[v + 1], lim, wm);
         total += cnt[v - v0];
     }
     return total;
 }
 
 static AVX512 uint64_t fill_avx512(const uint32_t *a, const uint32_t *w, uint64_t e0,
-                                   uint64_t e1, uint64_t bound, uint32_t *la, uint32_t *lw)
+                                   uint64_t e1, uint64_t bound, uint32_t wmask, uint32_t *la,
+                                   uint32_t *lw)
 {
-    const __m512i lim = limit(bound);
+    const __m512i lim = limit(bound), wm = _mm512_set1_epi32((int)wmask);
     uint64_t k = 0;
     for (uint64_t p = e0; p < e1; p += 16) {
         const __mmask16 m = span_mask(p, e1);
         const __m512i wv = _mm512_maskz_loadu_epi32(m, w + p);
-        const __mmask16 lt = _mm512_mask_cmple_epu32_mask(m, wv, lim);
+        const __mmask16 lt = _mm512_mask_cmple_epu32_mask(m, _mm512_and_si512(wv, wm), lim);
         if (!lt) continue;
         const __m512i av = _mm512_maskz_loadu_epi32(lt, a + p);
         const unsigned c = (unsigned)__builtin_popcount((unsigned)lt);
@@ -117,43 +119,45 @@ static AVX512 uint64_t fill_avx512(const uint32_t *a, const uint32_t *w, uint64_
     return k;
 }
 
-uint64_t sgk_light_tally(const uint32_t *w, uint64_t e0, uint64_t e1, uint64_t bound)
+uint64_t sgk_light_tally(const uint32_t *w, uint64_t e0, uint64_t e1, uint64_t bound,
+                         uint32_t wmask)
 {
-    if (vector_ok(bound)) return tally_bound_avx512(w, e0, e1, bound);
-    return sgk_light_tally_scalar(w, e0, e1, bound);
+    if (vector_ok(bound)) return tally_bound_avx512(w, e0, e1, bound, wmask);
+    return sgk_light_tally_scalar(w, e0, e1, bound, wmask);
 }
 
 uint64_t sgk_light_count(const uint64_t *x, const uint32_t *w, uint64_t v0, uint64_t v1,
-                         uint64_t bound, uint64_t *cnt)
+                         uint64_t bound, uint32_t wmask, uint64_t *cnt)
 {
-    if (vector_ok(bound)) return count_avx512(x, w, v0, v1, bound, cnt);
-    return sgk_light_count_scalar(x, w, v0, v1, bound, cnt);
+    if (vector_ok(bound)) return count_avx512(x, w, v0, v1, bound, wmask, cnt);
+    return sgk_light_count_scalar(x, w, v0, v1, bound, wmask, cnt);
 }
 
 uint64_t sgk_light_fill(const uint32_t *a, const uint32_t *w, uint64_t e0, uint64_t e1,
-                        uint64_t bound, uint32_t *la, uint32_t *lw)
+                        uint64_t bound, uint32_t wmask, uint32_t *la, uint32_t *lw)
 {
-    if (vector_ok(bound)) return fill_avx512(a, w, e0, e1, bound, la, lw);
-    return sgk_light_fill_scalar(a, w, e0, e1, bound, la, lw);
+    if (vector_ok(bound)) return fill_avx512(a, w, e0, e1, bound, wmask, la, lw);
+    return sgk_light_fill_scalar(a, w, e0, e1, bound, wmask, la, lw);
 }
 
 #else /* no x86-64 vector code */
 
-uint64_t sgk_light_tally(const uint32_t *w, uint64_t e0, uint64_t e1, uint64_t bound)
+uint64_t sgk_light_tally(const uint32_t *w, uint64_t e0, uint64_t e1, uint64_t bound,
+                         uint32_t wmask)
 {
-    return sgk_light_tally_scalar(w, e0, e1, bound);
+    return sgk_light_tally_scalar(w, e0, e1, bound, wmask);
 }
 
 uint64_t sgk_light_count(const uint64_t *x, const uint32_t *w, uint64_t v0, uint64_t v1,
-                         uint64_t bound, uint64_t *cnt)
+                         uint64_t bound, uint32_t wmask, uint64_t *cnt)
 {
-    return sgk_light_count_scalar(x, w, v0, v1, bound, cnt);
+    return sgk_light_count_scalar(x, w, v0, v1, bound, wmask, cnt);
 }
 
 uint64_t sgk_light_fill(const uint32_t *a, const uint32_t *w, uint64_t e0, uint64_t e1,
-                        uint64_t bound, uint32_t *la, uint32_t *lw)
+                        uint64_t bound, uint32_t wmask, uint32_t *la, uint32_t *lw)
 {
-    return sgk_light_fill_scalar(a, w, e0, e1, bound, la, lw);
+    return sgk_light_fill_scalar(a, w, e0, e1, bound, wmask, la, lw);
 }
 
 #endif

@@ -278,6 +278,17 @@ static_assert(sizeof(Counters) == 128, "Counters layout");
 
 // ---------------------------------------------------------------- helpers
 
+// The light test's weight: the u32 weight, or an f32 weight's bits without
+// the sign bit. Negative weights never reach SSSP, so that maps only -0.0
+// to +0.0, a weight of 0 and light whatever the bound: were it heavy, a
+// settle pass would relax it into its own bucket, whose vertices it has
+// just marked final (the final-vertex bits), and lose that distance. The
+// CPU threads' share tests the same (cpu_light.h, SGK_LIGHT_F32).
+__host__ __device__ __forceinline__ u64 light_bits(bool f32, uint32_t wb)
+{
+    return (u64)(f32 ? wb & 0x7fffffffu : wb);
+}
+
 __device__ __forceinline__ u64 add_weight_f32(u64 d, uint32_t wbits)
 {
     return (u64)__double_as_longlong(__longlong_as_double((long long)d) +
@@ -338,7 +349,7 @@ struct Relax {
     Counters *ctr;
     u64 T;             // near iff the new distance word < T
     u64 U;             // else mid iff < U (U >= T), else far
-    u64 light_bound;   // an edge is light iff its weight bits < this
+    u64 light_bound;   // an edge is light iff light_bits of its weight < this
     uint32_t round;    // stamp of this round (>= 1)
     uint32_t bucket;   // stamp of this bucket (>= 1)
     RelaxMode mode;
@@ -390,7 +401,7 @@ __device__ __forceinline__ void relax_k(const Relax &r, const u64 (&e)[K], const
         nd[k] = F32 ? add_weight_f32(du[k], wb[k]) : du[k] + (u64)wb[k];
         go[k] = ok[k] && !(r.mode == MODE_NEAR ? nd[k] >= r.T
                                                 : r.mode == MODE_SETTLE && nd[k] < r.T &&
-                                                      (u64)wb[k] < r.light_bound);
+                                                      light_bits(F32, wb[k]) < r.light_bound);
     }
     if (r.done) {
         uint32_t bw[K];
@@ -813,7 +824,7 @@ __global__ void __launch_bounds__(BF_BLOCK)
 // within a list is free: a round relaxes all of a list's light edges).
 template <bool FILL>
 __global__ void __launch_bounds__(BF_BLOCK)
-    light_pass(XArr x, EArr a, EArr w, u64 n, u64 e0, u64 e1, u64 bound, u64 *cnt,
+    light_pass(XArr x, EArr a, EArr w, u64 n, u64 e0, u64 e1, u64 bound, bool f32, u64 *cnt,
                uint32_t *la, uint32_t *lw, u64 *ahost)
 {
     __shared__ u64 su[2];
@@ -831,7 +842,7 @@ __global__ void __launch_bounds__(BF_BLOCK)
         for (unsigned j = 0; j < BF_ITEMS; j++) {
             const u64 e = t0 + j * BF_BLOCK + threadIdx.x;
             const uint32_t wb = e < t1 ? w[e] : 0u;
-            const bool light = e < t1 && (u64)wb < bound;
+            const bool light = e < t1 && light_bits(f32, wb) < bound;
             const u64 u = light ? find_src(x, u0, u1, e) : ~0ull;
             const unsigned peers = __match_any_sync(FULL, u);
             const int leader = __ffs(peers) - 1;
@@ -1024,6 +1035,8 @@ struct IndexShare {
     }
     // The GPU's entries: those below the split (the whole list without a share).
     u64 gpu_end() const { return sh ? sh->x[split] : g->d.m; }
+    // The threads' light test's weight mask (cpu_light.h): -0.0 light.
+    uint32_t wmask() const { return g->d.f32 ? SGK_LIGHT_F32 : SGK_LIGHT_U32; }
 
     // light_pass<FILL> over entries [e0, e1) on the compute stream (FILL:
     // cnt holds the cursors; else the counts).
@@ -1032,7 +1045,8 @@ struct IndexShare {
                    unsigned lgrid, sg_error *err)
     {
         light_pass<FILL><<<lgrid, BF_BLOCK, 0, c->stream>>>(graph_x(g), g->A, g->W, g->d.n, e0,
-                                                             e1, bound, cnt, la, lw, ahost);
+                                                             e1, bound, g->d.f32, cnt, la, lw,
+                                                             ahost);
         SGK_LAUNCHED("light_pass");
         return SG_OK;
     }
@@ -1100,7 +1114,7 @@ struct IndexShare {
                 mt.cuts(v0, v1, np, cut);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(sh->threads)
                 for (uint64_t pc = 0; pc < np; pc++)
-                    sgk_light_count(sh->x, sh->w, cut[pc], cut[pc + 1], bound,
+                    sgk_light_count(sh->x, sh->w, cut[pc], cut[pc + 1], bound, wmask(),
                                     out + (cut[pc] - v0));
                 SGK_TRY(sgk_stage_copy(c, &stg, 0, cnt + v0, (v1 - v0) * 8, e));
                 SGK_TRY(sgk_stage_end(c, &stg, e));
@@ -1154,7 +1168,7 @@ struct IndexShare {
 #pragma omp for schedule(static)
                     for (uint64_t pc = 0; pc < np; pc++)
                         pre[pc + 1] = sgk_light_tally(sh->w, r0 + span * pc / np,
-                                                      r0 + span * (pc + 1) / np, bound);
+                                                      r0 + span * (pc + 1) / np, bound, wmask());
 #pragma omp single
                     {
                         pre[0] = 0;
@@ -1163,7 +1177,7 @@ struct IndexShare {
 #pragma omp for schedule(static)
                     for (uint64_t pc = 0; pc < np; pc++)
                         sgk_light_fill(sh->a, sh->w, r0 + span * pc / np,
-                                       r0 + span * (pc + 1) / np, bound, sa + pre[pc],
+                                       r0 + span * (pc + 1) / np, bound, wmask(), sa + pre[pc],
                                        sw + pre[pc]);
                 }
                 return pre[np];
@@ -1178,7 +1192,7 @@ struct IndexShare {
 #pragma omp parallel for schedule(static) reduction(+ : total) num_threads(sh->threads)
                     for (uint64_t pc = 0; pc < np; pc++)
                         total += sgk_light_tally(sh->w, e0 + (e1 - e0) * pc / np,
-                                                 e0 + (e1 - e0) * (pc + 1) / np, bound);
+                                                 e0 + (e1 - e0) * (pc + 1) / np, bound, wmask());
                 }
                 u64 base = 0, off = 0;
                 for (u64 r0 = e0; r0 < e1 || r0 == e0;) {
