@@ -102,17 +102,27 @@ static bool joint_aw(const sg_plan_input *in)
     return in->algo == SG_PLAN_SSSP || inplace_forest(in);
 }
 
+/* The forest over the heads of lists in weight order (kernels/mst.cu,
+ * k_sfill): passes of the model's A (and a tenth of W), fitted to R-MAT 26
+ * at 6 GiB on the H100 (2026-11-25: 0.184-0.210 s, of it ~0.094 s the
+ * rounds, FOREST_ROUND_S; 1.9 GB over PCIe for 17 GB spilled); then 12 GiB predicts
+ * 0.14 against 0.150-0.164 s and 24 GiB 0.097 against 0.103-0.112. Its
+ * reads are a few sectors per list, so pinned memory gives what managed
+ * does (0.181-0.182 against 0.184-0.186 s): both at managed_rand_gbps. */
+#define FOREST_HEADS_PASSES 0.5
+
 /* Passes over the edges the algorithm makes (model): the in-place forest
  * (unsorted lists) 1.2: its first round reads every list, then the vertex
  * cache refills only spent lists (kernels/mst.cu; measured 1.18 passes of
  * entries at R-MAT 26 with four cache slots); over lists in weight order
- * at most 1 (each list is read from its head, each entry at most once;
- * W only at the entry chosen); SSSP 1 (its rounds read each
+ * FOREST_HEADS_PASSES (each list is read from its head, few entries of
+ * each; W only at the entries cached); SSSP 1 (its rounds read each
  * list once, measured 16.6 GB of 16.6 spilled at R-MAT 26; the light lists
  * it rescans are a copy in device memory); BFS 1. */
 static double model_passes(const sg_plan_input *in)
 {
     if (inplace_forest(in)) return 1.2;
+    if (in->algo == SG_PLAN_MST) return FOREST_HEADS_PASSES;
     return 1.0;
 }
 
@@ -293,6 +303,8 @@ static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned 
         if (in->algo == SG_PLAN_SSSP &&
             (p->spill_kind[k] == SG_SPILL_MANAGED || !sgi_hub_free(in->n, in->m, in->max_degree)))
             gr = SSSP_GPU_HOST * in->rates.pcie_gbps;
+        if (in->algo == SG_PLAN_MST && !in->lists_unsorted)
+            gr = in->rates.managed_rand_gbps; /* the heads: either kind alike */
         if (inplace_forest(in)) {
             /* The in-place forest reads whole lists: the GPU at a share of
              * the PCIe rate that depends on the memory kind (DMA streams

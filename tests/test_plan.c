@@ -592,6 +592,28 @@ static void test_executor_reserves(void **state)
     in.device_budget = 1000 + 8 * (n + 1) + 100;
     assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
     assert_int_equal(p.work_bytes, 1000 + 100);
+    /* the forest over the heads of lists in weight order: the same
+     * reserve and rounds, half a pass of its model's reads, and pinned
+     * memory priced as managed (its reads are a few sectors a list) */
+    in = input(&t, SG_PLAN_MST, 1000 + 20 * (m / 16) + 8 * (n + 1) + full / 4, 0);
+    in.work_bytes = 1000;
+    in.executor_reserves = true;
+    sg_plan heads_managed, heads_pinned;
+    in.managed_cap = UINT64_MAX / 4;
+    assert_int_equal(sg_plan_make(&in, &heads_managed, &err), SG_OK);
+    check_plan(&in, &heads_managed, "forest over heads, managed");
+    assert_int_equal(heads_managed.work_bytes, 1000 + 20 * (m / 16));
+    assert_true(heads_managed.passes == 0.5 && heads_managed.t_rounds > 0.0);
+    assert_true(heads_managed.host_bytes[1] > 0 &&
+                heads_managed.spill_kind[1] == SG_SPILL_MANAGED);
+    in.managed_cap = 0;
+    assert_int_equal(sg_plan_make(&in, &heads_pinned, &err), SG_OK);
+    check_plan(&in, &heads_pinned, "forest over heads, pinned");
+    assert_int_equal(heads_pinned.spill_kind[1], SG_SPILL_PINNED);
+    assert_true(heads_pinned.predicted_s == heads_managed.predicted_s);
+    in.lists_unsorted = true; /* whole lists: pinned memory is slower */
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    assert_true(p.passes == 1.2);
     /* BFS keeps nothing more */
     in = input(&t, SG_PLAN_BFS, full, 0);
     in.work_bytes = 1000;
