@@ -188,11 +188,19 @@ static uint64_t held_graph(const sg_run *run)
 /* The algorithms with a hybrid executor. */
 static bool hybrid_algo(sgi_algo a) { return a != SGI_ALGO_SSSP_BF; }
 
+/* Whether the in-place forest reads the heads of g's lists: in weight
+ * order, on a graph with hubs (kernels/mst.cu and the planner's rule). */
+static bool forest_heads(const sg_graph *g)
+{
+    return g->weight_order && g->w && !sgi_hub_free(g->n, g->m, g->max_degree);
+}
+
 /* Device bytes of the hybrid executor's own arrays (the forest's in-place
  * executor keeps no sorted copy of the lists). */
 static uint64_t hybrid_bytes(sgi_algo a, const sg_graph *g, bool parents)
 {
-    return a == SGI_ALGO_MST ? sgk_mst_inplace_bytes(g->n, g->weight_order && g->w) : algo_bytes(a, g, parents);
+    return a == SGI_ALGO_MST ? sgk_mst_inplace_bytes(g->n, forest_heads(g))
+                             : algo_bytes(a, g, parents);
 }
 
 bool sgi_gpu_pick(sg_run *run, const sg_graph *g, sgi_algo algo, bool parents)
@@ -382,11 +390,10 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     sg_plan_input in;
     memset(&in, 0, sizeof in);
     in.algo = algo == SGI_ALGO_BFS ? SG_PLAN_BFS : algo == SGI_ALGO_MST ? SG_PLAN_MST : SG_PLAN_SSSP;
-    /* the in-place forest reads lists whole unless they are in weight order
-     * (then from their heads, and the GPU alone: no CPU share) */
-    const bool by_weight = algo == SGI_ALGO_MST && g->weight_order && g->w &&
-                           !sgi_hub_free(g->n, g->m, g->max_degree); /* kernels/mst.cu's rule */
-    in.lists_unsorted = algo == SGI_ALGO_MST && !by_weight;
+    /* the in-place forest reads lists whole, or their heads when they are in
+     * weight order on a graph with hubs (the planner applies that rule) */
+    in.lists_unsorted = algo == SGI_ALGO_MST;
+    in.lists_weight_order = algo == SGI_ALGO_MST && g->weight_order && g->w;
     in.n = g->n;
     in.m = g->m;
     in.weight_bytes = 4;
@@ -403,7 +410,7 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     /* The forest's first round has a CPU share (the owner split); SSSP's
      * rounds and BFS have none: the GPU reads the whole host range (a CPU
      * share of SSSP's settle passes was built and lost, docs/plan.md). */
-    in.gpu_reads_all = algo != SGI_ALGO_MST || by_weight;
+    in.gpu_reads_all = algo != SGI_ALGO_MST;
     in.forced = run->force_split;
     for (int k = 0; k < 3; k++) in.forced_split[k] = run->split[k] < g->n ? run->split[k] : g->n;
     hybrid_rates(&in.rates);

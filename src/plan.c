@@ -72,8 +72,10 @@ const char *sg_spill_kind_name(sg_spill_kind k)
 }
 
 /* Device working arrays per vertex, bytes (the kernels' per-vertex state:
- * kernels/mst.cu, sssp.cu and bfs.cu list theirs; rounded up). */
-static const uint64_t work_per_vertex[3] = {48, 40, 16};
+ * kernels/mst.cu, sssp.cu and bfs.cu list theirs; rounded up). The forest:
+ * the in-place executor over lists in weight order (its 57 and the heads'
+ * 8, or the probe rounds' heads and queues 16: sgk_mst_inplace_bytes). */
+static const uint64_t work_per_vertex[3] = {73, 40, 16};
 /* Reads per byte per pass of X, A, W. */
 static const double read_frac[3][3] = {
     {1.0, 1.0, 0.1}, /* mst: weight-sorted lists, W read at the chosen edge */
@@ -85,9 +87,14 @@ static const double read_frac[3][3] = {
  * unsorted lists (the hybrid's in-place executor) reads W with A. */
 /* The in-place forest: unsorted lists read whole (kernels/mst.cu,
  * sgk_mst_inplace), the hybrid backend's forest. */
+static bool forest_heads(const sg_plan_input *in)
+{
+    return in->algo == SG_PLAN_MST && in->lists_weight_order &&
+           !sgi_hub_free(in->n, in->m, in->max_degree);
+}
 static bool inplace_forest(const sg_plan_input *in)
 {
-    return in->algo == SG_PLAN_MST && in->lists_unsorted;
+    return in->algo == SG_PLAN_MST && in->lists_unsorted && !forest_heads(in);
 }
 
 static void reads_per_byte(const sg_plan_input *in, double f[3])
@@ -303,7 +310,7 @@ static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned 
         if (in->algo == SG_PLAN_SSSP &&
             (p->spill_kind[k] == SG_SPILL_MANAGED || !sgi_hub_free(in->n, in->m, in->max_degree)))
             gr = SSSP_GPU_HOST * in->rates.pcie_gbps;
-        if (in->algo == SG_PLAN_MST && !in->lists_unsorted)
+        if (in->algo == SG_PLAN_MST && !inplace_forest(in))
             gr = in->rates.managed_rand_gbps; /* the heads: either kind alike */
         if (inplace_forest(in)) {
             /* The in-place forest reads whole lists: the GPU at a share of
@@ -435,7 +442,8 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
      * balanced of them). */
     double best = INFINITY, best_own = INFINITY;
     unsigned best_c = in->n_pts - 1;
-    for (unsigned ci = in->gpu_reads_all ? in->n_pts - 1 : lo_i; ci < in->n_pts; ci++) {
+    const bool gpu_all = in->gpu_reads_all || forest_heads(in); /* the heads: no CPU share */
+    for (unsigned ci = gpu_all ? in->n_pts - 1 : lo_i; ci < in->n_pts; ci++) {
         double tg, tc;
         uint64_t gb, cb;
         pass_time(in, &p, split_i, ci, &tg, &tc, &gb, &cb);
@@ -459,6 +467,7 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     p.pcie_bytes_per_pass = gb;
     p.predicted_pass_s = fmax(fmax(td + tg, tc), p.t_shared);
     p.passes = model_passes(in);
+    p.forest_heads = forest_heads(in);
     if (in->algo == SG_PLAN_MST) { /* either in-place forest's rounds over the vertices */
         const double rounds = ceil(log2((double)(in->n > 2 ? in->n : 2)) / 4.0);
         p.t_rounds = rounds * (double)in->n * FOREST_ROUND_S;

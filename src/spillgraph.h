@@ -693,6 +693,10 @@ typedef struct sg_plan_input {
     bool lists_unsorted;       /* mst: the lists are read unsorted, whole, each
                                 * round (the hybrid's in-place executor): W is
                                 * read with A and split with it */
+    bool lists_weight_order;   /* mst: the lists are in weight order; on a graph
+                                * with hubs (max_degree) the executor then reads
+                                * their heads, by the GPU alone, whatever
+                                * lists_unsorted says (kernels/mst.cu's rule) */
     bool forced;               /* evaluate forced_split (X, A, W; each one of
                                 * the breakpoints) instead of choosing; the
                                 * budget is not checked */
@@ -717,6 +721,8 @@ typedef struct sg_plan {
                                 * host_shared_gbps (0 unless both read some) */
     double predicted_pass_s;   /* max(t_device + t_gpu_host, t_cpu, t_shared) */
     double passes;             /* passes over the edges (model) */
+    bool forest_heads;         /* mst: the forest reads the heads of lists in
+                                * weight order (lists_weight_order, hubs) */
     double t_rounds;           /* the in-place forests' per-round vertex work,
                                 * all rounds (0 for SSSP and BFS) */
     double t_index;            /* SSSP: building its light index, two passes

@@ -75,6 +75,17 @@ expect 0 "host-mem managed" plan g.sg --algo bfs --device-mem 600K $FREE --host-
 grep_in out '"spill":"managed"' "host-mem managed: spilled to managed memory"
 expect 1 "host-mem managed, no room" plan g.sg --algo bfs --device-mem 600K --device-free 700K --points 64 --host-mem managed
 grep_in err "more managed memory than the device can take" "host-mem managed, no room: refused as a run refuses it"
+# lists in weight order: the forest reads their heads on R-MAT (hubs), the
+# GPU alone; on id order whole lists
+expect 0 "forest by id" plan g.sg --algo mst --device-mem 3M $FREE --json
+grep_in out '"forest_heads":false' "forest by id: whole lists"
+expect 0 "renumber --lists weight" renumber g.sg -o gw.sg --order none --lists weight --quiet
+expect 0 "forest by weight" plan gw.sg --algo mst --device-mem 3M $FREE --json
+grep_in out '"forest_heads":true' "forest by weight: the heads"
+plan_check "forest by weight: within the budget, consistent" $((3 * 1048576)) mst
+expect 0 "forest by weight, text" plan gw.sg --algo mst --device-mem 3M $FREE
+grep_in out "in weight order: the forest reads their heads" "forest by weight, text: said"
+grep_in out "the GPU reads all of it over PCIe" "forest by weight, text: no CPU share"
 expect 2 "host-mem bad kind" plan g.sg --algo bfs --host-mem fast
 grep_in err "--host-mem: unknown kind 'fast'" "host-mem bad kind: said"
 

@@ -175,7 +175,7 @@ static void test_spill_order(void **state)
     for (int a = 0; a < 3; a++) {
         const uint64_t total = graph_bytes(&t, (sg_plan_algo)a);
         for (int q = 1; q < 8; q++) {
-            sg_plan_input in = input(&t, (sg_plan_algo)a, 48 * t.n + total * q / 8, 0);
+            sg_plan_input in = input(&t, (sg_plan_algo)a, 73 * t.n + total * q / 8, 0);
             assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
             check_plan(&in, &p, "order");
             assert_int_equal(p.split[0], t.n); /* X is small and read most */
@@ -198,7 +198,7 @@ static void test_spill_order(void **state)
      * vertex) reads W with A: they split together, and W's reads cost as
      * much as A's */
     for (int q = 1; q < 8; q++) {
-        sg_plan_input in = input(&t, SG_PLAN_MST, 57 * t.n + graph_bytes(&t, SG_PLAN_MST) * q / 8, 0);
+        sg_plan_input in = input(&t, SG_PLAN_MST, 73 * t.n + graph_bytes(&t, SG_PLAN_MST) * q / 8, 0);
         sg_plan sorted;
         assert_int_equal(sg_plan_make(&in, &sorted, &err), SG_OK);
         in.lists_unsorted = true;
@@ -292,7 +292,7 @@ static void test_managed_cap(void **state)
     make_table(&t, 4096, 400);
     sg_error err = {0};
     sg_plan p;
-    sg_plan_input in = input(&t, SG_PLAN_MST, 48 * t.n + 8 * (t.n + 1), 0);
+    sg_plan_input in = input(&t, SG_PLAN_MST, 73 * t.n + 8 * (t.n + 1), 0);
     /* X on the device, A and W spilled whole */
     in.managed_cap = 4 * t.m; /* room for A only */
     assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
@@ -613,7 +613,21 @@ static void test_executor_reserves(void **state)
     assert_true(heads_pinned.predicted_s == heads_managed.predicted_s);
     in.lists_unsorted = true; /* whole lists: pinned memory is slower */
     assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
-    assert_true(p.passes == 1.2);
+    assert_true(p.passes == 1.2 && !p.forest_heads);
+    /* the rule a run and `plan` follow: the hybrid's forest (whole lists)
+     * reads the heads of lists in weight order on a graph with hubs, the
+     * GPU alone; without hubs whole lists, with the CPU threads' share */
+    in.lists_weight_order = true;
+    in.max_degree = m; /* a hub */
+    in.managed_cap = UINT64_MAX / 4;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    check_plan(&in, &p, "forest, weight order, hubs");
+    assert_true(p.forest_heads && p.passes == 0.5 && p.cpu_share == 0.0);
+    assert_true(p.gpu_host_end == n);
+    in.max_degree = 2 * m / n; /* no hubs */
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    check_plan(&in, &p, "forest, weight order, no hubs");
+    assert_true(!p.forest_heads && p.passes == 1.2 && p.cpu_share > 0.0);
     /* BFS keeps nothing more */
     in = input(&t, SG_PLAN_BFS, full, 0);
     in.work_bytes = 1000;

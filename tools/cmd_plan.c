@@ -221,9 +221,11 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     in.managed_cap = managed_cap;
     in.host_bytes = cli_available_memory();
     in.rates = rates;
-    /* the forest the hybrid backend runs: the in-place executor over
-     * unsorted lists (docs/plan.md) */
+    /* the forest the hybrid backend runs: the in-place executor over whole
+     * lists, or over their heads on a store in weight order with hubs (the
+     * planner's rule, from the degrees below; docs/plan.md) */
     in.lists_unsorted = algo == SG_PLAN_MST;
+    in.lists_weight_order = algo == SG_PLAN_MST && info.weight_order;
     /* SSSP's and BFS's executors have no CPU share: their GPU reads the
      * whole host range; the executors' reserves (SSSP's light index, the
      * forest's contracted list) are the planner's, as for a run
@@ -231,7 +233,7 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
      * degrees */
     in.gpu_reads_all = algo != SG_PLAN_MST;
     in.executor_reserves = true;
-    if (algo == SG_PLAN_SSSP) {
+    if (algo == SG_PLAN_SSSP || in.lists_weight_order) {
         sg_degree_stats ds;
         if ((st = sg_store_degree_stats(s, NULL, &ds, &err)) != SG_OK) {
             rc = cli_fail_status(cmd, st, &err);
@@ -279,6 +281,12 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
         printf("host memory pinned (--host-mem %s)\n", host_mem);
     printf("working    %s on the device (the kernels' arrays and the executor's reserve)\n",
            cli_bytes(pl.work_bytes).s);
+    if (algo == SG_PLAN_MST)
+        printf("lists      %s\n",
+               pl.forest_heads ? "in weight order: the forest reads their heads, the GPU alone"
+               : info.weight_order
+                   ? "in weight order, but no hubs: the forest reads them whole, as by id"
+                   : "by id: the forest reads them whole");
     printf("array  on the device (vertices)          device       host         spilled to\n");
     for (int a = 0; a < 3; a++) {
         if (a == 2 && pl.device_bytes[2] == 0 && pl.host_bytes[2] == 0) {
