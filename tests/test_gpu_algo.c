@@ -1518,6 +1518,45 @@ static void test_hybrid_sssp_share(void **state)
  * too, down to its in-place executor's own arrays (where the contracted
  * list no longer fits and the vertex rounds go to the end); below those,
  * auto runs it on the cpu and says why. */
+/* The forest of g on `backend` (hybrid, or auto choosing it) at budgets
+ * from its working bytes (from a plan on the default budget) up to 0.7 of
+ * the graph more: the CPU's forest, a plan within each budget, and the
+ * accountant's peak within it too; weight_order >= 0: the counter
+ * "weight_order" must equal it. Returns the working bytes. */
+static uint64_t forest_budgets(sg_run *cpu, const sg_graph *g, sg_backend backend,
+                               const char *tag, int weight_order)
+{
+    const uint64_t n = nverts(g), full = (n + 1) * 8 + sg_graph_offsets(g)[n] * 8;
+    char what[200];
+    snprintf(what, sizeof what, "%s, hybrid mst, default budget", tag);
+    sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, NULL, n);
+    mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
+    const uint64_t fwork = expect_plan(run, NULL, n, true, what).work_bytes;
+    sg_run_free(run);
+    static const double frac[] = {0.0, 0.05, 0.2, 0.45, 0.7};
+    for (unsigned i = 0; i < sizeof frac / sizeof frac[0]; i++) {
+        const uint64_t budget = fwork + (uint64_t)(frac[i] * (double)full) + 4096;
+        snprintf(what, sizeof what, "%s n %llu, mst, %s, budget work + %.0f%% of the graph", tag,
+                 (unsigned long long)n, backend == SG_BACKEND_AUTO ? "auto" : "hybrid",
+                 100 * frac[i]);
+        run = mkhybrid(backend, budget, NULL, n);
+        mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
+        const sg_plan pl = expect_plan(run, NULL, n, true, what);
+        const uint64_t dev = pl.device_bytes[0] + pl.device_bytes[1] + pl.device_bytes[2];
+        if (dev + pl.work_bytes > budget)
+            fail_msg("%s: plan puts %llu + %llu bytes on the device", what, (unsigned long long)dev,
+                     (unsigned long long)pl.work_bytes);
+        const sg_device_report rep = expect_report(run, true, what);
+        if (rep.peak_bytes > budget)
+            fail_msg("%s: peak %llu over the budget", what, (unsigned long long)rep.peak_bytes);
+        uint64_t wo = 0;
+        if (weight_order >= 0 && (!counter(run, "weight_order", &wo) || wo != (uint64_t)weight_order))
+            fail_msg("%s: weight_order %llu, want %d", what, (unsigned long long)wo, weight_order);
+        sg_run_free(run);
+    }
+    return fwork;
+}
+
 /* SSSP over lists in weight order (its light index takes each list's light
  * entries wherever they are), in core and at splits that spill, on every
  * family, directed and undirected, and on a graph whose f32 weights include
@@ -1686,32 +1725,7 @@ static void test_hybrid_weight_order(void **state)
     sg_graph *g = tg_make(TG_RMAT, small_only ? 256 : 4096, 2, false, false);
     sg_error err = {0};
     if (sg_graph_sort_by_weight(g, 2, &err) != SG_OK) fail_msg("%s", err.msg);
-    const uint64_t n = nverts(g), full = (n + 1) * 8 + sg_graph_offsets(g)[n] * 8;
-    sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, NULL, n);
-    mst_check(cpu, run, SG_BACKEND_HYBRID, g, "rmat by weight, hybrid, default budget");
-    const uint64_t fwork =
-        expect_plan(run, NULL, n, true, "rmat by weight, hybrid, default budget").work_bytes;
-    sg_run_free(run);
-    static const double frac[] = {0.0, 0.05, 0.2, 0.45, 0.7};
-    for (unsigned i = 0; i < sizeof frac / sizeof frac[0]; i++) {
-        const uint64_t budget = fwork + (uint64_t)(frac[i] * (double)full) + 4096;
-        snprintf(what, sizeof what, "rmat n %llu by weight, mst, budget work + %.0f%% of the graph",
-                 (unsigned long long)n, 100 * frac[i]);
-        run = mkhybrid(SG_BACKEND_HYBRID, budget, NULL, n);
-        mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
-        const sg_plan pl = expect_plan(run, NULL, n, true, what);
-        const uint64_t dev = pl.device_bytes[0] + pl.device_bytes[1] + pl.device_bytes[2];
-        if (dev + pl.work_bytes > budget)
-            fail_msg("%s: plan puts %llu + %llu bytes on the device", what, (unsigned long long)dev,
-                     (unsigned long long)pl.work_bytes);
-        const sg_device_report rep = expect_report(run, true, what);
-        if (rep.peak_bytes > budget)
-            fail_msg("%s: peak %llu over the budget", what, (unsigned long long)rep.peak_bytes);
-        uint64_t wo = 0;
-        if (!counter(run, "weight_order", &wo) || wo != 1)
-            fail_msg("%s: the lists not read from their heads", what);
-        sg_run_free(run);
-    }
+    (void)forest_budgets(cpu, g, SG_BACKEND_HYBRID, "rmat by weight", 1);
     env_pop(saved);
     sg_graph_free(g);
     sg_run_free(cpu);
@@ -1794,28 +1808,8 @@ static void test_hybrid_budget(void **state)
     /* The forest. */
     {
         sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
-        sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, NULL, n);
-        mst_check(cpu, run, SG_BACKEND_HYBRID, g, "rmat, hybrid mst, default budget");
-        const uint64_t fwork =
-            expect_plan(run, NULL, n, true, "rmat, hybrid mst, default budget").work_bytes;
-        sg_run_free(run);
-        for (unsigned i = 0; i < sizeof frac / sizeof frac[0]; i++) {
-            const uint64_t budget = fwork + (uint64_t)(frac[i] * (double)full) + 4096;
-            char what[160];
-            snprintf(what, sizeof what, "rmat n %llu, mst, auto, budget work + %.0f%% of the graph",
-                     (unsigned long long)n, 100 * frac[i]);
-            run = mkhybrid(SG_BACKEND_AUTO, budget, NULL, n);
-            mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
-            const sg_plan pl = expect_plan(run, NULL, n, true, what);
-            const uint64_t dev = pl.device_bytes[0] + pl.device_bytes[1] + pl.device_bytes[2];
-            if (dev + pl.work_bytes > budget)
-                fail_msg("%s: plan puts %llu + %llu bytes on the device", what,
-                         (unsigned long long)dev, (unsigned long long)pl.work_bytes);
-            const sg_device_report rep = expect_report(run, true, what);
-            if (rep.peak_bytes > budget)
-                fail_msg("%s: peak %llu over the budget", what, (unsigned long long)rep.peak_bytes);
-            sg_run_free(run);
-        }
+        sg_run *run = NULL;
+        const uint64_t fwork = forest_budgets(cpu, g, SG_BACKEND_AUTO, "rmat", -1);
         /* A whole copy of the graph left on the device by an in-core SSSP
          * is kept when the forest does not fit in core but its plan puts
          * every array on the device: nothing is uploaded again, and the

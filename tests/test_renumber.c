@@ -124,6 +124,18 @@ static tu_graph make(uint64_t n, uint64_t ne, bool directed, uint64_t seed)
     return g;
 }
 
+/* The input store's options: the graph's directedness and weight type,
+ * replacing what is there. */
+static sg_write_options input_opts(bool directed, bool f32)
+{
+    sg_write_options wo;
+    memset(&wo, 0, sizeof wo);
+    wo.directed = directed;
+    wo.weight_type = f32 ? SG_WEIGHT_F32 : SG_WEIGHT_U32;
+    wo.force = true;
+    return wo;
+}
+
 static void test_orders(void **state)
 {
     (void)state;
@@ -134,16 +146,12 @@ static void test_orders(void **state)
     for (int directed = 0; directed < 2; directed++)
         for (int f32 = 0; f32 < 2; f32++) {
             tu_graph g = make(600, 2500, directed, 11 + (uint64_t)directed);
-            sg_write_options wo;
-            memset(&wo, 0, sizeof wo);
-            wo.directed = directed;
-            wo.weight_type = f32 ? SG_WEIGHT_F32 : SG_WEIGHT_U32;
+            const sg_write_options wo = input_opts(directed, f32);
             if (f32) /* small positive floats: bit order is value order */
                 for (uint64_t p = 0; p < g.m; p++) {
                     const float f = (float)g.w[p] / 8.0f;
                     memcpy(&g.w[p], &f, 4);
                 }
-            wo.force = true;
             tu_write_store(in, &g, &wo);
             for (int o = SG_ORDER_DEGREE_DESC; o <= SG_ORDER_BFS_REV; o++) {
                 sg_renumber_options ro;
@@ -244,17 +252,13 @@ static void test_weight_order(void **state)
     for (int directed = 0; directed < 2; directed++)
         for (int f32 = 0; f32 < 2; f32++) {
             tu_graph g = make(600, 2500, directed, 21 + (uint64_t)directed);
-            sg_write_options wo;
-            memset(&wo, 0, sizeof wo);
-            wo.directed = directed;
-            wo.weight_type = f32 ? SG_WEIGHT_F32 : SG_WEIGHT_U32;
+            const sg_write_options wo = input_opts(directed, f32);
             if (f32) /* negative, -0 and +0 (keyed -0 first) and positive floats */
                 for (uint64_t p = 0; p < g.m; p++) {
                     const uint32_t u = g.w[p];
                     const float f = u == 24 ? -0.0f : u == 25 ? 0.0f : ((float)u - 25.0f) / 8.0f;
                     memcpy(&g.w[p], &f, 4);
                 }
-            wo.force = true;
             tu_write_store(in, &g, &wo);
             const sg_renumber_order orders[2] = {SG_ORDER_NONE, SG_ORDER_BFS};
             for (int oi = 0; oi < 2; oi++) {
