@@ -256,8 +256,12 @@ uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
  * "cache_slots" (K, 0 without a cache), "lists_refilled", and
  * "streamed_bytes" / "streamed_pieces" (the first round's host entries
  * copied to device buffers by DMA while the walk reads the piece before).
- * Disable names: "vertex-cache", "wide-cache" (one slot), "stream-first"
- * (read them in place), "dma-pull" (copy them with a kernel), "contract". */
+ * Lists in weight order (desc.weight_order) on a graph with hubs are read
+ * from their heads instead (the K lightest leaving entries are the first K
+ * leaving ones), counter "weight_order" 1. Disable names: "vertex-cache",
+ * "wide-cache" (one slot), "stream-first" (read them in place), "dma-pull"
+ * (copy them with a kernel), "contract", "weight-order" (whole lists
+ * always), "heads-rule" (the heads on any graph in weight order). */
 typedef struct sgk_cpu_share {
     uint64_t from;            /* vertices [from, n): the CPU threads' (n: none) */
     uint64_t low;             /* the lowest vertex they may take when the split moves

@@ -2041,6 +2041,17 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // Per tree the minimum as in the in-core D, then the same merge (E) and
 // scan-list selection (F): a vertex with no leaving entry and no spent
 // cache is dropped for good.
+// LISTS IN WEIGHT ORDER (sgk_graph_desc.weight_order, on a graph with hubs:
+// the rule at `word` below): a list's K lightest leaving entries are its
+// first K leaving ones, so the cache is filled from the heads (k_sfill: 8
+// lanes per list, a 32-byte sector of A a step, W only for the entries
+// taken), resuming at the next refill where the last one stopped (hd, rs:
+// 4-byte offsets per vertex, so no entry is read twice); no CPU share and
+// no streamed first round. R-MAT 26 at 6G: 0.18-0.21 s against 0.41-0.45 s
+// over whole lists, 1.9 against 12 GB over PCIe. Without room for a slot,
+// the in-core kernels A, B and C probe the heads every round (lo, queues:
+// 16 bytes per vertex; 0.53-0.59 s there). The contraction's gather starts
+// at the heads.
 // Contraction: L bounds the leaving entries, the count of a walk over every
 // live list or, with the cache, the kept lists' lengths; the copies with
 // v < nbr are at most L / 2. When a list of L / 2 edges (20 bytes each)
@@ -2056,15 +2067,18 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // forest 12 bytes per vertex with a list (57 n at most) + CUB scratch;
 // graph prefixes are the caller's; the cache (8 K n) and the streamed
 // pieces only from what the budget leaves free. (Sharing the offsets and
-// the slot numbers took SSCA2 26 at 6G from two slots to four.)
+// the slot numbers took SSCA2 26 at 6G from two slots to four.) Lists in
+// weight order add 8 bytes per vertex (hd, rs; or lo and the queues: 16).
 // DISABLE NAMES: vertex-cache (no cache), wide-cache (one slot), cpu-share,
 // dynamic-split (the CPU share fixed at the plan's split), stream-first
 // (the first round reads host lists in place), dma-pull (its pieces copied
 // by a kernel, not DMA), topk-filter (the CPU share's long lists entry by
 // entry, not in filtered blocks), topk-simd (the CPU share's top-K scalar,
 // not AVX-512), walk-batch (each lane's reads of a walk tile one after the
-// other, not issued together), contract.
-// COUNTERS: entries_read (list entries the walks read), host_list_bytes (A
+// other, not issued together), contract, weight-order (lists in weight
+// order read whole, as any), heads-rule (their heads read on a graph
+// without hubs too).
+// COUNTERS: weight_order (1: the heads were read), entries_read (list entries the walks read), host_list_bytes (A
 // and W bytes they read from host memory), cache_slots (K), lists_refilled
 // (lists read to fill a cache, the first round's included), cpu_lists,
 // cpu_long_lists (those taken in blocks) and cpu_entries_read (the CPU
