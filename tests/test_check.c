@@ -468,6 +468,80 @@ static void bad_lists_are_named(void **state)
     tu_graph_free(&g);
 }
 
+/* A store flagged weight order: lists out of that order, a neighbour twice
+ * (next to each other, or far apart in a list longer than the pairwise
+ * check) are named; a valid one passes with symmetry checked; an id-ordered
+ * store relabelled as weight-ordered fails; an unknown flag is refused. */
+static void weight_order_lists_are_named(void **state)
+{
+    (void)state;
+    /* vertex 4's list (8 entries, then 40 for the long case) */
+    const struct {
+        uint32_t a[3], w[3];
+        bool long_dup;
+        const char *want;
+    } cases[] = {
+        {{1, 2, 3}, {5, 4, 6}, false, "vertex 4: neighbour list not in weight order (2, weight 4"},
+        {{2, 1, 3}, {5, 5, 6}, false, "vertex 4: neighbour list not in weight order (1, weight 5"},
+        {{1, 2, 1}, {5, 6, 7}, false, "vertex 4: duplicate edge (4,1)"},
+        {{1, 2, 3}, {5, 6, 7}, true, "vertex 4: duplicate edge (4,"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        const uint64_t nlong = cases[c].long_dup ? 40 : 0, n = 60;
+        uint64_t x[61];
+        uint32_t a[4 + 3 + 40], w[4 + 3 + 40];
+        for (int v = 0; v < 4; v++) x[v] = (uint64_t)v, a[v] = (uint32_t)(v + 1), w[v] = 1;
+        x[4] = 4;
+        for (int j = 0; j < 3; j++) a[4 + j] = cases[c].a[j], w[4 + j] = cases[c].w[j];
+        for (uint64_t j = 0; j < nlong; j++) {
+            a[7 + j] = (uint32_t)(10 + j);
+            w[7 + j] = (uint32_t)(100 + j);
+        }
+        if (cases[c].long_dup) a[7 + 37] = a[7 + 2]; /* 40 entries on: past the pairwise check */
+        for (uint64_t v = 5; v <= n; v++) x[v] = 7 + nlong;
+        const sg_write_options o = {.directed = true, .weight_order = true};
+        scratch t = scratch_new();
+        write_raw(t.path, n, x, a, w, &o, true);
+        const char *want[] = {"shard-000000.sgs", cases[c].want};
+        expect_fail(t.path, SG_E_INVARIANT, want, 2);
+        scratch_free(&t);
+    }
+    /* valid: an undirected graph written in weight order */
+    tu_graph g = tu_random_graph(500, 3000, 40, 3, false);
+    for (uint64_t v = 0; v < g.n; v++) /* insertion sort of each list by (w, a) */
+        for (uint64_t i = g.x[v] + 1; i < g.x[v + 1]; i++)
+            for (uint64_t j = i; j > g.x[v] && (g.w[j - 1] > g.w[j] ||
+                                                (g.w[j - 1] == g.w[j] && g.a[j - 1] > g.a[j]));
+                 j--) {
+                const uint32_t ta = g.a[j], tw = g.w[j];
+                g.a[j] = g.a[j - 1], g.w[j] = g.w[j - 1];
+                g.a[j - 1] = ta, g.w[j - 1] = tw;
+            }
+    scratch t = scratch_new();
+    const sg_write_options ow = {.weight_order = true};
+    write_raw(t.path, g.n, g.x, g.a, g.w, &ow, false);
+    sg_check_report rep;
+    expect_ok(t.path, NULL, &rep);
+    assert_true(rep.symmetry_checked);
+    scratch_free(&t);
+    tu_graph_free(&g);
+    /* id order flagged as weight order: the weights are not in order */
+    g = tu_random_graph(500, 3000, 40, 4, false);
+    t = scratch_new();
+    write_raw(t.path, g.n, g.x, g.a, g.w, NULL, false);
+    relabel(t.path, SGI_FLAG_WEIGHT_ORDER, 0);
+    const char *want[] = {"not in weight order"};
+    expect_fail(t.path, SG_E_INVARIANT, want, 1);
+    /* a flag this build does not know */
+    relabel(t.path, 1u << 7, SGI_FLAG_WEIGHT_ORDER);
+    sg_store *s = NULL;
+    sg_error err = {0};
+    assert_int_equal(sg_store_open(t.path, &s, &err), SG_E_FORMAT);
+    assert_non_null(strstr(err.msg, "flags 0x80 unknown to this build"));
+    scratch_free(&t);
+    tu_graph_free(&g);
+}
+
 static void bad_weights_are_named(void **state)
 {
     (void)state;
@@ -763,6 +837,7 @@ int main(void)
         cmocka_unit_test(missing_reverse_edge_is_named),
         cmocka_unit_test(reverse_weight_differs_is_named),
         cmocka_unit_test(bad_lists_are_named),
+        cmocka_unit_test(weight_order_lists_are_named),
         cmocka_unit_test(bad_weights_are_named),
         cmocka_unit_test(bad_offsets_are_named),
         cmocka_unit_test(large_symmetry_hash),
