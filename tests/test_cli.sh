@@ -290,6 +290,14 @@ expect 0 "mst of the weight-ordered store" mst rn-w.sg --backend cpu --json --qu
 expect 0 "export the weight-ordered store" export rn-w.sg --format wel -o rn-w.wel
 awk 'NR > 1 && $1 == u && $3 + 0 < w + 0 { bad = 1 } { u = $1; w = $3 } END { exit bad }' rn-w.wel &&
     pass "exported lines of a vertex by weight" || fail "exported lines of a vertex by weight"
+# mtx keeps each undirected edge once (row > col): a list in weight order
+# does not end at its first col >= row
+expect 0 "export the weight-ordered store as mtx" export rn-w.sg --format mtx -o rn-w.mtx
+expect 0 "export the input as mtx" export rn.sg --format mtx -o rn.mtx
+grep -v '^%' rn-w.mtx | sort > rn-w.mtx.s
+grep -v '^%' rn.mtx | sort > rn.mtx.s
+cmp -s rn-w.mtx.s rn.mtx.s && pass "mtx of the weight-ordered store: the same entries" ||
+    fail "mtx of the weight-ordered store: the same entries"
 expect 0 "renumber back to id order" renumber rn-w.sg -o rn-id.sg --order none --quiet
 expect 0 "export the store back in id order" export rn-id.sg --format wel -o rn-id.wel
 expect 0 "export the input" export rn.sg --format wel -o rn.wel
