@@ -16,18 +16,28 @@
 #include "gpu.h"
 #endif
 
-sg_status sgi_managed_fits(uint64_t bytes, uint64_t free_b, uint64_t total_b, int device,
-                           const char *path, sg_error *err)
+/* b in GiB, MiB or KiB, two decimals (for messages). */
+static const char *size_str(char buf[32], uint64_t b)
+{
+    static const char *const unit[] = {"KiB", "MiB", "GiB"};
+    int u = 2;
+    while (u > 0 && (double)b < (double)(1ull << (10 * (u + 1)))) u--;
+    snprintf(buf, 32, "%.2f %s", (double)b / (double)(1ull << (10 * (u + 1))), unit[u]);
+    return buf;
+}
+
+sg_status sg_managed_fits(uint64_t bytes, uint64_t free_b, uint64_t total_b, int device,
+                          const char *path, sg_error *err)
 {
     const uint64_t margin = sgi_device_margin(total_b);
     const uint64_t room = free_b > margin ? free_b - margin : 0;
     if (bytes <= room) return SG_OK;
-    const double g = (double)(1ull << 30);
+    char b1[32], b2[32], b3[32];
     return sgi_fail(err, SG_E_NOMEM,
-                    "%s: --host-mem managed: the graph's %.2f GiB are more managed memory than "
-                    "GPU %d can take (%.2f GiB free less a margin of %.2f GiB); use --host-mem "
-                    "pinned, or auto",
-                    path, (double)bytes / g, device, (double)free_b / g, (double)margin / g);
+                    "%s: --host-mem managed: the graph's %s are more managed memory than GPU %d "
+                    "can take (%s free less a margin of %s); use --host-mem pinned, or auto",
+                    path ? path : "the graph", size_str(b1, bytes), device, size_str(b2, free_b),
+                    size_str(b3, margin));
 }
 
 #if SG_HAVE_CUDA
@@ -313,7 +323,7 @@ sg_status sgi_gpu_managed_room(sg_run *run, uint64_t bytes, const char *path, sg
     sg_error qe = {0};
     /* no device to ask: the allocation fails itself, naming the array */
     if (sgk_device_query(run->device, &di, &qe) != SG_OK) return SG_OK;
-    return sgi_managed_fits(bytes, di.free_bytes, di.total_bytes, run->device, path, err);
+    return sg_managed_fits(bytes, di.free_bytes, di.total_bytes, run->device, path, err);
 }
 
 /* Plan breakpoints: about 1024 vertex boundaries spread evenly, plus the

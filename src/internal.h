@@ -88,10 +88,7 @@ sg_mem_kind sgi_gpu_host_kind(sg_run *run, uint64_t bytes);
  * requested beyond what the device has free). Without CUDA or a GPU to
  * ask: SG_OK (the allocation itself then fails, naming the array). */
 sg_status sgi_gpu_managed_room(sg_run *run, uint64_t bytes, const char *path, sg_error *err);
-/* Its rule, given the device's free and total bytes: bytes <= free less
- * sgi_device_margin(total); else SG_E_NOMEM with that message. */
-sg_status sgi_managed_fits(uint64_t bytes, uint64_t free_b, uint64_t total_b, int device,
-                           const char *path, sg_error *err);
+/* Its rule: sg_managed_fits (public, spillgraph.h). */
 
 /* A fresh graph uid (atomic counter, never 0). */
 uint64_t sgi_graph_uid(void);

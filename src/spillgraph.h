@@ -594,6 +594,14 @@ SG_API bool sg_gpu_built(void);
 /* The device memory a default budget leaves free: max(256 MiB, 3% of
  * total_bytes). */
 SG_API uint64_t sg_device_margin(uint64_t total_bytes);
+/* Whether a graph of `bytes` may go to managed memory (--host-mem managed)
+ * on a device with free_bytes free of total_bytes: at most the free memory
+ * less sg_device_margin(total_bytes), so that managed memory is never
+ * requested beyond what the device has. SG_OK, or SG_E_NOMEM naming
+ * `path`, GPU `device`, the sizes and the way out. One rule for a run's
+ * load and `spillgraph plan`. */
+SG_API sg_status sg_managed_fits(uint64_t bytes, uint64_t free_bytes, uint64_t total_bytes,
+                                 int device, const char *path, sg_error *err);
 /* Usable GPUs now (0 without CUDA, driver or device). */
 SG_API int sg_gpu_count(void);
 SG_API sg_status sg_gpu_info_get(int index, sg_gpu_info *out, sg_error *err);

@@ -74,7 +74,7 @@ grep_in out "host memory pinned (--host-mem plain)" "host-mem plain: planned as 
 expect 0 "host-mem managed" plan g.sg --algo bfs --device-mem 600K $FREE --host-mem managed --json
 grep_in out '"spill":"managed"' "host-mem managed: spilled to managed memory"
 expect 1 "host-mem managed, no room" plan g.sg --algo bfs --device-mem 600K --device-free 700K --points 64 --host-mem managed
-grep_in err "more managed memory than the device can take" "host-mem managed, no room: refused as a run refuses it"
+grep_in err "more managed memory than GPU 0 can take" "host-mem managed, no room: refused as a run refuses it"
 # lists in weight order: the forest reads their heads on R-MAT (hubs), the
 # GPU alone; on id order whole lists
 expect 0 "forest by id" plan g.sg --algo mst --device-mem 3M $FREE --json

@@ -637,7 +637,7 @@ static void test_executor_reserves(void **state)
 }
 
 /* --host-mem managed forced: never more managed memory than the device has
- * free less the margin (src/gpu_engine.c, sgi_managed_fits); the refusal
+ * free less the margin (src/gpu_engine.c, sg_managed_fits); the refusal
  * names the store, the sizes and the way out. */
 static void test_managed_fits(void **state)
 {
@@ -646,14 +646,14 @@ static void test_managed_fits(void **state)
     const uint64_t total = 80ull << 30, free_b = (uint64_t)(79.6 * (double)(1ull << 30));
     const uint64_t room = free_b - sgi_device_margin(total);
     assert_true(sgi_device_margin(total) >= (256ull << 20));
-    assert_int_equal(sgi_managed_fits(room, free_b, total, 0, "g.sg", &err), SG_OK);
-    assert_int_equal(sgi_managed_fits(0, free_b, total, 0, "g.sg", &err), SG_OK);
-    assert_int_equal(sgi_managed_fits(room + 1, free_b, total, 3, "big.sg", &err), SG_E_NOMEM);
+    assert_int_equal(sg_managed_fits(room, free_b, total, 0, "g.sg", &err), SG_OK);
+    assert_int_equal(sg_managed_fits(0, free_b, total, 0, "g.sg", &err), SG_OK);
+    assert_int_equal(sg_managed_fits(room + 1, free_b, total, 3, "big.sg", &err), SG_E_NOMEM);
     assert_non_null(strstr(err.msg, "big.sg"));
     assert_non_null(strstr(err.msg, "GPU 3"));
     assert_non_null(strstr(err.msg, "--host-mem pinned"));
     /* less free than the margin: no room at all */
-    assert_int_equal(sgi_managed_fits(1, 100ull << 20, total, 0, "g.sg", &err), SG_E_NOMEM);
+    assert_int_equal(sg_managed_fits(1, 100ull << 20, total, 0, "g.sg", &err), SG_E_NOMEM);
 }
 
 int main(void)

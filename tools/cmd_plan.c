@@ -174,16 +174,11 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
         goto done;
     }
     if (strcmp(host_mem, "managed") == 0) {
-        /* as a run refuses it: never more managed memory than the device
-         * has free less the margin */
+        /* as a run refuses it (the graph as it loads: X, A, and W unless BFS) */
         const uint64_t bytes = (n + 1) * 8 + m * 4 * (algo == SG_PLAN_BFS ? 1 : 2);
-        const uint64_t room = free_b > margin ? free_b - margin : 0;
-        if (bytes > room) {
-            rc = cli_fail(cmd,
-                          "%s: --host-mem managed: the graph's %s are more managed memory than "
-                          "the device can take (%s free less a margin of %s); use --host-mem "
-                          "pinned, or auto",
-                          store, cli_bytes(bytes).s, cli_bytes(free_b).s, cli_bytes(margin).s);
+        st = sg_managed_fits(bytes, free_b, total_b, 0, store, &err);
+        if (st != SG_OK) {
+            rc = cli_fail_status(cmd, st, &err);
             goto done;
         }
     }
