@@ -195,22 +195,20 @@ static void quick_sort(uint64_t *k, uint64_t n)
     insertion_sort(k, n);
 }
 
-/* LSD radix sort of k[0..n) by bits [32, 32 + nbits) only (the neighbour),
- * 8 bits a pass, stable. tmp holds n keys. Returns where the sorted keys
- * are (k or tmp). */
-uint64_t *sgi_radix_sort_hi(uint64_t *k, uint64_t *tmp, uint64_t n, unsigned nbits)
+/* LSD radix sort of k[0..n) by the `passes` bytes from bit `shift0` up,
+ * stable (one counting read for all passes; a byte equal in every key is
+ * skipped). tmp holds n keys. Returns where the sorted keys are (k or tmp). */
+static uint64_t *radix_lsd(uint64_t *k, uint64_t *tmp, uint64_t n, unsigned shift0,
+                           unsigned passes)
 {
-    const unsigned passes = (nbits + 7) / 8;
-    uint64_t count[4][256];
+    uint64_t count[8][256];
     memset(count, 0, sizeof count);
-    for (uint64_t i = 0; i < n; i++) {
-        const uint64_t key = k[i] >> 32;
-        for (unsigned p = 0; p < passes; p++) count[p][(key >> (8 * p)) & 0xFF]++;
-    }
+    for (uint64_t i = 0; i < n; i++)
+        for (unsigned p = 0; p < passes; p++) count[p][(k[i] >> (shift0 + 8 * p)) & 0xFF]++;
     uint64_t *src = k, *dst = tmp;
     for (unsigned p = 0; p < passes; p++) {
         uint64_t *const c = count[p];
-        const unsigned shift = 32 + 8 * p;
+        const unsigned shift = shift0 + 8 * p;
         if (c[(src[0] >> shift) & 0xFF] == n) continue; /* one bucket: nothing to do */
         uint64_t run = 0;
         for (unsigned d = 0; d < 256; d++) {
@@ -226,36 +224,25 @@ uint64_t *sgi_radix_sort_hi(uint64_t *k, uint64_t *tmp, uint64_t n, unsigned nbi
     return src;
 }
 
+/* LSD radix sort of k[0..n) by bits [32, 32 + nbits) only (the neighbour),
+ * 8 bits a pass, stable. tmp holds n keys. Returns where the sorted keys
+ * are (k or tmp). */
+uint64_t *sgi_radix_sort_hi(uint64_t *k, uint64_t *tmp, uint64_t n, unsigned nbits)
+{
+    return radix_lsd(k, tmp, n, 32, (nbits + 7) / 8);
+}
+
 uint64_t *sgi_sort_by_weight(uint64_t *k, uint64_t n, uint64_t *tmp)
 {
-    if (n < 64) {
-        for (uint64_t i = 1; i < n; i++) {
-            const uint64_t e = k[i];
-            uint64_t j = i;
-            for (; j > 0 && k[j - 1] > e; j--) k[j] = k[j - 1];
-            k[j] = e;
-        }
+    if (n <= INSERTION_MAX) {
+        insertion_sort(k, n);
         return k;
     }
-    /* LSD over the eight bytes, skipping those equal in every key */
-    uint64_t *src = k, *dst = tmp;
-    for (unsigned shift = 0; shift < 64; shift += 8) {
-        uint64_t c[256];
-        memset(c, 0, sizeof c);
-        for (uint64_t i = 0; i < n; i++) c[(src[i] >> shift) & 0xFF]++;
-        if (c[(src[0] >> shift) & 0xFF] == n) continue;
-        uint64_t run = 0;
-        for (unsigned d = 0; d < 256; d++) {
-            const uint64_t t = c[d];
-            c[d] = run;
-            run += t;
-        }
-        for (uint64_t i = 0; i < n; i++) dst[c[(src[i] >> shift) & 0xFF]++] = src[i];
-        uint64_t *const t = src;
-        src = dst;
-        dst = t;
+    if (n < RADIX_MIN) {
+        quick_sort(k, n);
+        return k;
     }
-    return src;
+    return radix_lsd(k, tmp, n, 0, 8);
 }
 
 /* Sorts the list k[0..n) by neighbour, keeps the least weight of each

@@ -251,8 +251,9 @@ void sgi_csr_free(sgi_csr *g);
  * returns where the sorted keys are (k or tmp); tmp holds n keys. */
 uint64_t sgi_sort_dedupe(uint64_t *k, uint64_t n, uint64_t *tmp, unsigned nbits);
 /* Sorts k[0..n) (weight key << 32 | neighbour: weight order, the store's
- * SGI_FLAG_WEIGHT_ORDER) as integers: insertion below 64 keys, else an LSD
- * radix sort; returns where the result is (k or tmp, which holds n keys). */
+ * SGI_FLAG_WEIGHT_ORDER) as integers, as sgi_sort_dedupe sorts (insertion,
+ * quicksort, then an LSD radix sort from RADIX_MIN keys); returns where the
+ * result is (k or tmp, which holds n keys). */
 uint64_t *sgi_sort_by_weight(uint64_t *k, uint64_t n, uint64_t *tmp);
 uint64_t *sgi_radix_sort_hi(uint64_t *k, uint64_t *tmp, uint64_t n, unsigned nbits);
 
