@@ -213,7 +213,7 @@ void sgk_graph_device_arrays(sgk_graph *g, void **x, void **a, void **w);
  * context's accountant and released before return, on success and failure
  * alike; SG_E_NOMEM when the budget is too small (naming the array). */
 
-#define SGK_MAX_STATS 40
+#define SGK_MAX_STATS 48
 typedef struct sgk_stats {
     unsigned n;                          /* counters filled */
     const char *name[SGK_MAX_STATS];     /* string literals */
@@ -313,12 +313,16 @@ typedef enum sgk_sssp_method {
  * the host arrays while the GPU takes the rest, the two meeting where their
  * rates put them (at share->from with "dynamic-split" disabled); counters
  * "cpu_index_split" (the threads' first vertex; n when they took none),
- * "cpu_index_lists", "cpu_index_entries" (entries they read, both passes),
+ * "cpu_index_lists", "cpu_index_entries" (entries they read, every pass),
  * "cpu_index_light", "cpu_index_us", "cpu_upload_bytes" (their counts and
- * light entries sent to the device) and "gpu_index_pieces". Disable names:
+ * light entries sent to the device) and "gpu_index_pieces"; "index_fused"
+ * (1: one fused pass built the index), "index_fused_us", "index_slots"
+ * (the slots it had) and "index_moves" (copies moving the threads' part
+ * down to the GPU's). Disable names:
  * "bucket-balance", "prefilter", "far-window", "defer-heavy",
  * "light-index", "done-bits", "wide-delta", "cpu-light" (the GPU builds the
- * whole index), "dynamic-split", "settle-sort" (settle passes in the
+ * whole index), "dynamic-split", "fused-index" (a count and a fill instead
+ * of one pass), "settle-sort" (settle passes in the
  * rounds' order, not sorted by id; counter "settle_sorted" counts the
  * sorted ones), "bf-ldg", "bf-segments" (see sssp.cu).
  * *reached and *max_bits get the summary (the vertices with

@@ -38,8 +38,12 @@
 //   Light index: every vertex a round takes has du >= T - delta (a bucket
 //     starts at most delta below its threshold), so a near edge has w <
 //     delta. When the budget has room, preprocessing copies the light edges
-//     (weight < delta) of every list into a CSR of their own (edge-parallel
-//     count, CUB exclusive scan in place, fill); rounds walk it, and
+//     (weight < delta) of every list into a CSR of their own, in one pass
+//     over W (light_fused: each tile of entries places its light ones by a
+//     single-pass scan, decoupled look-back, into slots sized from a
+//     sample of the weights), or where those slots do not fit or run out
+//     in two (edge-parallel count, CUB exclusive scan in place, fill;
+//     "fused-index" disabled: always these); rounds walk it, and
 //     rescans read only light weights (on R-MAT 24 at delta 65536 the
 //     rounds read 2.5G weights without it). The settle pass walks the full
 //     lists and takes every heavy edge plus the light ones with du + w >=
@@ -144,6 +148,8 @@
 //                     CPU share of the host lists)
 //   "dynamic-split"   near-far: the light index's CPU share takes the
 //                     lists from share->from up (no meeting)
+//   "fused-index"     near-far: the light index by a count and a fill (two
+//                     passes over W), not one fused pass
 //   "settle-sort"     near-far: settle passes take their vertices in the
 //                     rounds' order (not sorted by id first)
 //   "bf-ldg"          Bellman-Ford: plain distance loads, not __ldg
@@ -861,6 +867,177 @@ __global__ void __launch_bounds__(BF_BLOCK)
     if (FILL) sgk_warp_add(hostc, ahost);
 }
 
+// The first v in [lo, hi) with x[v] >= e (hi when none).
+template <class XT>
+__device__ __forceinline__ u64 first_at(const XT &x, u64 lo, u64 hi, u64 e)
+{
+    while (lo < hi) {
+        const u64 mid = lo + (hi - lo) / 2;
+        if (x[mid] < e)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+// The fused light index pass's state: word 0 the light entries of the
+// launches before (each launch's last tile adds its own), word 1 a launch's
+// tile ticket, then one status word per tile of the launch (cleared with the
+// ticket before each launch).
+constexpr u64 FUSED_PIECE = (u64)16 << 20;                  // entries per launch
+constexpr u64 FUSED_TILES = FUSED_PIECE / BF_TILE;          // status words per launch
+constexpr u64 FUSED_STATE = 2 + FUSED_TILES;                // words
+constexpr u64 LB_AGG = 1ull << 62, LB_PRE = 2ull << 62;     // a status word's flag
+constexpr u64 LB_VAL = LB_AGG - 1;                          // and its value
+
+// The light entries before this tile (warp 0, every lane): decoupled
+// look-back (Merrill and Garland 2016). The tile publishes its aggregate,
+// then reads the 32 status words below it at a time, spinning on those not
+// yet published, and sums back to the nearest inclusive prefix; then
+// publishes its own. Tile 0's prefix is *base. Tiles are dealt in the order
+// blocks start (the ticket), so a tile only waits on running ones.
+__device__ u64 lookback(u64 *status, u64 tile, u64 agg, const u64 *base)
+{
+    const unsigned lane = threadIdx.x & 31u;
+    if (tile == 0) {
+        const u64 pre = *reinterpret_cast<const volatile u64 *>(base);
+        if (lane == 0) atomicExch(status, LB_PRE | (pre + agg));
+        return pre;
+    }
+    if (lane == 0) atomicExch(status + tile, LB_AGG | agg);
+    u64 sum = 0;
+    long long end = (long long)tile; // the window [end - 32, end)
+    for (;;) {
+        const long long i = end - 32 + (long long)lane;
+        u64 wd = LB_PRE; // (below tile 0: nothing)
+        if (i >= 0)
+            do
+                wd = *reinterpret_cast<volatile u64 *>(status + i);
+            while ((wd >> 62) == 0);
+        const unsigned pre = __ballot_sync(FULL, (wd >> 62) == 2);
+        const int hp = pre ? 31 - __clz((int)pre) : -1;
+        u64 v = (int)lane >= hp ? (wd & LB_VAL) : 0;
+#pragma unroll
+        for (int o = 16; o; o >>= 1) v += __shfl_xor_sync(FULL, v, o);
+        sum += v;
+        if (pre) break;
+        end -= 32;
+    }
+    if (lane == 0) atomicExch(status + tile, LB_PRE | (sum + agg));
+    return sum;
+}
+
+// The light index in one pass over W (and the light entries' A): tiles of
+// BF_TILE entries of [e0, e1), each slot given by the light entries before
+// it (a single-pass scan: lookback), so each list's light entries are
+// contiguous and in list order; entries from slot cap up are not written
+// (the caller sees the total past cap and builds the index anew). The
+// offsets lx[v] of the lists that start in [e0, e1) (v in [v0, v1)) are
+// written too. state: FUSED_STATE words (above), the ticket and status
+// words cleared.
+__global__ void __launch_bounds__(BF_BLOCK)
+    light_fused(XArr x, EArr a, EArr w, u64 v0, u64 v1, u64 e0, u64 e1, u64 bound, bool f32,
+                u64 *lx, uint32_t *la, uint32_t *lw, u64 cap, u64 *state, u64 *ahost)
+{
+    constexpr unsigned G = BF_TILE / 32; // groups of 32 entries (a warp's row)
+    __shared__ uint32_t gmask[G];
+    __shared__ uint32_t gpre[G];
+    __shared__ u64 s_tile, s_pre, s_v[2];
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    if (threadIdx.x == 0) s_tile = atomicAdd(state + 1, 1ull);
+    __syncthreads();
+    const u64 tile = s_tile;
+    const u64 t0 = e0 + tile * BF_TILE, t1 = t0 + BF_TILE < e1 ? t0 + BF_TILE : e1;
+    uint32_t wv[BF_ITEMS], av[BF_ITEMS];
+    unsigned lm = 0; // bit j: row j's entry is light
+#pragma unroll
+    for (unsigned j = 0; j < BF_ITEMS; j++) {
+        const u64 e = t0 + j * BF_BLOCK + threadIdx.x;
+        wv[j] = e < t1 ? w[e] : 0u;
+        const bool light = e < t1 && light_bits(f32, wv[j]) < bound;
+        const unsigned mk = __ballot_sync(FULL, light);
+        if (lane == 0) gmask[j * (BF_BLOCK / 32) + warp] = mk;
+        lm |= (unsigned)light << j;
+    }
+    u64 hostc = 0;
+#pragma unroll
+    for (unsigned j = 0; j < BF_ITEMS; j++) {
+        const u64 e = t0 + j * BF_BLOCK + threadIdx.x;
+        av[j] = 0;
+        if ((lm >> j) & 1u) {
+            av[j] = a[e];
+            hostc += a.host_count(e, e + 1);
+        }
+    }
+    __syncthreads();
+    if (warp == 0) {
+        static_assert(G == 64, "two groups a lane");
+        const unsigned c0 = __popc(gmask[2 * lane]), c1 = __popc(gmask[2 * lane + 1]);
+        unsigned incl = c0 + c1;
+#pragma unroll
+        for (unsigned o = 1; o < 32; o <<= 1) {
+            const unsigned t = __shfl_up_sync(FULL, incl, o);
+            if (lane >= o) incl += t;
+        }
+        const unsigned ex = incl - c0 - c1;
+        gpre[2 * lane] = ex;
+        gpre[2 * lane + 1] = ex + c0;
+        const u64 agg = __shfl_sync(FULL, incl, 31);
+        const u64 pre = lookback(state + 2, tile, agg, state);
+        if (lane == 0) {
+            s_pre = pre;
+            if (t1 == e1) state[0] = pre + agg; // the next launch's base
+        }
+    } else if (threadIdx.x == 32) {
+        s_v[0] = first_at(x, v0, v1, t0);
+        s_v[1] = first_at(x, s_v[0], v1, t1);
+    }
+    __syncthreads();
+    const u64 pre = s_pre;
+#pragma unroll
+    for (unsigned j = 0; j < BF_ITEMS; j++) {
+        if (!((lm >> j) & 1u)) continue;
+        const unsigned g = j * (BF_BLOCK / 32) + warp;
+        const u64 p = pre + gpre[g] + __popc(gmask[g] & ((1u << lane) - 1u));
+        if (p < cap) {
+            la[p] = av[j];
+            lw[p] = wv[j];
+        }
+    }
+    for (u64 v = s_v[0] + threadIdx.x; v < s_v[1]; v += BF_BLOCK) {
+        const u64 r = x[v] - t0;
+        const unsigned g = (unsigned)(r >> 5);
+        lx[v] = pre + gpre[g] + __popc(gmask[g] & ((1u << (r & 31u)) - 1u));
+    }
+    sgk_warp_add(hostc, ahost);
+}
+
+// After a fused pass shared with the CPU threads (the GPU's lists below
+// clow, their light entries in slots [0, gtotal); the threads' from clow up,
+// moved down by shift so that they follow): the lists below clow that start
+// at or past gend (empty ones: no tile wrote them) begin at gtotal, the
+// threads' offsets drop by shift, and lx[n] = total.
+__global__ void light_fixup(XArr x, u64 n, u64 clow, u64 gend, u64 gtotal, u64 shift, u64 total,
+                            u64 *lx)
+{
+    __shared__ u64 s_v;
+    if (threadIdx.x == 0) s_v = first_at(x, 0, clow, gend);
+    __syncthreads();
+    const u64 stride = (u64)gridDim.x * blockDim.x;
+    for (u64 v = s_v + (u64)blockIdx.x * blockDim.x + threadIdx.x; v <= n; v += stride)
+        lx[v] = v == n ? total : v < clow ? gtotal : lx[v] - shift;
+}
+
+// The weights W[i stride], i < samples, as bits (the fused pass's estimate
+// of the light share).
+__global__ void sample_bits(EArr w, u64 samples, u64 stride, uint32_t *out)
+{
+    for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < samples;
+         i += (u64)gridDim.x * blockDim.x)
+        out[i] = w[i * stride];
+}
+
 template <bool LDG>
 __device__ __forceinline__ u64 bf_load(const u64 *p)
 {
@@ -992,7 +1169,10 @@ u64 window_end(bool f32, u64 T1, u64 w, u64 delta_u, double delta_f)
 // offset is read back (one cursor is, at the end, to check that the two
 // sides' slots meet). The lists below share->low (in device memory, or
 // partly) are the GPU's alone. Disable name "cpu-light": the GPU builds
-// the whole index.
+// the whole index. The fused pass (fused(), below) splits its one pass the
+// same way. Measured at 6 GiB (docs/benchmarks.md, seventeenth session):
+// R-MAT 26 0.25-0.30 s fused against 0.31-0.40 s for the count and fill,
+// SSCA2 26 0.24 against 0.29-0.34 s.
 struct IndexShare {
     sgk_ctx *c = nullptr;
     const sgk_graph *g = nullptr;
@@ -1005,11 +1185,13 @@ struct IndexShare {
     u64 gpu_pieces = 0;     // the GPU's claims in the count and fill passes
     u64 cpu_fill_light = 0; // the light entries the threads filled
     u64 count_us = 0, fill_us = 0; // the passes' wall times (the last count)
+    u64 fused_us = 0;       // the fused pass's wall time
+    u64 moves = 0;          // its device copies moving the threads' part down (each array)
     cudaEvent_t ev[3] = {nullptr, nullptr, nullptr}; // pieces' pacing, lx cleared
     // The threads' chunks go in np pieces of about equal entries (8 a
     // thread): their bounds in the count, their light counts in the fill.
     uint64_t np = 0;
-    std::vector<uint64_t> piece;
+    std::vector<uint64_t> piece, ptot; // ptot: the fused pass's light counts by piece
 
     IndexShare() = default;
     IndexShare(const IndexShare &) = delete;
@@ -1027,6 +1209,7 @@ struct IndexShare {
         np = 8 * (uint64_t)sh->threads;
         try {
             piece.resize(np + 1);
+            ptot.resize(np + 1);
         } catch (...) {
             return sgi_fail(err, SG_E_NOMEM, "SSSP's light index: %d threads' pieces",
                             sh->threads);
@@ -1085,6 +1268,33 @@ struct IndexShare {
             gpu_pieces++;
         }
         return SG_OK;
+    }
+
+    // The light entries of host entries [r0, r1) (at most SGK_STAGE_BYTES / 8)
+    // into sa and sw (a stage buffer's halves): each thread tallies its
+    // pieces, then (the same pieces, the same threads: static schedules, W
+    // still in cache) copies them out. Returns how many.
+    u64 stage_light(u64 r0, u64 r1, u64 bound, uint32_t *sa, uint32_t *sw)
+    {
+        uint64_t *pre = piece.data();
+        const u64 span = r1 - r0;
+#pragma omp parallel num_threads(sh->threads)
+        {
+#pragma omp for schedule(static)
+            for (uint64_t pc = 0; pc < np; pc++)
+                pre[pc + 1] = sgk_light_tally(sh->w, r0 + span * pc / np,
+                                              r0 + span * (pc + 1) / np, bound, wmask());
+#pragma omp single
+            {
+                pre[0] = 0;
+                for (uint64_t pc = 0; pc < np; pc++) pre[pc + 1] += pre[pc];
+            }
+#pragma omp for schedule(static)
+            for (uint64_t pc = 0; pc < np; pc++)
+                sgk_light_fill(sh->a, sh->w, r0 + span * pc / np, r0 + span * (pc + 1) / np,
+                               bound, wmask(), sa + pre[pc], sw + pre[pc]);
+        }
+        return pre[np];
     }
 
     // The count pass: cnt[u] = u's light entries (cnt zeroed before, on the
@@ -1156,31 +1366,8 @@ struct IndexShare {
         };
         u64 top = light_m, entries = 0, up = 0, light = 0;
         auto cpu = [&](sg_error *e) -> sg_status {
-            uint64_t *pre = piece.data();
-            // the light entries of [r0, r1) (at most `most` entries) into the
-            // stage: each thread tallies its pieces, then (the same pieces,
-            // the same threads: static schedules, W still in cache) copies
-            // them out; returns how many
             auto run = [&](u64 r0, u64 r1, uint32_t *sa, uint32_t *sw) -> u64 {
-                const u64 span = r1 - r0;
-#pragma omp parallel num_threads(sh->threads)
-                {
-#pragma omp for schedule(static)
-                    for (uint64_t pc = 0; pc < np; pc++)
-                        pre[pc + 1] = sgk_light_tally(sh->w, r0 + span * pc / np,
-                                                      r0 + span * (pc + 1) / np, bound, wmask());
-#pragma omp single
-                    {
-                        pre[0] = 0;
-                        for (uint64_t pc = 0; pc < np; pc++) pre[pc + 1] += pre[pc];
-                    }
-#pragma omp for schedule(static)
-                    for (uint64_t pc = 0; pc < np; pc++)
-                        sgk_light_fill(sh->a, sh->w, r0 + span * pc / np,
-                                       r0 + span * (pc + 1) / np, bound, wmask(), sa + pre[pc],
-                                       sw + pre[pc]);
-                }
-                return pre[np];
+                return stage_light(r0, r1, bound, sa, sw);
             };
             uint64_t v0 = 0, v1 = 0;
             while (mt.cpu(most, most, v0, v1)) {
@@ -1251,6 +1438,173 @@ struct IndexShare {
         cpu_us += us;
         upload += up;
         fill_us = sgk_us_since(t0);
+        return SG_OK;
+    }
+
+    // light_fused over entries [e0, e1) in launches of FUSED_PIECE entries,
+    // the lists starting there being [v0, v1) (or within it).
+    sg_status fused_launch(u64 e0, u64 e1, u64 v0, u64 v1, u64 bound, u64 *lx, uint32_t *la,
+                           uint32_t *lw, u64 cap, u64 *state, u64 *ahost, sg_error *err)
+    {
+        for (u64 q0 = e0; q0 < e1;) {
+            const u64 q1 = e1 - q0 < FUSED_PIECE ? e1 : q0 + FUSED_PIECE;
+            const u64 tiles = (q1 - q0 + BF_TILE - 1) / BF_TILE;
+            SGK_CU(cudaMemsetAsync(state + 1, 0, (1 + tiles) * sizeof(u64), c->stream));
+            light_fused<<<(unsigned)tiles, BF_BLOCK, 0, c->stream>>>(
+                graph_x(g), g->A, g->W, v0, v1, q0, q1, bound, g->d.f32, lx, la, lw, cap, state,
+                ahost);
+            SGK_LAUNCHED("light_fused");
+            q0 = q1;
+        }
+        return SG_OK;
+    }
+
+    // The index in one pass (light_fused: one read of W and of the light
+    // entries' A, where the count and the fill read W twice): into la and
+    // lw of cap slots each, with the offsets lx. The GPU fills from slot 0
+    // up in list order, the running total in state[0] (FUSED_STATE words);
+    // with a share the lists split as in the count, the threads' chunks from
+    // n down, each chunk's offsets and light entries (counted, then copied
+    // out with W in cache) staged to the slots just below the previous
+    // chunk's, from cap down. Then the threads' slots move down to follow
+    // the GPU's, in device copies of at most the gap each, and their
+    // offsets with them (light_fixup). *total gets the entries. *ok false
+    // (nothing usable) when the two sides pass cap or the gap is under a
+    // 32nd of the threads' part (too many copies): the caller counts anew.
+    sg_status fused(u64 bound, u64 *lx, uint32_t *la, uint32_t *lw, u64 cap, u64 *state,
+                    u64 *ahost, u64 *total, bool *ok, sg_error *err)
+    {
+        const cudaStream_t st = c->stream;
+        const u64 n = g->d.n;
+        const double t0 = sgi_now();
+        *ok = false;
+        SGK_CU(cudaMemsetAsync(state, 0, sizeof(u64), st));
+        const u64 lo_e = sh ? sh->x[sh->low] : g->d.m;
+        const u64 lo_v = sh ? sh->low : n;
+        SGK_TRY(fused_launch(0, lo_e, 0, lo_v, bound, lx, la, lw, cap, state, ahost, err));
+        u64 top = cap, clow = n, gend = lo_e;
+        bool over = false;
+        if (sh) {
+            sgk_meet mt;
+            mt.x = sh->x;
+            mt.gnext = lo_e;
+            mt.glim = dynamic ? SGK_MEET_OPEN : sh->x[sh->from];
+            mt.clow = n;
+            mt.cfloor = dynamic ? sh->low : sh->from;
+            auto gpu = [&](sg_error *e) -> sg_status {
+                uint64_t q0 = 0, q1 = 0;
+                for (int i = 0;; i++) { // a claim once the launch two before is done
+                    const int b = i & 1;
+                    if (i >= 2) SGK_CU(cudaEventSynchronize(ev[b]));
+                    if (!mt.gpu(FUSED_PIECE, q0, q1)) break;
+                    const u64 v0 = mt.first_at(0, n, q0), v1 = mt.first_at(v0, n, q1);
+                    SGK_TRY(fused_launch(q0, q1, v0, v1, bound, lx, la, lw, cap, state, ahost, e));
+                    SGK_CU(cudaEventRecord(ev[b], st));
+                    gpu_pieces++;
+                }
+                return SG_OK;
+            };
+            const u64 most = SGK_STAGE_BYTES / 8;
+            u64 entries = 0, up = 0, light = 0;
+            auto cpu = [&](sg_error *e) -> sg_status {
+                uint64_t *cut = piece.data(), *tot = ptot.data();
+                uint64_t v0 = 0, v1 = 0;
+                while (mt.cpu(most, most, v0, v1)) {
+                    // the chunk's light counts, then its offsets, staged
+                    sgk_stage so = {nullptr, 0, 0};
+                    SGK_TRY(sgk_stage_begin(c, &so, e));
+                    uint64_t *off = static_cast<uint64_t *>(so.buf);
+                    mt.cuts(v0, v1, np, cut);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(sh->threads)
+                    for (uint64_t pc = 0; pc < np; pc++)
+                        tot[pc + 1] = sgk_light_count(sh->x, sh->w, cut[pc], cut[pc + 1], bound,
+                                                      wmask(), off + (cut[pc] - v0));
+                    tot[0] = 0;
+                    for (uint64_t pc = 0; pc < np; pc++) tot[pc + 1] += tot[pc];
+                    const u64 k = tot[np];
+                    if (k > top) { // no slots left: the caller counts anew
+                        over = true;
+                        mt.halt();
+                        SGK_TRY(sgk_stage_end(c, &so, e));
+                        break;
+                    }
+                    const u64 base = top - k;
+#pragma omp parallel for schedule(static) num_threads(sh->threads)
+                    for (uint64_t pc = 0; pc < np; pc++) {
+                        u64 o = base + tot[pc];
+                        for (uint64_t v = cut[pc]; v < cut[pc + 1]; v++) {
+                            const u64 q = off[v - v0];
+                            off[v - v0] = o;
+                            o += q;
+                        }
+                    }
+                    SGK_TRY(sgk_stage_copy(c, &so, 0, lx + v0, (v1 - v0) * 8, e));
+                    SGK_TRY(sgk_stage_end(c, &so, e));
+                    // its light entries, in runs of `most` entries
+                    const u64 e0 = sh->x[v0], e1 = sh->x[v1];
+                    u64 got = 0;
+                    for (u64 r0 = e0; r0 < e1;) {
+                        const u64 r1 = e1 - r0 < most ? e1 : r0 + most;
+                        sgk_stage stg = {nullptr, 0, 0};
+                        SGK_TRY(sgk_stage_begin(c, &stg, e));
+                        uint32_t *sa = static_cast<uint32_t *>(stg.buf), *sw = sa + most;
+                        const u64 q = stage_light(r0, r1, bound, sa, sw);
+                        if (got + q > k)
+                            return sgi_fail(e, SG_E_INVARIANT,
+                                            "SSSP's light index: lists %llu to %llu: %llu light "
+                                            "entries past their count of %llu",
+                                            (unsigned long long)v0, (unsigned long long)v1,
+                                            (unsigned long long)(got + q), (unsigned long long)k);
+                        SGK_TRY(sgk_stage_copy(c, &stg, 0, la + base + got, q * 4, e));
+                        SGK_TRY(sgk_stage_copy(c, &stg, most * 4, lw + base + got, q * 4, e));
+                        SGK_TRY(sgk_stage_end(c, &stg, e));
+                        got += q;
+                        r0 = r1;
+                    }
+                    if (got != k)
+                        return sgi_fail(e, SG_E_INVARIANT,
+                                        "SSSP's light index: lists %llu to %llu: %llu light "
+                                        "entries copied, %llu counted",
+                                        (unsigned long long)v0, (unsigned long long)v1,
+                                        (unsigned long long)got, (unsigned long long)k);
+                    top = base;
+                    light += k;
+                    entries += e1 - e0;
+                    up += (v1 - v0) * 8 + 8 * k;
+                }
+                return sgk_stage_finish(c, nullptr, nullptr, nullptr, e);
+            };
+            uint64_t us = 0;
+            SGK_TRY(sgk_share_run(c, mt, gpu, cpu, &us, err));
+            clow = mt.clow;
+            gend = mt.gnext;
+            split = clow;
+            cpu_fill_light = light;
+            cpu_entries += entries;
+            cpu_us += us;
+            upload += up;
+        }
+        u64 gtotal = 0;
+        SGK_CU(cudaMemcpyAsync(&gtotal, state, sizeof gtotal, cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaStreamSynchronize(st));
+        fused_us = sgk_us_since(t0);
+        const u64 ctotal = cap - top, shift = top - (gtotal < top ? gtotal : top);
+        if (over || gtotal > top || (ctotal > 0 && shift > 0 && shift < ctotal / 32 + 1))
+            return SG_OK; // (*ok false)
+        for (u64 i = 0; shift > 0 && i < ctotal; i += shift) { // forward, no copy overlapping
+            const u64 len = ctotal - i < shift ? ctotal - i : shift;
+            SGK_CU(cudaMemcpyAsync(la + gtotal + i, la + top + i, len * 4,
+                                   cudaMemcpyDeviceToDevice, st));
+            SGK_CU(cudaMemcpyAsync(lw + gtotal + i, lw + top + i, len * 4,
+                                   cudaMemcpyDeviceToDevice, st));
+            moves++;
+        }
+        light_fixup<<<sgk_grid(c, n - (clow < n ? clow : n) + 1, 256), 256, 0, st>>>(
+            graph_x(g), n, clow, gend, gtotal, shift, gtotal + ctotal, lx);
+        SGK_LAUNCHED("light_fixup");
+        *total = gtotal + ctotal;
+        *ok = true;
+        fused_us = sgk_us_since(t0);
         return SG_OK;
     }
 };
@@ -1377,6 +1731,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         delta_f = f32 ? delta_f / 2.0 : (double)delta_u;
     };
     u64 light_bound = ~0ull, light_m = m;
+    bool stats_fused = false; // the fused pass built the index, in stats_slots slots
+    u64 stats_slots = 0;
     sgk_dbuf<u64> lx;
     sgk_dbuf<uint32_t> la, lw;
     if (defer && !sgk_ctx_disabled(c, "light-index") && m > 0) {
@@ -1416,15 +1772,92 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                 const u64 need2 = 2 * abytes(4 * light_m) + abytes(8 * (n + 1));
                 return light_m <= m / 2 && c->in_use + need2 <= c->budget;
             };
-            SGK_TRY(count());
-            if (widened && (!fits() || (double)light_m > 0.45 * (double)m)) {
+            // The fused pass first, its slots sized from a sample of the
+            // weights; a doubled width whose index holds more than 45 % of
+            // the entries is narrowed as below. The count and the fill (at
+            // the width reached) when its slots do not fit the budget or run
+            // out.
+            bool built = false;
+            u64 fused_slots = 0;
+            if (!sgk_ctx_disabled(c, "fused-index")) {
+                u64 ns = m < 65536 ? m : 65536;
+                if (ns > 2 * (n + 1)) ns = 2 * (n + 1); // (the sample goes in lx)
+                const u64 stride = m / ns, first = (g->W.s + stride - 1) / stride;
+                uint32_t *sb = reinterpret_cast<uint32_t *>(lx.get());
+                sample_bits<<<sgk_grid(c, ns, 256), 256, 0, st>>>(g->W, ns, stride, sb);
+                SGK_LAUNCHED("sample_bits");
+                index_host += ns > first ? ns - first : 0;
+                std::vector<uint32_t> smp;
+                try {
+                    smp.resize(ns);
+                } catch (...) {
+                    return sgi_fail(err, SG_E_NOMEM, "SSSP's light index: a sample of %llu weights",
+                                    (unsigned long long)ns);
+                }
+                SGK_CU(cudaMemcpyAsync(smp.data(), sb, ns * 4, cudaMemcpyDeviceToHost, st));
+                SGK_CU(cudaStreamSynchronize(st));
+                // slots for the light share p of the sample, with 5 % and
+                // four standard errors more (exact when it is a census);
+                // 0 when p passes half (an index would not be kept: the
+                // count alone decides that)
+                auto slots = [&](u64 b) -> u64 {
+                    u64 k = 0;
+                    for (uint32_t wb : smp) k += light_bits(f32, wb) < b;
+                    if (2 * k > ns) return 0;
+                    if (ns == m) return k ? k : 1; // every weight: exact
+                    const double p = (double)k / (double)ns;
+                    const double sd = sqrt((p > 1.0 / (double)ns ? p : 1.0 / (double)ns) / (double)ns);
+                    const double want = ceil((1.05 * p + 4.0 * sd) * (double)m) + 16.0;
+                    return want < (double)m ? (u64)want : m;
+                };
+                auto room = [&](u64 cap) {
+                    return cap > 0 &&
+                           c->in_use + 2 * abytes(4 * cap) + abytes(8 * FUSED_STATE) <= c->budget;
+                };
+                sgk_dbuf<u64> state;
+                for (int tries = 0; tries < 2 && !built; tries++) {
+                    const u64 cap = slots(light_bound);
+                    if (!room(cap)) break;
+                    if (!state.get())
+                        SGK_TRY(state.alloc(c, FUSED_STATE, "the SSSP light index scan state", err));
+                    SGK_TRY(la.alloc(c, cap, "the SSSP light index neighbours", err));
+                    SGK_TRY(lw.alloc(c, cap, "the SSSP light index weights", err));
+                    bool ok = false;
+                    u64 total = 0;
+                    SGK_TRY(ishare.fused(light_bound, lx, la, lw, cap, state, &ctr.get()->ihost,
+                                         &total, &ok, err));
+                    index_host += g->W.host_count(0, ishare.gpu_end());
+                    if (ok && widened && (double)total > 0.45 * (double)m) {
+                        la.release();
+                        lw.release();
+                        narrow();
+                        light_bound = bound_of();
+                        continue;
+                    }
+                    if (!ok) {
+                        la.release();
+                        lw.release();
+                        break;
+                    }
+                    light_m = total;
+                    fused_slots = cap;
+                    built = true;
+                }
+                SGK_CU(cudaStreamSynchronize(st)); // (state freed here)
+            }
+            stats_fused = built;
+            stats_slots = fused_slots;
+            if (!built) SGK_TRY(count());
+            if (!built && widened && (!fits() || (double)light_m > 0.45 * (double)m)) {
                 // the doubled width's index does not fit or holds too many
                 // edges: the narrow width, counted again (a second pass over W)
                 narrow();
                 light_bound = bound_of();
                 SGK_TRY(count());
             }
-            if (fits()) {
+            if (built && light_m <= m / 2) {
+                // (the fused pass's index)
+            } else if (!built && fits()) {
                 SGK_TRY(la.alloc(c, light_m ? light_m : 1, "the SSSP light index neighbours", err));
                 SGK_TRY(lw.alloc(c, light_m ? light_m : 1, "the SSSP light index weights", err));
                 sgk_dbuf<u64> cur;
@@ -1437,6 +1870,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                 index_host += g->W.host_count(0, ishare.gpu_end());
                 SGK_CU(cudaStreamSynchronize(st)); // before cur is freed
             } else {
+                la.release();
+                lw.release();
                 lx.release(); // most edges light, or no room: rounds walk the lists
                 light_bound = ~0ull;
                 light_m = m;
@@ -1653,6 +2088,10 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     sgk_stats_set(stats, "cpu_index_us", ishare.cpu_us);
     sgk_stats_set(stats, "index_count_us", ishare.count_us);
     sgk_stats_set(stats, "index_fill_us", ishare.fill_us);
+    sgk_stats_set(stats, "index_fused", stats_fused && lx.get() ? 1 : 0);
+    sgk_stats_set(stats, "index_fused_us", ishare.fused_us);
+    sgk_stats_set(stats, "index_slots", stats_fused && lx.get() ? stats_slots : 0);
+    sgk_stats_set(stats, "index_moves", ishare.moves);
     sgk_stats_set(stats, "cpu_upload_bytes", ishare.upload);
     sgk_stats_set(stats, "gpu_index_pieces", ishare.gpu_pieces);
     sgk_stats_set(stats, "host_list_bytes", 4 * (index_host + hc.p->ihost + hc.p->host));

@@ -173,20 +173,20 @@ static double model_passes(const sg_plan_input *in)
  *     they took 1.9-2.4 s), but at `zc_rand_gbps` on a hub-free graph,
  *     whose ~1,300 small passes hold ids far apart (fifteenth session:
  *     SSCA2 26's 27 GB in 4.6-4.9 s of kernels, ~5.6 GB/s, sorted or not);
- *   - building the index reads the spilled W twice (count, fill) and, in
- *     the fill, the light entries' A; the GPU and the CPU threads share the
- *     host lists (kernels/sssp.cu, IndexShare: the threads read the lines
- *     of A the light eighth of the entries touch, nearly all of them), so
- *     the model counts 2 W + A host bytes through one host memory: 25 GB
- *     in 0.29-0.30 s of R-MAT 26 and SSCA2 26 at 6 GiB (fourteenth
- *     session; the GPU alone took 0.43-0.59 s), ~84-89 GB/s, 0.68 of
- *     `host_shared_gbps`;
+ *   - building the index reads the spilled W once and the light entries'
+ *     A in one fused pass (kernels/sssp.cu, light_fused; the GPU and the
+ *     CPU threads share the host lists, IndexShare: the lines of A the
+ *     light entries touch are most of them), so the model counts W + A
+ *     host bytes through one host memory: ~17 GB in 0.24-0.30 s of R-MAT
+ *     26 and SSCA2 26 at 6 GiB (seventeenth session), ~57-71 GB/s, 0.54 of
+ *     `host_shared_gbps` (the count and fill it replaced read 2 W + A, 25
+ *     GB, in 0.29-0.40 s);
  *   - with every list on the device its rounds take 0.18 s for 16.8 GB,
  *     ~93 GB/s: 0.03 of `hbm_gbps`.
  * SSCA2 26's ~10,000 latency-bound rounds take 0.74 s even in core: the
  * model, which has no per-round cost, predicts it ~40 % low. */
 #define SSSP_GPU_HOST 0.40
-#define SSSP_INDEX_SHARED 0.68
+#define SSSP_INDEX_SHARED 0.54
 #define SSSP_DEVICE 0.03
 /* Without the light index (a budget that cannot hold it beside the working
  * arrays: executor_reserve below) the near rounds read the spilled light
@@ -472,8 +472,8 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
         const double rounds = ceil(log2((double)(in->n > 2 ? in->n : 2)) / 4.0);
         p.t_rounds = rounds * (double)in->n * FOREST_ROUND_S;
     }
-    if (sssp_index) /* the light index's build, GPU and CPU threads: W twice, A */
-        p.t_index = (2.0 * (double)p.host_bytes[2] + (double)p.host_bytes[1]) /
+    if (sssp_index) /* the light index's build, GPU and CPU threads: W and A once */
+        p.t_index = ((double)p.host_bytes[2] + (double)p.host_bytes[1]) /
                     (SSSP_INDEX_SHARED * in->rates.host_shared_gbps * 1e9);
     else if (in->algo == SG_PLAN_SSSP && p.host_bytes[1] + p.host_bytes[2] > 0)
         p.passes = SSSP_NO_INDEX_PASSES;

@@ -394,32 +394,60 @@ static void env_pop(char *saved);
 static void test_sssp_light_index(void **state)
 {
     (void)state;
-    static const int all_host[3] = {0, 0, 0};
+    static const int all_host[3] = {0, 0, 0}, half[3] = {8, 4, 4};
     sg_run *gpu = NULL;
     char what[300];
-    uint64_t sorted_total = 0;
-    for (int v = 0; v < 6; v++) {
-        const int f32 = v & 1, kind = v >> 1; /* in core, all on the host, unsorted */
-        char *saved = env_push(kind == 2 ? "settle-sort" : NULL);
+    uint64_t sorted_total = 0, moved_total = 0;
+    /* kinds: in core, all on the host, the same with settle-sort off, half
+     * the lists on the host split at the plan's point (dynamic-split off: the
+     * threads take every list wholly on the host); each with the fused pass
+     * and without it */
+    for (int v = 0; v < 16; v++) {
+        const int f32 = v & 1, kind = (v >> 1) & 3, classic = v >> 3;
+        static const char *const names[2][4] = {
+            {NULL, NULL, "settle-sort", "dynamic-split"},
+            {"fused-index", "fused-index", "settle-sort,fused-index", "dynamic-split,fused-index"}};
+        char *saved = env_push(names[classic][kind]);
         sg_graph *g = tg_make(TG_RMAT, small_only ? 256 : 4096, 4, false, f32);
         char base[200];
         describe(base, sizeof base, TG_RMAT, small_only ? 256 : 4096, 4, false, f32, g);
-        snprintf(what, sizeof what, "%s, %s", base,
+        snprintf(what, sizeof what, "%s, %s, %s", base,
                  kind == 0 ? "in core" : kind == 1 ? "lists on the host" :
-                 "lists on the host, settle-sort off");
+                 kind == 2 ? "lists on the host, settle-sort off" : "half the lists on the host",
+                 classic ? "count and fill" : "fused pass");
         sg_run_free(gpu);
         const sg_backend b = kind == 0 ? SG_BACKEND_GPU : SG_BACKEND_HYBRID;
-        gpu = kind == 0 ? mkrun(b, 0) : mkhybrid(b, 0, all_host, nverts(g));
+        gpu = kind == 0 ? mkrun(b, 0)
+                        : mkhybrid(b, 0, kind == 3 ? half : all_host, nverts(g));
         sg_graph_info gi;
         sg_graph_get_info(g, &gi);
         const double widths[2] = {16.0, 1e12};
         for (int i = 0; i < 2; i++) {
             sssp_check(gpu, b, g, 1, SG_SSSP_DELTA, widths[i], true, what);
-            uint64_t light = 0, settles = 0, sorted = 0;
+            uint64_t light = 0, settles = 0, sorted = 0, fused = 0, slots = 0, moves = 0;
             if (!counter(gpu, "light_edges", &light) || !counter(gpu, "settle_passes", &settles) ||
-                !counter(gpu, "settle_sorted", &sorted))
+                !counter(gpu, "settle_sorted", &sorted) || !counter(gpu, "index_fused", &fused) ||
+                !counter(gpu, "index_slots", &slots) || !counter(gpu, "index_moves", &moves))
                 fail_msg("%s: the light index counters are not set", what);
-            if (sorted > settles || (kind != 1 && sorted != 0))
+            /* the index's size is the weights' own count, whichever pass built it */
+            uint64_t want = 0;
+            for (uint64_t e = 0; e < gi.n_edges && i == 0; e++) {
+                const uint32_t wb = ((const uint32_t *)sg_graph_weights(g))[e];
+                float fw;
+                memcpy(&fw, &wb, sizeof fw);
+                want += f32 ? fw < 16.0f : wb < 16u;
+            }
+            if (light != want)
+                fail_msg("%s: width %g: %llu light edges, want %llu", what, widths[i],
+                         (unsigned long long)light, (unsigned long long)want);
+            if (i == 0 && fused != (uint64_t)!classic)
+                fail_msg("%s: width 16: index_fused %llu", what, (unsigned long long)fused);
+            if (fused && (slots < light || (moves > 0 && slots == light)))
+                fail_msg("%s: %llu slots for %llu light edges, %llu moves", what,
+                         (unsigned long long)slots, (unsigned long long)light,
+                         (unsigned long long)moves);
+            if (kind == 3) moved_total += moves;
+            if (sorted > settles || ((kind == 0 || kind == 2) && sorted != 0))
                 fail_msg("%s: %llu of %llu settle passes sorted", what,
                          (unsigned long long)sorted, (unsigned long long)settles);
             sorted_total += sorted;
@@ -436,10 +464,57 @@ static void test_sssp_light_index(void **state)
     }
     /* spilled settle passes of 256 vertices or more take them in id order */
     if (!small_only && sorted_total == 0) fail_msg("no settle pass was sorted");
+    /* a sampled fused pass (more than 65536 entries) leaves room above its
+     * entries, so the threads' part moves down to meet the GPU's */
+    if (!small_only && moved_total == 0) fail_msg("no fused pass moved the CPU threads' part");
     expect_report(gpu, true, "after the light index checks");
     sg_run_free(gpu);
 }
 
+
+/* The fused light index sizes its slots from a strided sample of the
+ * weights. Here the sample sees only heavy weights: 65536 vertices, each
+ * with 4 out-edges to the next 4 ids, weights 1000, 1, 1000, 1000 in list
+ * order, so the stride of 4 lands on the first entry of every list. Its
+ * slots run out (a quarter of the entries are light), and the count and
+ * the fill build the index instead: the same light edges, the oracle's
+ * distances. In core, with every list on the host (the CPU threads' chunks
+ * run out of slots first), and with half of them there. */
+static void test_sssp_fused_fallback(void **state)
+{
+    (void)state;
+    enum { N = 65536, PER = 4 };
+    static uint32_t u[N * PER], v[N * PER], w[N * PER];
+    static const int all_host[3] = {0, 0, 0}, half[3] = {8, 4, 4};
+    static const uint32_t wt[PER] = {1000, 1, 1000, 1000};
+    char what[200];
+    for (int f32 = 0; f32 < 2; f32++) {
+        for (uint32_t i = 0; i < N * PER; i++) {
+            u[i] = i / PER;
+            v[i] = (i / PER + 1 + i % PER) % N;
+            w[i] = f32 ? tg_f32_bits((float)wt[i % PER]) : wt[i % PER];
+        }
+        sg_graph *g = tg_from_edges(N, N * PER, u, v, w, true, f32);
+        for (int kind = 0; kind < 3; kind++) {
+            snprintf(what, sizeof what, "%d vertices, light second entries, %s, %s", N,
+                     f32 ? "f32" : "u32",
+                     kind == 0 ? "in core" : kind == 1 ? "all lists on the host" : "half on the host");
+            const sg_backend b = kind == 0 ? SG_BACKEND_GPU : SG_BACKEND_HYBRID;
+            sg_run *run = kind == 0 ? mkrun(b, 0) : mkhybrid(b, 0, kind == 1 ? all_host : half, N);
+            sssp_check(run, b, g, 3, SG_SSSP_DELTA, 16.0, true, what);
+            uint64_t light = 0, fused = 0, fused_us = 0;
+            if (!counter(run, "light_edges", &light) || !counter(run, "index_fused", &fused) ||
+                !counter(run, "index_fused_us", &fused_us))
+                fail_msg("%s: the light index counters are not set", what);
+            if (light != N || fused != 0 || fused_us == 0)
+                fail_msg("%s: %llu light edges (want %d), index_fused %llu, fused pass %llu us",
+                         what, (unsigned long long)light, N, (unsigned long long)fused,
+                         (unsigned long long)fused_us);
+            sg_run_free(run);
+        }
+        sg_graph_free(g);
+    }
+}
 
 /* The automatic bucket width (sssp.cu, "automatic delta"), as this test
  * computes it from the graph: the mean of the sampled weights (a stride
@@ -1418,7 +1493,8 @@ static void test_hybrid_forest_cache(void **state)
  * IndexShare): the lists wholly past the device prefixes of A and W are
  * counted and copied by the threads and by the GPU, meeting where their
  * rates put them (by default), with the threads taking every such list
- * ("dynamic-split" off), or by the GPU alone ("cpu-light" off). Exact
+ * ("dynamic-split" off), or by the GPU alone ("cpu-light" off); in one
+ * fused pass (by default) or a count and a fill ("fused-index" off). Exact
  * distances on every family at splits that leave all, some or none of the
  * lists on the host (A and W split apart), with the automatic width and a
  * narrow one; the counters say who took which lists: the threads' first
@@ -1431,7 +1507,7 @@ static void test_hybrid_sssp_share(void **state)
     (void)state;
     static const int fr[][3] = {{8, 8, 8}, {0, 0, 0}, {3, 5, 1}, {6, 2, 4}};
     const int nfr = (int)(sizeof fr / sizeof fr[0]);
-    static const char *const modes[] = {NULL, "dynamic-split", "cpu-light"};
+    static const char *const modes[] = {NULL, "dynamic-split", "cpu-light", "fused-index"};
     enum { NMODES = sizeof modes / sizeof modes[0] };
     char what[300];
     for (int mi = 0; mi < NMODES; mi++) {
@@ -1463,8 +1539,9 @@ static void test_hybrid_sssp_share(void **state)
                             sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
                             sssp_check(run, SG_BACKEND_HYBRID, g, src[(i + di) % ns],
                                        SG_SSSP_DELTA, di ? 3.0 : 0.0, di, what);
-                            uint64_t split = 0, lists = 0, ent = 0, light = 0, up = 0;
-                            if (!counter(run, "cpu_index_split", &split) ||
+                            uint64_t split = 0, lists = 0, ent = 0, light = 0, up = 0, fused = 0;
+                            if (!counter(run, "index_fused", &fused) ||
+                                !counter(run, "cpu_index_split", &split) ||
                                 !counter(run, "cpu_index_lists", &lists) ||
                                 !counter(run, "cpu_index_entries", &ent) ||
                                 !counter(run, "cpu_upload_bytes", &up) ||
@@ -1484,10 +1561,12 @@ static void test_hybrid_sssp_share(void **state)
                                          "the first wholly on the host is %llu",
                                          what, (unsigned long long)split,
                                          (unsigned long long)lists, (unsigned long long)low);
-                            } else if (modes[mi] && low < n && light > 0) {
-                                /* fixed: every host-only list */
-                                const uint64_t span = m - x[low];
-                                if (split != low || (span ? ent % span != 0 || ent < 2 * span
+                            } else if (modes[mi] && strstr(modes[mi], "dynamic-split") &&
+                                       low < n && light > 0) {
+                                /* fixed: every host-only list, read once by the fused
+                                 * pass, twice by the count and the fill */
+                                const uint64_t span = m - x[low], passes = fused ? 1 : 2;
+                                if (split != low || (span ? ent % span != 0 || ent < passes * span
                                                           : ent != 0))
                                     fail_msg("%s: fixed split: the CPU threads from %llu read "
                                              "%llu entries; want %llu, passes of %llu",
@@ -1950,6 +2029,7 @@ int main(void)
         cmocka_unit_test(test_mst),
         cmocka_unit_test(test_sssp),
         cmocka_unit_test(test_sssp_light_index),
+        cmocka_unit_test(test_sssp_fused_fallback),
         cmocka_unit_test(test_sssp_auto_delta),
         cmocka_unit_test(test_bfs),
         cmocka_unit_test(test_edge_cases),
