@@ -198,9 +198,12 @@ static double model_passes(const sg_plan_input *in)
 /* What the hybrid executors keep on the device beside their working arrays
  * (src/gpu_engine.c runs them, sg_plan_input.executor_reserves):
  *   - SSSP its light index, which lets the rounds read device memory only:
- *     offsets, the cursors that fill it, and up to 5m/32 light entries of 8
- *     bytes (m/8 entries, at most), and on a graph without hubs room for a
- *     quarter more (its doubled automatic width puts m/8 entries there on
+ *     offsets, the fused pass's scan state (64 KiB) and m/8 light entries
+ *     of 8 bytes (the index one pass builds needs no cursors: the count
+ *     and fill, which do, run where the fused pass's slots do not fit, and
+ *     without room for them the run builds no index), and on a graph
+ *     without hubs room for a quarter more (its doubled automatic width
+ *     puts m/8 entries there on
  *     SSCA2, weights uniform in [1, 2^20]). Measured at R-MAT scale 22 with
  *     87 % of the lists spilled, rounds without it took twice as long as
  *     with every list spilled and the index built. Left out when the budget
@@ -214,7 +217,7 @@ static uint64_t executor_reserve(const sg_plan_input *in, uint64_t work)
 {
     const uint64_t n = in->n, m = in->m;
     if (in->algo == SG_PLAN_SSSP) {
-        const uint64_t r = 16 * (n + 1) + m + (n + 1) / 4 + 4096 +
+        const uint64_t r = 8 * (n + 1) + m + (n + 1) / 4 + 4096 + 65536 +
                            (sgi_hub_free(n, m, in->max_degree) ? m / 4 : 0);
         return in->forced || in->device_budget >= work + r ? r : 0;
     }

@@ -237,10 +237,11 @@ SG_API void sg_run_add_seconds(sg_run *r, sg_phase p, double seconds);
 
 /* Named counters (iterations, edges scanned, ...), in order of first use.
  * sg_run_count adds `value` to the counter `name` (created at 0; at most
- * SG_RUN_MAX_COUNTERS names, further names are ignored); `name` must stay
- * valid as long as the run (a string literal). Not thread-safe: call it
- * from the thread that called the algorithm. */
-#define SG_RUN_MAX_COUNTERS 48
+ * SG_RUN_MAX_COUNTERS names, further names are ignored: room for every
+ * counter of all three algorithms on one run, ~100 names on the GPU);
+ * `name` must stay valid as long as the run (a string literal). Not
+ * thread-safe: call it from the thread that called the algorithm. */
+#define SG_RUN_MAX_COUNTERS 160
 SG_API void sg_run_count(sg_run *r, const char *name, uint64_t value);
 /* Names vertices by their original ids in the text result files written
  * with this run (sg_*_write, ".txt" only: binary files keep internal ids):

@@ -2003,6 +2003,11 @@ static void test_hybrid_host_memory(void **state)
                 if (!counter(run, "streamed_pieces", &pieces) || (i < 2) != (pieces > 0))
                     fail_msg("%s: mst: %llu first-round pieces streamed", what,
                              (unsigned long long)pieces);
+                /* the run kept every counter of the three algorithms (a full
+                 * table drops the later ones' names) */
+                if (sg_run_counter_count(run) >= SG_RUN_MAX_COUNTERS)
+                    fail_msg("%s: %u counters after sssp, bfs and mst: the table is full", what,
+                             sg_run_counter_count(run));
             }
             sg_graph_free(g);
             sg_run_free(run);

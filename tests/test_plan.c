@@ -564,7 +564,7 @@ static void test_executor_reserves(void **state)
     sg_error err = {0};
     sg_plan p;
     /* SSSP: the index's room; more on a graph without hubs */
-    const uint64_t idx = 16 * (n + 1) + m + (n + 1) / 4 + 4096;
+    const uint64_t idx = 8 * (n + 1) + m + (n + 1) / 4 + 4096 + 65536;
     sg_plan_input in = input(&t, SG_PLAN_SSSP, full, 0);
     in.work_bytes = 1000;
     in.executor_reserves = true;
