@@ -886,8 +886,13 @@ __device__ __forceinline__ u64 first_at(const XT &x, u64 lo, u64 hi, u64 e)
 // tile ticket, then one status word per tile of the launch (cleared with the
 // ticket before each launch).
 constexpr u64 FUSED_PIECE = (u64)16 << 20;                  // entries per launch
-constexpr u64 FUSED_TILES = FUSED_PIECE / BF_TILE;          // status words per launch
-constexpr u64 FUSED_STATE = 2 + FUSED_TILES;                // words
+// Words of state for m entries: 2 and a status word per tile of the
+// largest launch (at most FUSED_PIECE entries: 8,194 words, 64 KiB).
+inline u64 fused_state_words(u64 m)
+{
+    const u64 most = m < FUSED_PIECE ? m : FUSED_PIECE;
+    return 2 + (most + BF_TILE - 1) / BF_TILE;
+}
 constexpr u64 LB_AGG = 1ull << 62, LB_PRE = 2ull << 62;     // a status word's flag
 constexpr u64 LB_VAL = LB_AGG - 1;                          // and its value
 
@@ -934,7 +939,7 @@ __device__ u64 lookback(u64 *status, u64 tile, u64 agg, const u64 *base)
 // contiguous and in list order; entries from slot cap up are not written
 // (the caller sees the total past cap and builds the index anew). The
 // offsets lx[v] of the lists that start in [e0, e1) (v in [v0, v1)) are
-// written too. state: FUSED_STATE words (above), the ticket and status
+// written too. state: fused_state_words(m) (above), the ticket and status
 // words cleared.
 __global__ void __launch_bounds__(BF_BLOCK)
     light_fused(XArr x, EArr a, EArr w, u64 v0, u64 v1, u64 e0, u64 e1, u64 bound, bool f32,
@@ -1462,7 +1467,7 @@ struct IndexShare {
     // The index in one pass (light_fused: one read of W and of the light
     // entries' A, where the count and the fill read W twice): into la and
     // lw of cap slots each, with the offsets lx. The GPU fills from slot 0
-    // up in list order, the running total in state[0] (FUSED_STATE words);
+    // up in list order, the running total in state[0] (fused_state_words);
     // with a share the lists split as in the count, the threads' chunks from
     // n down, each chunk's offsets and light entries (counted, then copied
     // out with W in cache) staged to the slots just below the previous
@@ -1773,10 +1778,10 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                 return light_m <= m / 2 && c->in_use + need2 <= c->budget;
             };
             // The fused pass first, its slots sized from a sample of the
-            // weights; a doubled width whose index holds more than 45 % of
-            // the entries is narrowed as below. The count and the fill (at
-            // the width reached) when its slots do not fit the budget or run
-            // out.
+            // weights; a doubled width whose slots do not fit or whose index
+            // holds more than 45 % of the entries is narrowed, as below. The
+            // count and the fill (at the width reached) when its slots do
+            // not fit the budget or run out.
             bool built = false;
             u64 fused_slots = 0;
             if (!sgk_ctx_disabled(c, "fused-index")) {
@@ -1812,14 +1817,21 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                 };
                 auto room = [&](u64 cap) {
                     return cap > 0 &&
-                           c->in_use + 2 * abytes(4 * cap) + abytes(8 * FUSED_STATE) <= c->budget;
+                           c->in_use + 2 * abytes(4 * cap) + abytes(8 * fused_state_words(m)) <=
+                               c->budget;
                 };
                 sgk_dbuf<u64> state;
                 for (int tries = 0; tries < 2 && !built; tries++) {
                     const u64 cap = slots(light_bound);
+                    if (!room(cap) && widened) { // the doubled width's slots do not fit
+                        narrow();
+                        light_bound = bound_of();
+                        continue;
+                    }
                     if (!room(cap)) break;
                     if (!state.get())
-                        SGK_TRY(state.alloc(c, FUSED_STATE, "the SSSP light index scan state", err));
+                        SGK_TRY(state.alloc(c, fused_state_words(m),
+                                            "the SSSP light index scan state", err));
                     SGK_TRY(la.alloc(c, cap, "the SSSP light index neighbours", err));
                     SGK_TRY(lw.alloc(c, cap, "the SSSP light index weights", err));
                     bool ok = false;
