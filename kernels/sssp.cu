@@ -1196,7 +1196,7 @@ struct IndexShare {
     // The threads' chunks go in np pieces of about equal entries (8 a
     // thread): their bounds in the count, their light counts in the fill.
     uint64_t np = 0;
-    std::vector<uint64_t> piece, ptot; // ptot: the fused pass's light counts by piece
+    std::vector<uint64_t> piece, ptot; // ptot: a chunk's light counts by piece (count_chunk)
 
     IndexShare() = default;
     IndexShare(const IndexShare &) = delete;
@@ -1302,6 +1302,40 @@ struct IndexShare {
         return pre[np];
     }
 
+    // The light counts of the threads' chunk of lists [v0, v1) into
+    // out[v - v0], in np pieces of about equal entries (their first lists in
+    // piece[]); ptot[pc] gets the light entries before piece pc, ptot[np]
+    // the chunk's.
+    void count_chunk(const sgk_meet &mt, u64 v0, u64 v1, u64 bound, uint64_t *out)
+    {
+        uint64_t *cut = piece.data(), *tot = ptot.data();
+        mt.cuts(v0, v1, np, cut);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(sh->threads)
+        for (uint64_t pc = 0; pc < np; pc++)
+            tot[pc + 1] = sgk_light_count(sh->x, sh->w, cut[pc], cut[pc + 1], bound, wmask(),
+                                          out + (cut[pc] - v0));
+        tot[0] = 0;
+        for (uint64_t pc = 0; pc < np; pc++) tot[pc + 1] += tot[pc];
+    }
+
+    // Sends a staged run's k light entries (A in the stage buffer's first
+    // half, W in its second) to slots base + off up; SG_E_INVARIANT, naming
+    // lists [v0, v1), when they would pass their count `limit`.
+    sg_status send_run(const sgk_stage &stg, u64 k, u64 base, u64 off, u64 limit, uint32_t *la,
+                       uint32_t *lw, u64 v0, u64 v1, sg_error *e)
+    {
+        if (off + k > limit)
+            return sgi_fail(e, SG_E_INVARIANT,
+                            "SSSP's light index: lists %llu to %llu: %llu light entries past "
+                            "their count of %llu",
+                            (unsigned long long)v0, (unsigned long long)v1,
+                            (unsigned long long)(off + k), (unsigned long long)limit);
+        const u64 most = SGK_STAGE_BYTES / 8;
+        SGK_TRY(sgk_stage_copy(c, &stg, 0, la + base + off, k * 4, e));
+        SGK_TRY(sgk_stage_copy(c, &stg, most * 4, lw + base + off, k * 4, e));
+        return sgk_stage_end(c, &stg, e);
+    }
+
     // The count pass: cnt[u] = u's light entries (cnt zeroed before, on the
     // compute stream). Grid lgrid for the GPU's launches.
     sg_status count(u64 bound, u64 *cnt, unsigned lgrid, sg_error *err)
@@ -1320,17 +1354,11 @@ struct IndexShare {
         };
         u64 entries = 0, up = 0;
         auto cpu = [&](sg_error *e) -> sg_status {
-            uint64_t *cut = piece.data();
             uint64_t v0 = 0, v1 = 0;
             while (mt.cpu(most, most, v0, v1)) {
                 sgk_stage stg = {nullptr, 0, 0};
                 SGK_TRY(sgk_stage_begin(c, &stg, e));
-                uint64_t *out = static_cast<uint64_t *>(stg.buf);
-                mt.cuts(v0, v1, np, cut);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(sh->threads)
-                for (uint64_t pc = 0; pc < np; pc++)
-                    sgk_light_count(sh->x, sh->w, cut[pc], cut[pc + 1], bound, wmask(),
-                                    out + (cut[pc] - v0));
+                count_chunk(mt, v0, v1, bound, static_cast<uint64_t *>(stg.buf));
                 SGK_TRY(sgk_stage_copy(c, &stg, 0, cnt + v0, (v1 - v0) * 8, e));
                 SGK_TRY(sgk_stage_end(c, &stg, e));
                 entries += sh->x[v1] - sh->x[v0];
@@ -1371,9 +1399,6 @@ struct IndexShare {
         };
         u64 top = light_m, entries = 0, up = 0, light = 0;
         auto cpu = [&](sg_error *e) -> sg_status {
-            auto run = [&](u64 r0, u64 r1, uint32_t *sa, uint32_t *sw) -> u64 {
-                return stage_light(r0, r1, bound, sa, sw);
-            };
             uint64_t v0 = 0, v1 = 0;
             while (mt.cpu(most, most, v0, v1)) {
                 const u64 e0 = sh->x[v0], e1 = sh->x[v1];
@@ -1392,7 +1417,7 @@ struct IndexShare {
                     sgk_stage stg = {nullptr, 0, 0};
                     SGK_TRY(sgk_stage_begin(c, &stg, e));
                     uint32_t *sa = static_cast<uint32_t *>(stg.buf), *sw = sa + most;
-                    const u64 k = run(r0, r1, sa, sw);
+                    const u64 k = stage_light(r0, r1, bound, sa, sw);
                     if (r0 == e0) {
                         if (e1 - e0 <= most) total = k;
                         if (total > top)
@@ -1403,15 +1428,7 @@ struct IndexShare {
                                             (unsigned long long)total, (unsigned long long)top);
                         base = top - total;
                     }
-                    if (off + k > total)
-                        return sgi_fail(e, SG_E_INVARIANT,
-                                        "SSSP's light index: lists %llu to %llu: %llu light "
-                                        "entries past their tally of %llu",
-                                        (unsigned long long)v0, (unsigned long long)v1,
-                                        (unsigned long long)(off + k), (unsigned long long)total);
-                    SGK_TRY(sgk_stage_copy(c, &stg, 0, la + base + off, k * 4, e));
-                    SGK_TRY(sgk_stage_copy(c, &stg, most * 4, lw + base + off, k * 4, e));
-                    SGK_TRY(sgk_stage_end(c, &stg, e));
+                    SGK_TRY(send_run(stg, k, base, off, total, la, lw, v0, v1, e));
                     off += k;
                     if (r1 == e1) break;
                     r0 = r1;
@@ -1519,13 +1536,7 @@ struct IndexShare {
                     sgk_stage so = {nullptr, 0, 0};
                     SGK_TRY(sgk_stage_begin(c, &so, e));
                     uint64_t *off = static_cast<uint64_t *>(so.buf);
-                    mt.cuts(v0, v1, np, cut);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(sh->threads)
-                    for (uint64_t pc = 0; pc < np; pc++)
-                        tot[pc + 1] = sgk_light_count(sh->x, sh->w, cut[pc], cut[pc + 1], bound,
-                                                      wmask(), off + (cut[pc] - v0));
-                    tot[0] = 0;
-                    for (uint64_t pc = 0; pc < np; pc++) tot[pc + 1] += tot[pc];
+                    count_chunk(mt, v0, v1, bound, off);
                     const u64 k = tot[np];
                     if (k > top) { // no slots left: the caller counts anew
                         over = true;
@@ -1554,15 +1565,7 @@ struct IndexShare {
                         SGK_TRY(sgk_stage_begin(c, &stg, e));
                         uint32_t *sa = static_cast<uint32_t *>(stg.buf), *sw = sa + most;
                         const u64 q = stage_light(r0, r1, bound, sa, sw);
-                        if (got + q > k)
-                            return sgi_fail(e, SG_E_INVARIANT,
-                                            "SSSP's light index: lists %llu to %llu: %llu light "
-                                            "entries past their count of %llu",
-                                            (unsigned long long)v0, (unsigned long long)v1,
-                                            (unsigned long long)(got + q), (unsigned long long)k);
-                        SGK_TRY(sgk_stage_copy(c, &stg, 0, la + base + got, q * 4, e));
-                        SGK_TRY(sgk_stage_copy(c, &stg, most * 4, lw + base + got, q * 4, e));
-                        SGK_TRY(sgk_stage_end(c, &stg, e));
+                        SGK_TRY(send_run(stg, q, base, got, k, la, lw, v0, v1, e));
                         got += q;
                         r0 = r1;
                     }
@@ -1811,7 +1814,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                     if (2 * k > ns) return 0;
                     if (ns == m) return k ? k : 1; // every weight: exact
                     const double p = (double)k / (double)ns;
-                    const double sd = sqrt((p > 1.0 / (double)ns ? p : 1.0 / (double)ns) / (double)ns);
+                    const double q = p > 1.0 / (double)ns ? p : 1.0 / (double)ns;
+                    const double sd = sqrt(q / (double)ns);
                     const double want = ceil((1.05 * p + 4.0 * sd) * (double)m) + 16.0;
                     return want < (double)m ? (u64)want : m;
                 };
