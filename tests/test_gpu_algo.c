@@ -473,47 +473,68 @@ static void test_sssp_light_index(void **state)
 
 
 /* The fused light index sizes its slots from a strided sample of the
- * weights. Here the sample sees only heavy weights: 65536 vertices, each
- * with 4 out-edges to the next 4 ids, weights 1000, 1, 1000, 1000 in list
- * order, so the stride of 4 lands on the first entry of every list. Its
- * slots run out (a quarter of the entries are light), and the count and
- * the fill build the index instead: the same light edges, the oracle's
- * distances. In core, with every list on the host (the CPU threads' chunks
- * run out of slots first), and with half of them there. */
+ * weights, and falls back to the count and the fill where they do not
+ * serve. Graphs of 65536 vertices, each with 4 out-edges to the next 4 ids,
+ * so that the sample's stride of 4 lands on the first entry of every list:
+ *   - weights 1000, 1, 1000, 1000 in list order: the sample sees no light
+ *     weight, the slots run out (a quarter of the entries are light), in
+ *     core, with every list on the host (the CPU threads' chunks run out
+ *     first) and with half of them there;
+ *   - the second entry light (1), the first light in 31 vertices of every
+ *     100, the rest heavy: the sample sees 31 % light where 32.8 % are, so
+ *     the slots hold them with a gap under a 32nd of the CPU threads' part
+ *     (they take every list: all on the host, "dynamic-split" off), and
+ *     moving that part down would take too many copies: the count and the
+ *     fill instead; in core the same slots serve.
+ * The same light edges either way, the oracle's distances. */
 static void test_sssp_fused_fallback(void **state)
 {
     (void)state;
     enum { N = 65536, PER = 4 };
     static uint32_t u[N * PER], v[N * PER], w[N * PER];
     static const int all_host[3] = {0, 0, 0}, half[3] = {8, 4, 4};
-    static const uint32_t wt[PER] = {1000, 1, 1000, 1000};
     char what[200];
-    for (int f32 = 0; f32 < 2; f32++) {
-        for (uint32_t i = 0; i < N * PER; i++) {
-            u[i] = i / PER;
-            v[i] = (i / PER + 1 + i % PER) % N;
-            w[i] = f32 ? tg_f32_bits((float)wt[i % PER]) : wt[i % PER];
+    for (int pat = 0; pat < 2; pat++)
+        for (int f32 = 0; f32 < 2; f32++) {
+            uint64_t want = 0;
+            for (uint32_t i = 0; i < N * PER; i++) {
+                const uint32_t j = i % PER, x = i / PER;
+                const bool light = j == 1 || (pat == 1 && j == 0 && x % 100 < 31);
+                u[i] = x;
+                v[i] = (x + 1 + j) % N;
+                w[i] = f32 ? tg_f32_bits(light ? 1.0f : 1000.0f) : light ? 1u : 1000u;
+                want += light;
+            }
+            sg_graph *g = tg_from_edges(N, N * PER, u, v, w, true, f32);
+            for (int kind = 0; kind < 3; kind++) {
+                if (pat == 1 && kind == 2) continue;
+                snprintf(what, sizeof what, "%d vertices, %s, %s, %s", N,
+                         pat ? "a sample short of 1.8 %" : "a sample without light weights",
+                         f32 ? "f32" : "u32",
+                         kind == 0 ? "in core" : kind == 1 ? "all lists on the host" :
+                         "half on the host");
+                char *saved = env_push(pat == 1 ? "dynamic-split" : NULL);
+                const sg_backend b = kind == 0 ? SG_BACKEND_GPU : SG_BACKEND_HYBRID;
+                sg_run *run =
+                    kind == 0 ? mkrun(b, 0) : mkhybrid(b, 0, kind == 1 ? all_host : half, N);
+                sssp_check(run, b, g, 3, SG_SSSP_DELTA, 16.0, true, what);
+                uint64_t light = 0, fused = 0, fused_us = 0;
+                if (!counter(run, "light_edges", &light) ||
+                    !counter(run, "index_fused", &fused) ||
+                    !counter(run, "index_fused_us", &fused_us))
+                    fail_msg("%s: the light index counters are not set", what);
+                const uint64_t want_fused = pat == 1 && kind == 0;
+                if (light != want || fused != want_fused || fused_us == 0)
+                    fail_msg("%s: %llu light edges (want %llu), index_fused %llu (want %llu), "
+                             "fused pass %llu us",
+                             what, (unsigned long long)light, (unsigned long long)want,
+                             (unsigned long long)fused, (unsigned long long)want_fused,
+                             (unsigned long long)fused_us);
+                sg_run_free(run);
+                env_pop(saved);
+            }
+            sg_graph_free(g);
         }
-        sg_graph *g = tg_from_edges(N, N * PER, u, v, w, true, f32);
-        for (int kind = 0; kind < 3; kind++) {
-            snprintf(what, sizeof what, "%d vertices, light second entries, %s, %s", N,
-                     f32 ? "f32" : "u32",
-                     kind == 0 ? "in core" : kind == 1 ? "all lists on the host" : "half on the host");
-            const sg_backend b = kind == 0 ? SG_BACKEND_GPU : SG_BACKEND_HYBRID;
-            sg_run *run = kind == 0 ? mkrun(b, 0) : mkhybrid(b, 0, kind == 1 ? all_host : half, N);
-            sssp_check(run, b, g, 3, SG_SSSP_DELTA, 16.0, true, what);
-            uint64_t light = 0, fused = 0, fused_us = 0;
-            if (!counter(run, "light_edges", &light) || !counter(run, "index_fused", &fused) ||
-                !counter(run, "index_fused_us", &fused_us))
-                fail_msg("%s: the light index counters are not set", what);
-            if (light != N || fused != 0 || fused_us == 0)
-                fail_msg("%s: %llu light edges (want %d), index_fused %llu, fused pass %llu us",
-                         what, (unsigned long long)light, N, (unsigned long long)fused,
-                         (unsigned long long)fused_us);
-            sg_run_free(run);
-        }
-        sg_graph_free(g);
-    }
 }
 
 /* The automatic bucket width (sssp.cu, "automatic delta"), as this test
