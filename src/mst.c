@@ -108,7 +108,8 @@ typedef struct mst_state {
     uint32_t *comp, *bestB, *nxt, *par, *rn, *cmax;
     uint32_t *scan, *scan2, *mem, *mem2;
     uint64_t n_scan, n_mem;
-    uint64_t *sort_tmp;        /* threads x max_degree, preprocessing only */
+    uint64_t *sort_tmp;        /* threads x sort_stride, preprocessing only */
+    uint64_t sort_stride;      /* keys of scratch a thread: max_degree, 1 when presorted */
     bool presorted;            /* the store's weight order: E is filled sorted */
 } mst_state;
 
@@ -148,7 +149,6 @@ static void preprocess(mst_state *s, const sg_graph *g)
     const uint32_t *w = g->w;
     uint64_t *xo = s->xo, *tsum = s->tsum;
     const sg_weight_type wt = s->wt;
-    const uint64_t maxdeg = s->presorted ? 1 : g->max_degree; /* sort scratch per thread */
     xo[0] = 0;
 #pragma omp parallel num_threads(s->threads)
     {
@@ -175,7 +175,7 @@ static void preprocess(mst_state *s, const sg_graph *g)
             xo[v + 1] = acc;
         }
 #pragma omp barrier
-        uint64_t *tmp = s->sort_tmp + (size_t)t * (maxdeg ? maxdeg : 1);
+        uint64_t *tmp = s->sort_tmp + (size_t)t * s->sort_stride;
 #pragma omp for schedule(dynamic, 64)
         for (uint64_t v = 0; v < n; v++) {
             uint64_t q = xo[v];
@@ -491,7 +491,7 @@ sg_status sg_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error *err)
     /* A store in weight order gives E already sorted (its weights read): no
      * sort and no scratch (the preprocessing is then one copy). */
     s.presorted = g->weight_order && g->w != NULL;
-    const uint64_t md = g->max_degree && !s.presorted ? g->max_degree : 1;
+    s.sort_stride = g->max_degree && !s.presorted ? g->max_degree : 1;
     SG_ALLOC(s.tsum, sgi_malloc((size_t)(2 * s.threads + 2) * sizeof *s.tsum), err,
              "per-thread counts");
     SG_ALLOC(s.xo, sgi_huge_alloc((nn + 1) * sizeof *s.xo), err, "the sorted lists' offsets");
@@ -510,7 +510,8 @@ sg_status sg_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error *err)
     SG_ALLOC(s.nxt, sgi_huge_alloc(nn * sizeof *s.nxt), err, "the chosen trees");
     SG_ALLOC(s.par, sgi_huge_alloc(nn * sizeof *s.par), err, "the tree parents");
     SG_ALLOC(s.rn, sgi_huge_alloc(nn * sizeof *s.rn), err, "the new tree ids");
-    SG_ALLOC(s.sort_tmp, sgi_huge_alloc((size_t)s.threads * md * sizeof *s.sort_tmp), err,
+    SG_ALLOC(s.sort_tmp,
+             sgi_huge_alloc((size_t)s.threads * s.sort_stride * sizeof *s.sort_tmp), err,
              "the list sort scratch");
     SG_ALLOC(f, sgi_forest_alloc(n, n ? n - 1 : 0, g->wt), err, "the forest");
 

@@ -83,15 +83,15 @@ static const double read_frac[3][3] = {
     {1.0, 1.0, 0.0}, /* bfs: no weights */
 };
 
-/* Reads per byte of the three arrays for this input: the forest over
- * unsorted lists (the hybrid's in-place executor) reads W with A. */
-/* The in-place forest: unsorted lists read whole (kernels/mst.cu,
- * sgk_mst_inplace), the hybrid backend's forest. */
+/* The forest over the heads of lists in weight order, on a graph with hubs
+ * (the rule kernels/mst.cu applies). */
 static bool forest_heads(const sg_plan_input *in)
 {
     return in->algo == SG_PLAN_MST && in->lists_weight_order &&
            !sgi_hub_free(in->n, in->m, in->max_degree);
 }
+/* The in-place forest: unsorted lists read whole (kernels/mst.cu,
+ * sgk_mst_inplace), the hybrid backend's forest. */
 static bool inplace_forest(const sg_plan_input *in)
 {
     return in->algo == SG_PLAN_MST && in->lists_unsorted && !forest_heads(in);
@@ -203,11 +203,11 @@ static double model_passes(const sg_plan_input *in)
  *     and fill, which do, run where the fused pass's slots do not fit, and
  *     without room for them the run builds no index), and on a graph
  *     without hubs room for a quarter more (its doubled automatic width
- *     puts m/8 entries there on
- *     SSCA2, weights uniform in [1, 2^20]). Measured at R-MAT scale 22 with
- *     87 % of the lists spilled, rounds without it took twice as long as
- *     with every list spilled and the index built. Left out when the budget
- *     cannot hold it beside the working arrays (the run then builds none).
+ *     puts m/8 entries there on SSCA2, weights uniform in [1, 2^20]).
+ *     Measured at R-MAT scale 22 with 87 % of the lists spilled, rounds
+ *     without it took twice as long as with every list spilled and the
+ *     index built. Left out when the budget cannot hold it beside the
+ *     working arrays (the run then builds none).
  *   - The in-place forest room for its contracted edge list (20 bytes per
  *     edge, up to m/16 edges as in core), before any list and after X:
  *     every round before the contraction reads all live lists, so an

@@ -342,8 +342,6 @@ static uint64_t find_sorted(const uint32_t *a, uint64_t b, uint64_t e, uint32_t 
     return UINT64_MAX;
 }
 
-/* First edge of u's list without an equal reverse: returns its index and
- * sets *rev to the reverse edge's index (UINT64_MAX: none), or UINT64_MAX. */
 /* Position of `key` in a[b, e) in any order, or UINT64_MAX. */
 static uint64_t find_any(const uint32_t *a, uint64_t b, uint64_t e, uint32_t key)
 {
@@ -351,6 +349,9 @@ static uint64_t find_any(const uint32_t *a, uint64_t b, uint64_t e, uint32_t key
         if (a[b] == key) return b;
     return UINT64_MAX;
 }
+
+/* First edge of u's list without an equal reverse: returns its index and
+ * sets *rev to the reverse edge's index (UINT64_MAX: none), or UINT64_MAX. */
 
 static uint64_t asymmetric_edge(const uint64_t *x, const uint32_t *a, const uint32_t *w,
                                 bool f32, bool weight_order, uint32_t u, uint64_t *rev)
