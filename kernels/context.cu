@@ -459,9 +459,23 @@ sg_status sgk_graph_set_host(sgk_graph *g, const uint64_t *x, const uint32_t *a,
     return SG_OK;
 }
 
+uint64_t sgk_graph_kept_bytes(const sgk_graph *g) { return g && g->kept ? g->kept_bytes : 0; }
+
+void sgk_graph_drop_kept(const sgk_graph *g)
+{
+    if (!g || !g->kept) return;
+    void *k = g->kept;
+    void (*f)(void *) = g->kept_free;
+    g->kept = nullptr;
+    g->kept_free = nullptr;
+    g->kept_bytes = 0;
+    f(k);
+}
+
 void sgk_graph_free(sgk_graph *g)
 {
     if (!g) return;
+    sgk_graph_drop_kept(g);
     sgk_free(g->ctx, g->x);
     sgk_free(g->ctx, g->a);
     sgk_free(g->ctx, g->w);

@@ -203,6 +203,13 @@ void sgk_host_unregister(void *p);
  * created with (which must still exist). */
 void sgk_graph_free(sgk_graph *g);
 const sgk_graph_desc *sgk_graph_get_desc(const sgk_graph *g);
+/* Device bytes an executor keeps with g between its calls (0 when none):
+ * SSSP's light index, which the next SSSP call on g with the same delta
+ * asked reuses instead of building again. sgk_graph_drop_kept frees it;
+ * the engine does before any other algorithm runs on g, and the planner
+ * counts those bytes as the graph's (they go when it goes). */
+uint64_t sgk_graph_kept_bytes(const sgk_graph *g);
+void sgk_graph_drop_kept(const sgk_graph *g);
 /* Device addresses of X, A, W (W NULL without weights), for uploads. */
 void sgk_graph_device_arrays(sgk_graph *g, void **x, void **a, void **w);
 
@@ -318,13 +325,16 @@ typedef enum sgk_sssp_method {
  * light entries sent to the device) and "gpu_index_pieces"; "index_fused"
  * (1: one fused pass built the index), "index_fused_us", "index_slots"
  * (the slots it had) and "index_moves" (copies moving the threads' part
- * down to the GPU's). Disable names:
+ * down to the GPU's). The index stays with g after the call and the next
+ * call with the same `delta` reuses it ("index_reused" 1; sgk_graph_kept_bytes).
+ * Disable names:
  * "bucket-balance", "prefilter", "far-window", "defer-heavy",
  * "light-index", "done-bits", "wide-delta", "cpu-light" (the GPU builds the
  * whole index), "dynamic-split", "fused-index" (a count and a fill instead
  * of one pass), "settle-sort" (settle passes in the
  * rounds' order, not sorted by id; counter "settle_sorted" counts the
- * sorted ones), "bf-ldg", "bf-segments" (see sssp.cu).
+ * sorted ones), "keep-index" (the index is freed at the end of the call),
+ * "bf-ldg", "bf-segments" (see sssp.cu).
  * *reached and *max_bits get the summary (the vertices with
  * a finite distance, the largest finite distance's bits), computed on the
  * device; "download_us" and "download_bytes" say what the result's copy

@@ -109,6 +109,14 @@ struct sgk_graph {
     const uint32_t *ha, *hw;  // the host arrays as given (copy sources), or NULL
     bool h_managed;           // host A or W is managed memory (else pinned / registered)
     bool spilled;             // some entries live on the host
+    // What an executor keeps on the device between its calls on this graph
+    // (SSSP's light index, kernels/sssp.cu: `kept_free` is its own deleter,
+    // which identifies it), its bytes through the accountant; freed with
+    // the graph or by sgk_graph_drop_kept. Mutable: the kernels take the
+    // graph const, and this is a cache beside it.
+    mutable void *kept;
+    mutable void (*kept_free)(void *);
+    mutable uint64_t kept_bytes;
 };
 
 // SG_E_INVALID when a split graph's host arrays were not given

@@ -54,6 +54,12 @@
 //     sgk_sssp_bytes, which counts what the method needs); "light-index"
 //     disables it. With host lists (the hybrid backend) the CPU threads
 //     count and copy a share of them ("the light index's CPU share" below).
+//     The index depends on the graph and the width only, so it stays with
+//     the device graph after the call (sgk_graph's `kept`, IndexKeep): the
+//     next call on that graph with the same delta asked takes it back and
+//     skips the weight sample and the build (counter "index_reused"; the
+//     engine frees it before any other algorithm, src/gpu_engine.c; its
+//     bytes count as the graph's). "keep-index" disables the keeping.
 //   Settle order: on a graph with host lists, a settle pass over max(256,
 //     n / 1024) vertices or more first sorts them by id (CUB radix sort
 //     into the empty near queue, where the budget has room for its
@@ -152,6 +158,8 @@
 //                     passes over W), not one fused pass
 //   "settle-sort"     near-far: settle passes take their vertices in the
 //                     rounds' order (not sorted by id first)
+//   "keep-index"      near-far: the light index is freed at the end of the
+//                     call (not kept for the next call with the same delta)
 //   "bf-ldg"          Bellman-Ford: plain distance loads, not __ldg
 //   "bf-segments"     Bellman-Ford: one segment (CSR order, no grouping)
 //
@@ -217,6 +225,9 @@
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
+
+#include <memory>
+#include <new>
 
 #include "cpu_light.h"
 #include "cpu_share.cuh"
@@ -1638,6 +1649,44 @@ sg_status finish_dist(sgk_ctx *c, const u64 *dist, u64 n, bool f32, unsigned lon
     return SG_OK;
 }
 
+// The light index kept with the device graph between calls (sgk_graph's
+// `kept`): what preprocessing decided for the delta asked (delta_in, 0 for
+// the automatic width) and the index itself. The next call on the graph
+// with the same delta_in takes it back instead of sampling the weights and
+// building it again; any other call frees it before allocating. Its
+// deleter identifies it. "keep-index" disabled: nothing is kept.
+struct IndexKeep {
+    double delta_in = 0.0;
+    u64 delta_u = 1;
+    double delta_f = 1.0;
+    bool widened = false;
+    u64 light_bound = ~0ull, light_m = 0;
+    bool fused = false;
+    u64 slots = 0;
+    sgk_dbuf<u64> lx;
+    sgk_dbuf<uint32_t> la, lw;
+};
+
+void index_keep_free(void *p) { delete static_cast<IndexKeep *>(p); }
+
+// The kept index for delta_in, detached from g; null (and whatever g kept
+// freed) when there is none for it.
+IndexKeep *take_index(sgk_ctx *c, const sgk_graph *g, double delta_in)
+{
+    if (!g->kept) return nullptr;
+    if (g->kept_free != index_keep_free || sgk_ctx_disabled(c, "keep-index")) {
+        sgk_graph_drop_kept(g);
+        return nullptr;
+    }
+    IndexKeep *k = static_cast<IndexKeep *>(g->kept);
+    g->kept = nullptr;
+    g->kept_free = nullptr;
+    g->kept_bytes = 0;
+    if (k->delta_in == delta_in) return k;
+    delete k;
+    return nullptr;
+}
+
 sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double delta_in,
                       const sgk_cpu_share *share, uint64_t *dist_out, uint64_t *reached,
                       uint64_t *max_bits, sgk_stats *stats, sg_error *err)
@@ -1653,6 +1702,10 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     cudaStream_t st = c->stream;
 
     const double t0 = sgi_now();
+    // An index an earlier call kept for this delta: taken back before the
+    // working arrays are allocated (a stale one is freed first).
+    std::unique_ptr<IndexKeep> kept(defer ? take_index(c, g, delta_in) : nullptr);
+    if (!defer) sgk_graph_drop_kept(g);
     sgk_dbuf<u64> dist, bigoff;
     sgk_dbuf<uint32_t> stamp, bits, mbits, q0, q1, q2, q3, bigq, sstamp, settled, done;
     sgk_dbuf<Counters> ctr;
@@ -1695,7 +1748,11 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     u64 delta_u = 1;
     double delta_f = 1.0;
     bool widened = false; // the automatic width doubled (halved again if its index does not fit)
-    {
+    if (kept) {
+        delta_u = kept->delta_u;
+        delta_f = kept->delta_f;
+        widened = kept->widened;
+    } else {
         double delta = delta_in;
         if (delta == 0.0) {
             double mean = 0.0;
@@ -1743,7 +1800,17 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     u64 stats_slots = 0;
     sgk_dbuf<u64> lx;
     sgk_dbuf<uint32_t> la, lw;
-    if (defer && !sgk_ctx_disabled(c, "light-index") && m > 0) {
+    const bool index_reused = kept != nullptr;
+    if (kept) {
+        lx.swap(kept->lx);
+        la.swap(kept->la);
+        lw.swap(kept->lw);
+        light_bound = kept->light_bound;
+        light_m = kept->light_m;
+        stats_fused = kept->fused;
+        stats_slots = kept->slots;
+        kept.reset();
+    } else if (defer && !sgk_ctx_disabled(c, "light-index") && m > 0) {
         auto bound_of = [&]() -> u64 {
             if (!f32) return delta_u;
             float fb = (float)delta_f;
@@ -2113,7 +2180,29 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     sgk_stats_set(stats, "host_list_bytes", 4 * (index_host + hc.p->ihost + hc.p->host));
     sgk_stats_set(stats, "preprocess_host_bytes", 4 * (index_host + hc.p->ihost));
     sgk_stats_set(stats, "delta", f32 ? round_counter(delta_f) : delta_u);
+    sgk_stats_set(stats, "index_reused", index_reused ? 1 : 0);
     stats->delta = f32 ? delta_f : (double)delta_u;
+    // The index stays with the graph for the next call with this delta.
+    if (lx.get() && !sgk_ctx_disabled(c, "keep-index")) {
+        IndexKeep *k = new (std::nothrow) IndexKeep;
+        if (k) {
+            k->delta_in = delta_in;
+            k->delta_u = delta_u;
+            k->delta_f = delta_f;
+            k->widened = widened;
+            k->light_bound = light_bound;
+            k->light_m = light_m;
+            k->fused = stats_fused;
+            k->slots = stats_slots;
+            k->lx.swap(lx);
+            k->la.swap(la);
+            k->lw.swap(lw);
+            auto acc = [](size_t b) -> u64 { return b ? b : 256; };
+            g->kept_bytes = acc(8 * k->lx.n) + acc(4 * k->la.n) + acc(4 * k->lw.n);
+            g->kept = k;
+            g->kept_free = index_keep_free;
+        }
+    }
     return SG_OK;
 }
 

@@ -239,15 +239,10 @@ static void bfs_init(const bfs_ctx *c)
     if (c->done && (c->n & 63)) c->done[c->nw - 1] |= ~(uint64_t)0 << (c->n & 63);
 }
 
-/* The contract is at the declaration (spillgraph.h). Here: top-down steps
- * whose frontier plus its edges stay below SERIAL_WORK run on the calling
- * thread (an OpenMP `if` clause), so deep narrow searches (paths, grids,
- * road networks) do not pay a fork per level; every other step uses all of
- * run->threads. Allocations: the result (1 + 1 or 2 blocks), the queue,
- * the thread buffers, 3 bitmaps (undirected): 7 or 8 in all, none inside a
- * parallel region. */
-sg_status sg_bfs(sg_run *run, const sg_graph *g, const sg_bfs_options *opt, sg_bfs_result **out,
-                 sg_error *err)
+/* The checks sg_bfs and sg_bfs_into share (the contract is at the
+ * declarations, spillgraph.h). */
+static sg_status bfs_check(const sg_run *run, const sg_graph *g, const sg_bfs_options *opt,
+                           const void *out, sg_error *err)
 {
     if (!run || !g || !opt || !out) return sgi_fail(err, SG_E_INVALID, "sg_bfs: NULL argument");
     const uint64_t n = g->n;
@@ -261,6 +256,19 @@ sg_status sg_bfs(sg_run *run, const sg_graph *g, const sg_bfs_options *opt, sg_b
         return sgi_fail(err, SG_E_INVALID,
                         "BFS direction switch: alpha %d and beta %d must be >= 0 (0 = default %d, %d)",
                         opt->alpha, opt->beta, DEFAULT_ALPHA, DEFAULT_BETA);
+    return SG_OK;
+}
+
+/* The search into r (allocated for g, with parents when asked). Top-down
+ * steps whose frontier plus its edges stay below SERIAL_WORK run on the
+ * calling thread (an OpenMP `if` clause), so deep narrow searches (paths,
+ * grids, road networks) do not pay a fork per level; every other step uses
+ * all of run->threads. Allocations: the queue, the thread buffers, 3
+ * bitmaps (undirected), none inside a parallel region. */
+static sg_status bfs_fill(sg_run *run, const sg_graph *g, const sg_bfs_options *opt,
+                          sg_bfs_result *r, sg_error *err)
+{
+    const uint64_t n = g->n;
     const uint64_t alpha = (uint64_t)(opt->alpha ? opt->alpha : DEFAULT_ALPHA);
     const uint64_t beta = (uint64_t)(opt->beta ? opt->beta : DEFAULT_BETA);
     const bool bottom_up = !g->directed; /* a bottom-up step needs in-edges */
@@ -268,18 +276,14 @@ sg_status sg_bfs(sg_run *run, const sg_graph *g, const sg_bfs_options *opt, sg_b
         sg_bfs_options o = *opt;
         o.alpha = (int)alpha;
         o.beta = (int)beta;
-        return sgi_gpu_bfs(run, g, &o, out, err);
+        return sgi_gpu_bfs(run, g, &o, r, err);
     }
 
     sg_status st = SG_OK;
     const double t0 = sgi_now();
     sgi_run_progress(run, "compute", 0.0);
-    sg_bfs_result *r = NULL;
     bfs_ctx c = {.x = g->x, .a = g->a, .n = n, .nw = (n + 63) / 64, .threads = run->threads};
     const size_t wbytes = (size_t)c.nw * sizeof(uint64_t);
-    SG_CHECK((r = sgi_bfs_alloc(n, opt->source, opt->want_parents)) != NULL, SG_E_NOMEM, err,
-             "out of memory allocating the BFS result (%llu vertices%s)", (unsigned long long)n,
-             opt->want_parents ? ", with parents" : "");
     SG_CHECK((c.queue = sgi_huge_alloc((size_t)n * sizeof *c.queue)) != NULL, SG_E_NOMEM, err,
              "out of memory allocating the BFS queue (%llu bytes)",
              (unsigned long long)(n * sizeof *c.queue));
@@ -354,7 +358,6 @@ sg_status sg_bfs(sg_run *run, const sg_graph *g, const sg_bfs_options *opt, sg_b
     sgi_free(c.done);
     sgi_run_progress(run, "compute", 1.0);
     run->seconds[SG_PHASE_COMPUTE] += sgi_now() - t0;
-    *out = r;
     return SG_OK;
 fail:
     sgi_free(c.queue);
@@ -362,6 +365,39 @@ fail:
     sgi_free(c.front);
     sgi_free(c.next);
     sgi_free(c.done);
-    sg_bfs_free(r);
     return st;
+}
+
+sg_status sg_bfs(sg_run *run, const sg_graph *g, const sg_bfs_options *opt, sg_bfs_result **out,
+                 sg_error *err)
+{
+    sg_status st = bfs_check(run, g, opt, out, err);
+    if (st != SG_OK) return st;
+    sg_bfs_result *r = sgi_bfs_alloc(g->n, opt->source, opt->want_parents);
+    if (!r)
+        return sgi_fail(err, SG_E_NOMEM, "out of memory allocating the BFS result (%llu vertices%s)",
+                        (unsigned long long)g->n, opt->want_parents ? ", with parents" : "");
+    if ((st = bfs_fill(run, g, opt, r, err)) != SG_OK) {
+        sg_bfs_free(r);
+        return st;
+    }
+    *out = r;
+    return SG_OK;
+}
+
+sg_status sg_bfs_into(sg_run *run, const sg_graph *g, const sg_bfs_options *opt, sg_bfs_result *r,
+                      sg_error *err)
+{
+    sg_status st = bfs_check(run, g, opt, r, err);
+    if (st != SG_OK) return st;
+    if (r->n_vertices != g->n || !r->level || (r->parent != NULL) != opt->want_parents)
+        return sgi_fail(err, SG_E_INVALID,
+                        "sg_bfs_into: the result is for %llu vertices %s parents, the search "
+                        "is on %llu %s them",
+                        (unsigned long long)r->n_vertices, r->parent ? "with" : "without",
+                        (unsigned long long)g->n, opt->want_parents ? "with" : "without");
+    r->source = opt->source;
+    r->reached = 0;
+    r->max_level = 0;
+    return bfs_fill(run, g, opt, r, err);
 }

@@ -86,15 +86,15 @@ sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error 
     return no_cuda(err);
 }
 sg_status sgi_gpu_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *opt,
-                       sg_sssp_result **out, sg_error *err)
+                       sg_sssp_result *r, sg_error *err)
 {
-    (void)run, (void)g, (void)opt, (void)out;
+    (void)run, (void)g, (void)opt, (void)r;
     return no_cuda(err);
 }
 sg_status sgi_gpu_bfs(sg_run *run, const sg_graph *g, const sg_bfs_options *opt,
-                      sg_bfs_result **out, sg_error *err)
+                      sg_bfs_result *r, sg_error *err)
 {
-    (void)run, (void)g, (void)opt, (void)out;
+    (void)run, (void)g, (void)opt, (void)r;
     return no_cuda(err);
 }
 sg_status sgi_gpu_load(sg_run *run, sg_store *s, sg_graph *g, const sg_read_options *ro,
@@ -187,12 +187,14 @@ static uint64_t algo_bytes(sgi_algo a, const sg_graph *g, bool parents)
     return 0;
 }
 
-/* Device bytes of the run's device copy of a graph (whole or split). */
+/* Device bytes of the run's device copy of a graph (whole or split), with
+ * what an executor keeps beside it between calls (SSSP's light index:
+ * freed with it, or before another algorithm runs). */
 static uint64_t held_graph(const sg_run *run)
 {
     if (!run->dgraph) return 0;
     const sgk_graph_desc *d = sgk_graph_get_desc(DGRAPH(run));
-    return d->x_dev * 8 + d->a_dev * 4 + d->w_dev * 4;
+    return d->x_dev * 8 + d->a_dev * 4 + d->w_dev * 4 + sgk_graph_kept_bytes(DGRAPH(run));
 }
 
 /* The algorithms with a hybrid executor. */
@@ -234,17 +236,20 @@ bool sgi_gpu_pick(sg_run *run, const sg_graph *g, sgi_algo algo, bool parents)
     }
     sgk_mem_stats m;
     sgk_ctx_mem(c, &m);
+    /* A light index kept from an earlier SSSP call is counted as free: the
+     * call that reuses it allocated its working arrays beside it before
+     * (they fit), any other call frees it first. */
+    const uint64_t kept = run->dgraph ? sgk_graph_kept_bytes(DGRAPH(run)) : 0;
+    const uint64_t graph_held = held_graph(run) - kept; /* the copy itself */
+    m.in_use -= kept;
     const bool w = algo_weights(algo);
     uint64_t held = m.in_use, need = algo_bytes(algo, g, parents);
     if (!dgraph_matches(run, g, w)) need += graph_bytes(g, w);
     /* The copy of another graph (or one without W) would be freed first. */
-    if (run->dgraph && !dgraph_matches(run, g, w)) {
-        const uint64_t old = held_graph(run);
-        held = held > old ? held - old : 0;
-    }
+    if (run->dgraph && !dgraph_matches(run, g, w)) held = held > graph_held ? held - graph_held : 0;
     /* Too big: the hybrid backend when its working arrays fit (it drops
      * any device copy of a graph first). */
-    const uint64_t own = run->dgraph ? m.in_use - held_graph(run) : m.in_use;
+    const uint64_t own = m.in_use - graph_held;
     if (held + need > m.budget && hybrid_algo(algo) &&
         own + hybrid_bytes(algo, g, parents) <= m.budget) {
         run->backend = SG_BACKEND_HYBRID;
@@ -392,8 +397,13 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
      * plan puts every array on the device anyway: no second upload and no
      * pinning of the host arrays. */
     const bool whole = dgraph_matches(run, g, weights) && run->dgraph_weights == weights;
-    const uint64_t held = whole ? held_graph(run) : 0;
-    if (!whole) dgraph_drop(run);
+    /* A split copy of g from an earlier call (another search, or another
+     * algorithm with the same arrays) is planned as freed too, and kept
+     * when the plan puts the same prefixes on the device: no second upload. */
+    const bool split = run->dgraph && run->dgraph_split && run->dgraph_uid == g->uid &&
+                       run->dgraph_weights == weights;
+    const uint64_t held = whole || split ? held_graph(run) : 0;
+    if (!whole && !split) dgraph_drop(run);
     sgk_mem_stats m;
     sgk_ctx_mem(c, &m);
     uint64_t pt_v[HYB_POINTS + 4], pt_e[HYB_POINTS + 4];
@@ -430,9 +440,6 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
         keep_plan(run, &p, t0);
         return SG_OK;
     }
-    dgraph_drop(run);
-    SG_TRY(sgi_graph_device_readable(g, err));
-
     sgk_graph_desc d = {.n = g->n, .m = g->m, .max_degree = g->max_degree,
                         .directed = g->directed, .f32 = g->wt == SG_WEIGHT_F32,
                         .weight_order = g->weight_order,
@@ -440,6 +447,16 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     d.x_dev = p.split[0] ? p.split[0] + 1 : 0;
     d.a_dev = g->x[p.split[1]];
     d.w_dev = weights ? g->x[p.split[2]] : 0;
+    if (split) {
+        const sgk_graph_desc *o = sgk_graph_get_desc(DGRAPH(run));
+        if (o->x_dev == d.x_dev && o->a_dev == d.a_dev && o->w_dev == d.w_dev) {
+            keep_plan(run, &p, t0);
+            return SG_OK;
+        }
+    }
+    dgraph_drop(run);
+    SG_TRY(sgi_graph_device_readable(g, err));
+
     SG_TRY(sgk_graph_create(c, &d, &dg, err));
     void *dx, *da, *dw;
     sgk_graph_device_arrays(dg, &dx, &da, &dw);
@@ -468,6 +485,8 @@ fail:
 static sg_status dgraph_for(sg_run *run, sgk_ctx *c, const sg_graph *g, sgi_algo algo,
                             bool parents, sg_error *err)
 {
+    /* SSSP's kept light index serves only the next SSSP call (buckets). */
+    if (run->dgraph && algo != SGI_ALGO_SSSP_DELTA) sgk_graph_drop_kept(DGRAPH(run));
     if (run->backend == SG_BACKEND_HYBRID)
         return hybrid_ensure(run, c, (sg_graph *)g, algo, parents, err);
     return dgraph_ensure(run, c, g, algo_weights(algo), err);
@@ -556,10 +575,9 @@ fail:
 }
 
 sg_status sgi_gpu_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *opt,
-                       sg_sssp_result **out, sg_error *err)
+                       sg_sssp_result *r, sg_error *err)
 {
     sgk_ctx *c = NULL;
-    sg_sssp_result *r = NULL;
     sg_status st = SG_OK;
     SG_TRY(ctx_get(run, &c, err));
     SG_TRY(dgraph_for(run, c, g,
@@ -568,8 +586,6 @@ sg_status sgi_gpu_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *op
     const double t0 = sgi_now();
     sgi_run_progress(run, "compute", 0.0);
     const bool f32 = g->wt == SG_WEIGHT_F32;
-    SG_ALLOC(r, sgi_sssp_alloc(g->n, opt->source, g->wt, opt->want_parents), err,
-             "the distances");
     uint64_t *dist = f32 ? (uint64_t *)(void *)r->dist_f : r->dist;
     const sgk_sssp_method m =
         opt->method == SG_SSSP_BELLMAN_FORD ? SGK_SSSP_BELLMAN_FORD : SGK_SSSP_BUCKETS;
@@ -588,25 +604,19 @@ sg_status sgi_gpu_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *op
     r->delta = stats.delta; /* 0 for Bellman-Ford (no buckets) */
     account(run, &stats, sgi_now() - t0, t2 - t1);
     sgi_run_progress(run, "compute", 1.0);
-    *out = r;
-    return SG_OK;
 fail:
-    sg_sssp_free(r);
     return st;
 }
 
 sg_status sgi_gpu_bfs(sg_run *run, const sg_graph *g, const sg_bfs_options *opt,
-                      sg_bfs_result **out, sg_error *err)
+                      sg_bfs_result *r, sg_error *err)
 {
     sgk_ctx *c = NULL;
-    sg_bfs_result *r = NULL;
     sg_status st = SG_OK;
     SG_TRY(ctx_get(run, &c, err));
     SG_TRY(dgraph_for(run, c, g, SGI_ALGO_BFS, opt->want_parents, err));
     const double t0 = sgi_now();
     sgi_run_progress(run, "compute", 0.0);
-    SG_CHECK((r = sgi_bfs_alloc(g->n, opt->source, opt->want_parents)) != NULL, SG_E_NOMEM, err,
-             "out of memory allocating the BFS result (%llu vertices)", (unsigned long long)g->n);
     sgk_stats stats;
     memset(&stats, 0, sizeof stats);
     const double t1 = sgi_now();
@@ -615,10 +625,7 @@ sg_status sgi_gpu_bfs(sg_run *run, const sg_graph *g, const sg_bfs_options *opt,
     const double t2 = sgi_now();
     account(run, &stats, sgi_now() - t0, t2 - t1);
     sgi_run_progress(run, "compute", 1.0);
-    *out = r;
-    return SG_OK;
 fail:
-    sg_bfs_free(r);
     return st;
 }
 

@@ -105,10 +105,12 @@ uint64_t sgi_graph_uid(void);
 typedef enum sgi_algo { SGI_ALGO_MST, SGI_ALGO_SSSP_DELTA, SGI_ALGO_SSSP_BF, SGI_ALGO_BFS } sgi_algo;
 bool sgi_gpu_pick(sg_run *run, const sg_graph *g, sgi_algo algo, bool parents);
 sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error *err);
+/* SSSP and BFS into a result the caller allocated for g (sg_sssp and
+ * sg_bfs, or the one sg_sssp_into and sg_bfs_into were given). */
 sg_status sgi_gpu_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *opt,
-                       sg_sssp_result **out, sg_error *err);
+                       sg_sssp_result *r, sg_error *err);
 sg_status sgi_gpu_bfs(sg_run *run, const sg_graph *g, const sg_bfs_options *opt,
-                      sg_bfs_result **out, sg_error *err);
+                      sg_bfs_result *r, sg_error *err);
 /* Loads the store `s` into g's host arrays (already allocated: x, a, and w
  * unless NULL) through the device staging buffers, copying each vertex
  * range to the device while the next one decodes, when the run's backend

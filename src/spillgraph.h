@@ -494,6 +494,16 @@ typedef struct sg_sssp_result {
  * "buckets", "relaxations". */
 SG_API sg_status sg_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *opt,
                          sg_sssp_result **out, sg_error *err);
+/* Another search into r, a result sg_sssp returned for this graph (the
+ * same vertex count and weight type, parents iff opt->want_parents; else
+ * SG_E_INVALID saying what differs): its arrays are overwritten, so a run
+ * of many searches writes into memory already in place. On the gpu and
+ * hybrid backends the device copy of the graph, and SSSP's light index for
+ * the same opt->delta, stay on the device from one search to the next
+ * (kernels/sssp.cu). Errors and counters as sg_sssp; on failure r's
+ * contents are unspecified (free it with sg_sssp_free as ever). */
+SG_API sg_status sg_sssp_into(sg_run *run, const sg_graph *g, const sg_sssp_options *opt,
+                              sg_sssp_result *r, sg_error *err);
 SG_API void sg_sssp_free(sg_sssp_result *r);
 
 /* Dijkstra with a binary heap (serial), parents included. */
@@ -542,6 +552,13 @@ typedef struct sg_bfs_result {
  * a 4n-byte queue, 3 bitmaps of n bits (undirected), 4 KiB per thread. */
 SG_API sg_status sg_bfs(sg_run *run, const sg_graph *g, const sg_bfs_options *opt,
                         sg_bfs_result **out, sg_error *err);
+/* Another search into r, a result sg_bfs returned for this graph (the same
+ * vertex count, parents iff opt->want_parents; else SG_E_INVALID saying
+ * what differs): its arrays are overwritten, so a run of many searches
+ * (Graph500's 64 roots) writes into memory already in place. Errors and
+ * counters as sg_bfs; on failure r's contents are unspecified. */
+SG_API sg_status sg_bfs_into(sg_run *run, const sg_graph *g, const sg_bfs_options *opt,
+                             sg_bfs_result *r, sg_error *err);
 SG_API void sg_bfs_free(sg_bfs_result *r);
 
 /* Serial FIFO-queue BFS along out-edges, parents included (the first

@@ -470,6 +470,21 @@ sg_status sgi_sssp_check(const sg_graph *g, uint32_t source, sg_error *err)
     return SG_OK;
 }
 
+/* The checks sg_sssp and sg_sssp_into share. */
+static sg_status sssp_check(const sg_run *run, const sg_graph *g, const sg_sssp_options *opt,
+                            const void *out, sg_error *err)
+{
+    if (!run || !g || !opt || !out) return sgi_fail(err, SG_E_INVALID, "sg_sssp: NULL argument");
+    sg_status st = sgi_sssp_check(g, opt->source, err);
+    if (st != SG_OK) return st;
+    if (!(opt->delta >= 0.0) || isinf(opt->delta))
+        return sgi_fail(err, SG_E_INVALID, "delta %g: the bucket width must be finite and >= 0 "
+                        "(0 = automatic)", opt->delta);
+    if ((unsigned)opt->method > SG_SSSP_BELLMAN_FORD)
+        return sgi_fail(err, SG_E_INVALID, "unknown SSSP method %d", (int)opt->method);
+    return SG_OK;
+}
+
 /* Delta-stepping from opt->source with bucket width opt->delta (0: the
  * heuristic above; u32 graphs use floor(delta), at least 1), then the
  * parent tree when asked. The graph is not modified.
@@ -482,21 +497,16 @@ sg_status sgi_sssp_check(const sg_graph *g, uint32_t source, sg_error *err)
  * on R-MAT), plus three barriers per step; parents O(m / T). Memory: the
  * result (8n bytes, +4n with parents), a frontier of 4 bytes per vertex of
  * the largest bucket (at least n/16 entries), and per thread 24 KiB of
- * bins plus 4 bytes per pending push. */
-sg_status sg_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *opt,
-                  sg_sssp_result **out, sg_error *err)
+ * bins plus 4 bytes per pending push. sssp_fill searches into r (allocated
+ * for g's vertices and weight type, with parents when asked): the
+ * backend's, or the CPU's below. */
+static sg_status sssp_fill(sg_run *run, const sg_graph *g, const sg_sssp_options *opt,
+                           sg_sssp_result *r, sg_error *err)
 {
-    if (!run || !g || !opt || !out) return sgi_fail(err, SG_E_INVALID, "sg_sssp: NULL argument");
-    sg_status st = sgi_sssp_check(g, opt->source, err);
-    if (st != SG_OK) return st;
-    if (!(opt->delta >= 0.0) || isinf(opt->delta))
-        return sgi_fail(err, SG_E_INVALID, "delta %g: the bucket width must be finite and >= 0 "
-                        "(0 = automatic)", opt->delta);
-    if ((unsigned)opt->method > SG_SSSP_BELLMAN_FORD)
-        return sgi_fail(err, SG_E_INVALID, "unknown SSSP method %d", (int)opt->method);
+    sg_status st = SG_OK;
     const bool bf = opt->method == SG_SSSP_BELLMAN_FORD;
     if (sgi_gpu_pick(run, g, bf ? SGI_ALGO_SSSP_BF : SGI_ALGO_SSSP_DELTA, opt->want_parents))
-        return sgi_gpu_sssp(run, g, opt, out, err);
+        return sgi_gpu_sssp(run, g, opt, r, err);
     if (bf)
         return sgi_fail(err, SG_E_UNSUPPORTED,
                         "the bellman-ford method runs on the gpu backend only (this call runs on "
@@ -506,14 +516,11 @@ sg_status sg_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *opt,
     const double t0 = sgi_now();
     const bool f32 = g->wt == SG_WEIGHT_F32;
     const int nt = run->threads;
-    sg_sssp_result *r = NULL;
     tstate **ts = NULL;
     uint32_t *frontier = NULL;
     uint64_t fcap = 0;
 
     sgi_run_progress(run, "compute", 0.0);
-    SG_ALLOC(r, sgi_sssp_alloc(g->n, opt->source, g->wt, opt->want_parents), err,
-             "the distances");
     SG_ALLOC(ts, sgi_calloc((size_t)nt, sizeof *ts), err, "the thread bins");
     for (int i = 0; i < nt; i++) {
         SG_ALLOC(ts[i], sgi_aligned_alloc(64, sizeof **ts), err, "the thread bins");
@@ -558,8 +565,6 @@ sg_status sg_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *opt,
     sg_run_set(run, "buckets", steps);
     sg_run_set(run, "relaxations", relax);
     sgi_run_progress(run, "compute", 1.0);
-    *out = r;
-    r = NULL;
 fail:
     if (ts)
         for (int i = 0; i < nt; i++) {
@@ -571,7 +576,46 @@ fail:
         }
     sgi_free(ts);
     sgi_free(frontier);
-    sg_sssp_free(r);
     run->seconds[SG_PHASE_COMPUTE] += sgi_now() - t0;
     return st;
+}
+
+sg_status sg_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *opt,
+                  sg_sssp_result **out, sg_error *err)
+{
+    sg_status st = sssp_check(run, g, opt, out, err);
+    if (st != SG_OK) return st;
+    sg_sssp_result *r = sgi_sssp_alloc(g->n, opt->source, g->wt, opt->want_parents);
+    if (!r)
+        return sgi_fail(err, SG_E_NOMEM, "out of memory allocating the distances (%llu vertices%s)",
+                        (unsigned long long)g->n, opt->want_parents ? ", with parents" : "");
+    if ((st = sssp_fill(run, g, opt, r, err)) != SG_OK) {
+        sg_sssp_free(r);
+        return st;
+    }
+    *out = r;
+    return SG_OK;
+}
+
+sg_status sg_sssp_into(sg_run *run, const sg_graph *g, const sg_sssp_options *opt,
+                       sg_sssp_result *r, sg_error *err)
+{
+    sg_status st = sssp_check(run, g, opt, r, err);
+    if (st != SG_OK) return st;
+    const sg_weight_type wt = g->wt ? g->wt : SG_WEIGHT_U32;
+    if (r->n_vertices != g->n || r->weight_type != wt ||
+        !(wt == SG_WEIGHT_F32 ? (void *)r->dist_f : (void *)r->dist) ||
+        (r->parent != NULL) != opt->want_parents)
+        return sgi_fail(err, SG_E_INVALID,
+                        "sg_sssp_into: the result is for %llu vertices (%s weights) %s parents, "
+                        "the search is on %llu (%s) %s them",
+                        (unsigned long long)r->n_vertices,
+                        r->weight_type == SG_WEIGHT_F32 ? "f32" : "u32",
+                        r->parent ? "with" : "without", (unsigned long long)g->n,
+                        wt == SG_WEIGHT_F32 ? "f32" : "u32", opt->want_parents ? "with" : "without");
+    r->source = opt->source;
+    r->reached = 0;
+    r->max_dist = 0;
+    r->delta = 0;
+    return sssp_fill(run, g, opt, r, err);
 }

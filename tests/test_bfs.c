@@ -524,6 +524,66 @@ static void test_verify_catches(void **state)
     sg_graph_free(bad);
 }
 
+/* ------------------------------------------------------------ searches into one result */
+
+/* sg_bfs_into: searches from several sources into the first search's result
+ * equal the oracle's each time, on every family (ties, repeats, self-loops,
+ * isolated vertices, components), with and without parents; a result of
+ * another shape is refused, naming what differs, and left as it was. */
+static void test_into(void **state)
+{
+    (void)state;
+    sg_run *run = mkrun(3);
+    for (int kind = 0; kind < TG_NKINDS; kind++)
+        for (int par = 0; par < 2; par++) {
+            sg_graph *g = tg_make((tg_kind)kind, 300, 4, (kind + par) % 3 == 2, false);
+            sg_graph_info info;
+            sg_graph_get_info(g, &info);
+            const uint64_t n = info.n_vertices;
+            sg_error err = {0};
+            sg_bfs_options o = {.source = 0, .want_parents = par != 0};
+            sg_bfs_result *r = NULL;
+            assert_int_equal(sg_bfs(run, g, &o, &r, &err), SG_OK);
+            const uint32_t *level = r->level;
+            for (uint32_t s = 1; s < n; s += (uint32_t)(n / 3) + 1) {
+                o.source = s;
+                char what[96];
+                snprintf(what, sizeof what, "family %d, parents %d, into from %u", kind, par, s);
+                assert_int_equal(sg_bfs_into(run, g, &o, r, &err), SG_OK);
+                assert_ptr_equal(r->level, level); /* the same memory */
+                assert_int_equal(r->source, s);
+                sg_bfs_result *ref = oracle(g, s);
+                expect_same(g, r, ref, what);
+                sg_bfs_free(ref);
+            }
+            o.want_parents = par == 0; /* the other shape */
+            o.source = 0;
+            const uint32_t keep = r->source;
+            assert_int_equal(sg_bfs_into(run, g, &o, r, &err), SG_E_INVALID);
+            assert_non_null(strstr(err.msg, par ? "with parents" : "without parents"));
+            assert_int_equal(r->source, keep);
+            sg_bfs_free(r);
+            sg_graph_free(g);
+        }
+    /* another vertex count; NULL */
+    sg_graph *g1 = tg_make(TG_RANDOM, 40, 2, false, false), *g2 = tg_make(TG_RANDOM, 41, 2, false, false);
+    sg_error err = {0};
+    sg_bfs_options o = {.source = 1};
+    sg_bfs_result *r = NULL;
+    assert_int_equal(sg_bfs(run, g1, &o, &r, &err), SG_OK);
+    assert_int_equal(sg_bfs_into(run, g2, &o, r, &err), SG_E_INVALID);
+    assert_non_null(strstr(err.msg, "40 vertices"));
+    assert_non_null(strstr(err.msg, "41"));
+    assert_int_equal(sg_bfs_into(run, g1, &o, NULL, &err), SG_E_INVALID);
+    o.source = 40;
+    assert_int_equal(sg_bfs_into(run, g1, &o, r, &err), SG_E_INVALID);
+    assert_non_null(strstr(err.msg, "not a vertex"));
+    sg_bfs_free(r);
+    sg_graph_free(g1);
+    sg_graph_free(g2);
+    sg_run_free(run);
+}
+
 /* ------------------------------------------------------------ allocation failures */
 
 /* Lets allocation k fail for k = 0, 1, 2, ... until the call succeeds:
@@ -590,7 +650,7 @@ int main(void)
         cmocka_unit_test(test_families),     cmocka_unit_test(test_larger),
         cmocka_unit_test(test_known_shapes), cmocka_unit_test(test_tiny),
         cmocka_unit_test(test_errors),       cmocka_unit_test(test_verify_catches),
-        cmocka_unit_test(test_alloc_failures),
+        cmocka_unit_test(test_alloc_failures), cmocka_unit_test(test_into),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -217,6 +217,49 @@ expect 1 "bfs --source out of range" bfs g.sg --source 99999
 grep_in err "out of range" "bfs: the message says out of range"
 expect 2 "bfs --alpha 0" bfs g.sg --source 0 --alpha 0
 
+# ------------------------------------------------------------ --searches K
+expect 0 "bfs --source random:3 (one search)" bfs g.sg --source random:3 --json
+FIRST=$(json_get result.source)
+expect 0 "bfs --searches 5 --verify --json" bfs g.sg --source random:3 --searches 5 --verify \
+    --threads 2 --json
+json_keys "bfs --searches --json keys" searches.count searches.compute.min \
+    searches.compute.median searches.compute.mean searches.compute.max searches.each verified
+[ "$(json_get searches.count)" = 5 ] && pass "bfs --searches: 5 searches" ||
+    fail "bfs --searches: count '$(json_get searches.count)'"
+[ "$(json_get verified)" = "true" ] && pass "bfs --searches: every search verified" ||
+    fail "bfs --searches: verified"
+if [ $HAVE_PY -eq 1 ]; then
+    if python3 -c '
+import json, sys
+o = json.load(open("out"))
+e = o["searches"]["each"]
+src = [x["source"] for x in e]
+assert len(e) == 5 and len(set(src)) == 5, "5 distinct roots"
+assert src[0] == int(sys.argv[1]), "the first root is the single search one"
+assert all(x["reached"] >= 2 and x["compute"] >= 0 for x in e), "reached, times"
+assert o["result"]["source"] == src[-1], "result is the last search"
+c = o["searches"]["compute"]
+assert c["min"] <= c["median"] <= c["max"] and c["min"] <= c["mean"] <= c["max"], "stats"
+assert abs(sum(x["compute"] for x in e) - o["seconds"]["compute"]) < 1e-3, "compute sums"
+' "$FIRST" 2>err; then pass "bfs --searches: distinct roots, the first as one search's, times"
+    else fail "bfs --searches: roots and times"; fi
+fi
+expect 0 "sssp --searches 4 --verify" sssp g.sg --source random --searches 4 --verify --threads 2
+grep_in out "searches   4, compute per search" "sssp --searches: the summary line"
+grep_in out "search 4" "sssp --searches: a line per search"
+grep_in out "verified against Dijkstra: ok" "sssp --searches: verified"
+expect 0 "sssp --searches 3 --json" sssp g.sg --source random:7 --searches 3 --json
+json_keys "sssp --searches --json keys" searches.each searches.preprocess.max result.max_distance
+expect 2 "bfs --searches 2 from a named source" bfs g.sg --source 0 --searches 2
+grep_in err "random" "bfs --searches with --source V: the message says random"
+expect 2 "sssp --searches 2 -o" sssp g.sg --source random --searches 2 -o d.txt
+grep_in err "one search" "sssp --searches with -o: the message says why"
+[ ! -e d.txt ] && pass "sssp --searches -o: no file" || fail "sssp --searches -o left d.txt"
+expect 2 "bfs --searches 0" bfs g.sg --source random --searches 0
+expect 2 "bfs --searches 70000" bfs g.sg --source random --searches 70000
+expect 1 "bfs --searches past the vertices with edges" bfs g.sg --source random --searches $N
+grep_in err "distinct roots" "bfs --searches too many: the message says so"
+
 # ------------------------------------------------------------ cluster
 expect 0 "cluster --k trees+3 --verify" cluster g.sg --k $((TREES + 3)) -o labels.txt --verify
 grep_in out "clusters   $((TREES + 3))" "cluster: the count is k"
@@ -262,6 +305,11 @@ for c in "mst g.sg" "sssp g.sg --source 0" "bfs g.sg --source 0" "cluster g.sg -
         # shellcheck disable=SC2086
         expect 0 "$name --backend hybrid --split 0,0,0 --json" $c --backend hybrid --split 0,0,0 --json
         json_keys "$name hybrid --json keys" plan.arrays plan.predicted.total_s plan.measured_s host_mem
+        case $name in sssp | bfs)
+            # shellcheck disable=SC2086
+            expect 0 "$name --backend hybrid --searches 3 --verify" ${c%--source 0} --source random \
+                --searches 3 --backend hybrid --split 0,0,0 --verify --quiet ;;
+        esac
     fi
     rm -f lg.txt
 done

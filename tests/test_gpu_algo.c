@@ -1955,6 +1955,121 @@ static void test_hybrid_budget(void **state)
 /* Stores loaded into managed and pinned host memory for hybrid runs (the
  * kind auto picks for a graph over the budget, and each kind asked for),
  * with splits forced and planned. */
+/* Searches into one result (sg_sssp_into, sg_bfs_into), as `--searches K`
+ * runs them: in core, with every list on the host, with half of them there,
+ * and with the planner's own split under a budget a third of the graph's.
+ * Each search equals the oracle's; the graph's device part is copied once
+ * (the upload bytes stay those of the first search); SSSP's light index is
+ * built by the first search of a width and reused by the next ones
+ * (index_reused, the same light_edges, no host bytes read before the
+ * rounds), built again for another width, dropped when BFS runs, and never
+ * kept with "keep-index" disabled; the device peak stays within the
+ * budget throughout. With the planner's split the plan of every search is
+ * the first's. Widths 4 and 8 (weights 1..64): light indexes of ~5 and ~11 %
+ * of the entries, within the room the plan keeps for one (m / 8). */
+static void sssp_into_check(sg_run *run, const sg_graph *g, sg_sssp_result *r, uint32_t source,
+                            double delta, uint64_t want_reused, const char *what)
+{
+    const sg_sssp_options o = {.source = source, .delta = delta, .want_parents = true};
+    sg_error err = {0};
+    if (sg_sssp_into(run, g, &o, r, &err) != SG_OK)
+        fail_msg("%s: sg_sssp_into from %u, delta %g: %s", what, source, delta, err.msg);
+    if (r->source != source || sg_verify_sssp(g, r, &err) != SG_OK)
+        fail_msg("%s: into from %u, delta %g: verify: %s", what, source, delta, err.msg);
+    uint64_t reused = 2, pre = 1;
+    if (!counter(run, "index_reused", &reused) || reused != want_reused)
+        fail_msg("%s: into from %u, delta %g: index_reused %llu, want %llu", what, source, delta,
+                 (unsigned long long)reused, (unsigned long long)want_reused);
+    if (reused && (!counter(run, "preprocess_host_bytes", &pre) || pre != 0))
+        fail_msg("%s: a reused index read %llu host bytes before the rounds", what,
+                 (unsigned long long)pre);
+    expect_report(run, true, what);
+}
+
+static void test_searches_into(void **state)
+{
+    (void)state;
+    static const int all_host[3] = {0, 0, 0}, half[3] = {8, 4, 4};
+    for (int v = 0; v < 10; v++) {
+        const int kind = v % 5, f32 = v / 5; /* kind 4: in core with keep-index off */
+        const uint64_t nn = small_only ? 256 : 4096;
+        sg_graph *g = tg_make(TG_RMAT, nn, 6, false, f32);
+        const uint64_t n = nverts(g);
+        char what[300], base[200];
+        describe(base, sizeof base, TG_RMAT, nn, 6, false, f32, g);
+        snprintf(what, sizeof what, "%s, %s", base,
+                 kind == 0 ? "in core" : kind == 1 ? "lists on the host" :
+                 kind == 2 ? "half the lists on the host" :
+                 kind == 3 ? "the planner's split" : "in core, keep-index off");
+        char *saved = env_push(kind == 4 ? "keep-index" : NULL);
+        const sg_backend b = kind == 0 || kind == 4 ? SG_BACKEND_GPU : SG_BACKEND_HYBRID;
+        /* the planner's split: its working bytes (with the room it keeps
+         * for the index), from a plan on the default budget, and half the
+         * graph */
+        uint64_t tight = 0;
+        if (kind == 3) {
+            sg_run *r0 = mkhybrid(SG_BACKEND_HYBRID, 0, NULL, n);
+            sssp_check(r0, SG_BACKEND_HYBRID, g, 0, SG_SSSP_DELTA, 4.0, true, what);
+            sg_plan pl;
+            double ms = 0;
+            if (!sg_run_plan(r0, &pl, &ms)) fail_msg("%s: no plan on the default budget", what);
+            tight = pl.work_bytes + full_upload(g, true) / 2;
+            sg_run_free(r0);
+        }
+        sg_run *run = b == SG_BACKEND_GPU ? mkrun(b, 0)
+                      : kind == 3 ? mkhybrid(b, tight, NULL, n)
+                                  : mkhybrid(b, 0, kind == 1 ? all_host : half, n);
+        const bool keep = kind != 4;
+        sg_error err = {0};
+        sg_sssp_options o = {.source = 0, .delta = 4.0, .want_parents = true};
+        sg_sssp_result *r = NULL;
+        if (sg_sssp(run, g, &o, &r, &err) != SG_OK) fail_msg("%s: sg_sssp: %s", what, err.msg);
+        expect_backend(run, b, what, "the first sg_sssp");
+        if (sg_verify_sssp(g, r, &err) != SG_OK) fail_msg("%s: first search: %s", what, err.msg);
+        uint64_t light = 0, reused = 2, l2 = 0;
+        if (!counter(run, "light_edges", &light) || light == 0 ||
+            !counter(run, "index_reused", &reused) || reused != 0)
+            fail_msg("%s: first search: %llu light edges, index_reused %llu", what,
+                     (unsigned long long)light, (unsigned long long)reused);
+        const uint64_t up = expect_report(run, true, what).upload_bytes;
+        sg_plan p0;
+        double ms = 0;
+        const bool planned = sg_run_plan(run, &p0, &ms);
+        if (b == SG_BACKEND_HYBRID && (!planned || (kind == 3 && p0.split[1] == n)))
+            fail_msg("%s: no plan, or the planner kept every list on the device", what);
+        for (uint32_t s = 1; s < n; s += (uint32_t)(n / 4) + 3) {
+            sssp_into_check(run, g, r, s, 4.0, keep, what);
+            if (!counter(run, "light_edges", &l2) || l2 != light)
+                fail_msg("%s: into from %u: %llu light edges, the first search %llu", what, s,
+                         (unsigned long long)l2, (unsigned long long)light);
+            if (expect_report(run, true, what).upload_bytes != up)
+                fail_msg("%s: into from %u: the graph was copied again", what, s);
+            sg_plan p1;
+            if (planned && (!sg_run_plan(run, &p1, &ms) || p1.split[0] != p0.split[0] ||
+                            p1.split[1] != p0.split[1] || p1.split[2] != p0.split[2]))
+                fail_msg("%s: into from %u: another plan", what, s);
+        }
+        sssp_into_check(run, g, r, 2, 8.0, 0, what); /* another width: built again */
+        sssp_into_check(run, g, r, 3, 8.0, keep, what);
+        /* BFS on the same run frees the index; the searches go on into one result */
+        sg_bfs_options bo = {.source = 0};
+        sg_bfs_result *br = NULL;
+        if (sg_bfs(run, g, &bo, &br, &err) != SG_OK) fail_msg("%s: sg_bfs: %s", what, err.msg);
+        for (uint32_t s = 0; s < n; s += (uint32_t)(n / 3) + 1) {
+            bo.source = s;
+            if (sg_bfs_into(run, g, &bo, br, &err) != SG_OK || sg_verify_bfs(g, br, &err) != SG_OK)
+                fail_msg("%s: BFS into from %u: %s", what, s, err.msg);
+        }
+        sg_bfs_free(br);
+        sssp_into_check(run, g, r, 4, 8.0, 0, what);
+        expect_report(run, true, what);
+        sg_sssp_free(r);
+        sg_run_free(run);
+        env_pop(saved);
+        sg_graph_free(g);
+    }
+}
+
 static void test_hybrid_host_memory(void **state)
 {
     (void)state;
@@ -2069,6 +2184,7 @@ int main(void)
         cmocka_unit_test(test_hybrid_weight_order),
         cmocka_unit_test(test_weight_order_sssp),
         cmocka_unit_test(test_hybrid_host_memory),
+        cmocka_unit_test(test_searches_into),
     };
     const char *only = getenv("SG_TEST_ONLY"); /* e.g. "test_bfs", for sanitizer runs */
     if (only) cmocka_set_test_filter(only);

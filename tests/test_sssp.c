@@ -435,13 +435,62 @@ static void test_alloc_failures(void **state)
     sg_graph_free(g);
 }
 
+/* sg_sssp_into: searches from several sources into the first search's
+ * result equal Dijkstra's each time (the verifier compares every distance
+ * and the tree), on every family, u32 and f32, with and without parents;
+ * a result of another shape is refused and named. */
+static void test_into(void **state)
+{
+    (void)state;
+    sg_run *run = make_run(3);
+    for (int kind = 0; kind < TG_NKINDS; kind++)
+        for (int v = 0; v < 4; v++) {
+            const bool par = v & 1, f32 = v & 2;
+            sg_graph *g = tg_make((tg_kind)kind, 300, 5, (kind + v) % 3 == 2, f32);
+            sg_error err = {0};
+            sg_sssp_options o = {.source = 0, .want_parents = par};
+            sg_sssp_result *r = NULL;
+            assert_int_equal(sg_sssp(run, g, &o, &r, &err), SG_OK);
+            const void *mem = f32 ? (const void *)r->dist_f : (const void *)r->dist;
+            for (uint32_t s = 1; s < g->n; s += (uint32_t)(g->n / 3) + 1) {
+                o.source = s;
+                assert_int_equal(sg_sssp_into(run, g, &o, r, &err), SG_OK);
+                assert_ptr_equal(f32 ? (const void *)r->dist_f : (const void *)r->dist, mem);
+                assert_int_equal(r->source, s);
+                assert_true(r->delta > 0.0);
+                if (sg_verify_sssp(g, r, &err) != SG_OK)
+                    fail_msg("family %d, variant %d, into from %u: %s", kind, v, s, err.msg);
+            }
+            o.want_parents = !par;
+            assert_int_equal(sg_sssp_into(run, g, &o, r, &err), SG_E_INVALID);
+            assert_non_null(strstr(err.msg, par ? "with parents" : "without parents"));
+            assert_non_null(strstr(err.msg, f32 ? "f32" : "u32"));
+            sg_sssp_free(r);
+            sg_graph_free(g);
+        }
+    sg_graph *gu = tg_make(TG_RANDOM, 40, 2, false, false), *gf = tg_make(TG_RANDOM, 40, 2, false, true);
+    sg_error err = {0};
+    sg_sssp_options o = {.source = 1};
+    sg_sssp_result *r = NULL;
+    assert_int_equal(sg_sssp(run, gu, &o, &r, &err), SG_OK);
+    assert_int_equal(sg_sssp_into(run, gf, &o, r, &err), SG_E_INVALID); /* weight type */
+    assert_non_null(strstr(err.msg, "(u32 weights)"));
+    assert_int_equal(sg_sssp_into(run, gu, &o, NULL, &err), SG_E_INVALID);
+    o.delta = -1;
+    assert_int_equal(sg_sssp_into(run, gu, &o, r, &err), SG_E_INVALID);
+    sg_sssp_free(r);
+    sg_graph_free(gu);
+    sg_graph_free(gf);
+    sg_run_free(run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_families),      cmocka_unit_test(test_known),
         cmocka_unit_test(test_small),         cmocka_unit_test(test_verify_catches),
         cmocka_unit_test(test_errors),        cmocka_unit_test(test_methods),
-        cmocka_unit_test(test_alloc_failures),
+        cmocka_unit_test(test_alloc_failures), cmocka_unit_test(test_into),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

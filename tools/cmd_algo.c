@@ -41,6 +41,7 @@ enum {
     OPT_HOST_MEM,
     OPT_SPLIT,
     OPT_METHOD,
+    OPT_SEARCHES,
 };
 
 #define COMMON_OPTS                                                                         \
@@ -88,6 +89,14 @@ enum {
     "binary (docs/format.md, \"Result files\") when they end in .bin.\n"                     \
     "TEPS = directed edges stored / compute seconds.\n"
 
+#define SEARCHES_HELP                                                                      \
+    "  --searches K       K searches from roots drawn from --source random:SEED\n"          \
+    "                     (seeds SEED, SEED+1, ..., distinct vertices; Graph500 runs\n"      \
+    "                     64), on the graph loaded once: the result memory, the\n"           \
+    "                     graph's device part and SSSP's light index serve every\n"         \
+    "                     search; prints each search and the compute time's min,\n"        \
+    "                     median, mean and max (default 1; not with -o, --parents)\n"
+
 /* ------------------------------------------------------------ the frame */
 
 typedef struct algo {
@@ -114,6 +123,7 @@ typedef struct algo {
     double t_start;
     double verify_seconds;
     const char *oracle;       /* set when verified */
+    uint64_t searches;        /* --searches (bfs, sssp): compute is their sum */
 } algo;
 
 static void algo_init(algo *a, const char *cmd, const char *usage)
@@ -123,6 +133,7 @@ static void algo_init(algo *a, const char *cmd, const char *usage)
     a->usage = usage;
     a->backend = SG_BACKEND_AUTO;
     a->host_mem = SG_MEM_AUTO;
+    a->searches = 1;
 }
 
 static void algo_free(algo *a)
@@ -314,7 +325,7 @@ static int lib_fail(algo *a, sg_status st, const sg_error *err)
  * failure. */
 static int verified(algo *a, const char *oracle, sg_status st, const sg_error *err, double t0)
 {
-    a->verify_seconds = cli_now() - t0;
+    a->verify_seconds += cli_now() - t0; /* summed over --searches */
     if (st == SG_OK) {
         a->oracle = oracle;
         return CLI_EXIT_OK;
@@ -328,10 +339,11 @@ static int verified(algo *a, const char *oracle, sg_status st, const sg_error *e
 
 static double compute_seconds(const algo *a) { return sg_run_seconds(a->run, SG_PHASE_COMPUTE); }
 
+/* Per search: the edges stored over the mean compute time of a search. */
 static double teps(const algo *a)
 {
     const double s = compute_seconds(a);
-    return s > 0 ? (double)a->info.n_edges / s : NAN;
+    return s > 0 ? (double)a->info.n_edges * (double)a->searches / s : NAN;
 }
 
 static const char *weight_name(const sg_graph_info *in)
@@ -417,7 +429,8 @@ static void text_tail(const algo *a)
     printf("; total %s\n", cli_seconds(total).s);
     const double t = teps(a);
     if (isfinite(t))
-        printf("  rate       %.2f MTEPS (directed edges stored / compute time)\n", t / 1e6);
+        printf("  rate       %.2f MTEPS (directed edges stored / compute time%s)\n", t / 1e6,
+               a->searches > 1 ? " of a search" : "");
     else
         printf("  rate       - MTEPS (compute time too short to measure)\n");
     if (a->oracle) printf("verified against %s: ok\n", a->oracle);
@@ -612,7 +625,7 @@ done:
 
 static const char sssp_usage[] =
     "usage: spillgraph sssp STORE --source V|random[:SEED] [-o DIST] [--parents FILE] [--delta D]\n"
-    "         [--method auto|delta|bellman-ford]\n" COMMON_USAGE;
+    "         [--method auto|delta|bellman-ford] [--searches K]\n" COMMON_USAGE;
 
 static void sssp_help(void)
 {
@@ -634,6 +647,7 @@ static void sssp_help(void)
            "                     the gpu backend picks wider buckets than the cpu)\n"
            "  --method M         auto or delta (delta-stepping buckets, the default) or\n"
            "                     bellman-ford (edge-parallel, gpu backend only)\n"
+           SEARCHES_HELP
            COMMON_HELP
            "--verify compares every distance with Dijkstra's and, with --parents, checks\n"
            "the tree.\n"
@@ -684,6 +698,192 @@ static uint64_t shown_id(const algo *a, uint32_t v)
     return orig ? orig[v] : v;
 }
 
+/* ------------------------------------------------------------ --searches K
+ *
+ * K searches on the graph loaded once (Graph500 runs 64 BFS roots): the
+ * roots are drawn from --source random:SEED with the seeds SEED, SEED + 1,
+ * ... (a vertex drawn before is skipped), the first being the one a single
+ * search from that seed takes; each search after the first writes into the
+ * first's result (sg_bfs_into, sg_sssp_into), and on a GPU the graph's
+ * device part (and SSSP's light index) stays where it is. */
+
+#define SEARCHES_MAX 65536
+
+typedef struct searches {
+    uint64_t k;
+    uint32_t *src;      /* the roots */
+    double *compute;    /* each search's compute and preprocess seconds */
+    double *preprocess;
+    uint64_t *reached;
+    double *extent;     /* deepest level, largest distance */
+} searches;
+
+static bool value_searches(cli_parser *p, algo *a)
+{
+    uint64_t k = 0;
+    if (!cli_value_u64(p, 1, SEARCHES_MAX, &k)) return false;
+    a->searches = k;
+    return true;
+}
+
+/* The usage errors of --searches K > 1: outputs write one search, and the
+ * roots are drawn. */
+static int check_searches(const algo *a, const source_arg *src)
+{
+    if (a->searches <= 1) return CLI_EXIT_OK;
+    if (!src->random)
+        return cli_usage_error(a->cmd, a->usage,
+                               "--searches %" PRIu64 " needs --source random[:SEED] (the roots "
+                               "are drawn from the seed)", a->searches);
+    if (a->out || a->parents)
+        return cli_usage_error(a->cmd, a->usage,
+                               "-o and --parents write one search's result: use them without "
+                               "--searches");
+    return CLI_EXIT_OK;
+}
+
+static void searches_free(searches *s)
+{
+    free(s->src);
+    free(s->compute);
+    free(s->preprocess);
+    free(s->reached);
+    free(s->extent);
+    memset(s, 0, sizeof *s);
+}
+
+/* The roots of a loaded graph: the one --source names, or K drawn. */
+static int searches_open(algo *a, const source_arg *src, searches *s)
+{
+    memset(s, 0, sizeof *s);
+    const uint64_t k = a->searches;
+    s->k = k;
+    s->src = calloc(k, sizeof *s->src);
+    s->compute = calloc(k, sizeof *s->compute);
+    s->preprocess = calloc(k, sizeof *s->preprocess);
+    s->reached = calloc(k, sizeof *s->reached);
+    s->extent = calloc(k, sizeof *s->extent);
+    if (!s->src || !s->compute || !s->preprocess || !s->reached || !s->extent) {
+        cli_progress_end(&a->bar);
+        return cli_fail(a->cmd, "out of memory for %" PRIu64 " searches", k);
+    }
+    int rc = resolve_source(a, src, &s->src[0]);
+    if (rc != CLI_EXIT_OK || k == 1) return rc;
+    /* Distinct roots; the seeds run on past a repeat, within a bound. */
+    uint64_t got = 1, seed = src->value + 1;
+    const uint64_t last = src->value + 64 * k + 4096;
+    for (; got < k && seed != last; seed++) {
+        uint32_t v = 0;
+        sg_error err = {0};
+        const sg_status st = sg_graph_random_source(a->g, seed, &v, &err);
+        if (st != SG_OK) return lib_fail(a, st, &err);
+        bool seen = false;
+        for (uint64_t i = 0; i < got && !seen; i++) seen = s->src[i] == v;
+        if (!seen) s->src[got++] = v;
+    }
+    if (got < k) {
+        cli_progress_end(&a->bar);
+        return cli_fail(a->cmd,
+                        "--searches %" PRIu64 ": %s gave only %" PRIu64 " distinct roots in %" PRIu64
+                        " draws (too few vertices with an edge)",
+                        k, a->store, got, last - src->value);
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Before and after search i: its compute and preprocess seconds. */
+static void search_mark(const algo *a, double *c0, double *p0)
+{
+    *c0 = sg_run_seconds(a->run, SG_PHASE_COMPUTE);
+    *p0 = sg_run_seconds(a->run, SG_PHASE_PREPROCESS);
+}
+
+static void search_done(const algo *a, searches *s, uint64_t i, double c0, double p0,
+                        uint64_t reached, double extent)
+{
+    s->compute[i] = sg_run_seconds(a->run, SG_PHASE_COMPUTE) - c0;
+    s->preprocess[i] = sg_run_seconds(a->run, SG_PHASE_PREPROCESS) - p0;
+    s->reached[i] = reached;
+    s->extent[i] = extent;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    const double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* min, median, mean, max of v[0..k) (k >= 1). */
+static void four_stats(const double *v, uint64_t k, double out[4])
+{
+    double *t = malloc(k * sizeof *t);
+    double sum = 0;
+    for (uint64_t i = 0; i < k; i++) sum += v[i];
+    if (t) {
+        memcpy(t, v, k * sizeof *t);
+        qsort(t, k, sizeof *t, cmp_double);
+        out[0] = t[0];
+        out[1] = k % 2 ? t[k / 2] : (t[k / 2 - 1] + t[k / 2]) / 2;
+        out[3] = t[k - 1];
+        free(t);
+    } else {
+        out[0] = out[1] = out[3] = NAN;
+    }
+    out[2] = sum / (double)k;
+}
+
+/* The JSON member "searches" (K > 1): each root, what it reached, its
+ * times, and the compute times' min, median, mean and max. */
+static void json_searches(const algo *a, cli_json *j, const searches *s, const char *extent)
+{
+    if (s->k <= 1) return;
+    cli_json_object(j, "searches");
+    cli_json_u64(j, "count", s->k);
+    double c[4], p[4];
+    four_stats(s->compute, s->k, c);
+    four_stats(s->preprocess, s->k, p);
+    static const char *const names[4] = {"min", "median", "mean", "max"};
+    cli_json_object(j, "compute");
+    for (int q = 0; q < 4; q++) cli_json_num(j, names[q], c[q]);
+    cli_json_object_end(j);
+    cli_json_object(j, "preprocess");
+    for (int q = 0; q < 4; q++) cli_json_num(j, names[q], p[q]);
+    cli_json_object_end(j);
+    cli_json_array(j, "each");
+    for (uint64_t i = 0; i < s->k; i++) {
+        cli_json_object(j, NULL);
+        cli_json_u64(j, "source", shown_id(a, s->src[i]));
+        cli_json_u64(j, "reached", s->reached[i]);
+        cli_json_num(j, extent, s->extent[i]);
+        cli_json_num(j, "compute", s->compute[i]);
+        cli_json_num(j, "preprocess", s->preprocess[i]);
+        cli_json_object_end(j);
+    }
+    cli_json_array_end(j);
+    cli_json_object_end(j);
+}
+
+/* The text lines of K > 1 searches. */
+static void text_searches(const algo *a, const searches *s, const char *extent)
+{
+    if (s->k <= 1) return;
+    double c[4];
+    four_stats(s->compute, s->k, c);
+    printf("  searches   %" PRIu64 ", compute per search min %s, median %s, mean %s, max %s\n",
+           s->k, cli_seconds(c[0]).s, cli_seconds(c[1]).s, cli_seconds(c[2]).s,
+           cli_seconds(c[3]).s);
+    double later = 0; /* the most preprocessing a search after the first took */
+    for (uint64_t i = 1; i < s->k; i++) later = s->preprocess[i] > later ? s->preprocess[i] : later;
+    if (s->preprocess[0] > 0 || later > 0)
+        printf("             preprocess: the first search %s, the others at most %s\n",
+               cli_seconds(s->preprocess[0]).s, cli_seconds(later).s);
+    for (uint64_t i = 0; i < s->k; i++)
+        printf("  search %-3" PRIu64 " source %" PRIu64 ": reached %s, %s %.*g, compute %s\n", i + 1,
+               shown_id(a, s->src[i]), cli_count(s->reached[i]).s, extent,
+               s->extent[i] == floor(s->extent[i]) ? 20 : 9, s->extent[i],
+               cli_seconds(s->compute[i]).s);
+}
+
 int cmd_sssp(int argc, char **argv, const cli_env *env)
 {
     (void)env;
@@ -692,6 +892,7 @@ int cmd_sssp(int argc, char **argv, const cli_env *env)
                                       {"parents", 0, true, OPT_PARENTS},
                                       {"delta", 0, true, OPT_DELTA},
                                       {"method", 0, true, OPT_METHOD},
+                                      {"searches", 0, true, OPT_SEARCHES},
                                       {NULL, 0, false, 0}};
     if (cli_wants_help(argc, argv)) {
         sssp_help();
@@ -725,31 +926,41 @@ int cmd_sssp(int argc, char **argv, const cli_env *env)
                                        "--method: unknown method '%s' (auto, delta, bellman-ford)",
                                        p.value);
             break;
+        case OPT_SEARCHES:
+            if (!value_searches(&p, &a)) return CLI_EXIT_USAGE;
+            break;
         }
     }
     if (a.store && !have_source) return cli_usage_error(a.cmd, a.usage, "missing --source V");
     int rc = check_outputs(&a, false);
     if (rc != CLI_EXIT_OK) return rc;
+    if ((rc = check_searches(&a, &source)) != CLI_EXIT_OK) return rc;
     if ((rc = check_source(&a, &source)) != CLI_EXIT_OK) return rc;
 
     sg_sssp_result *r = NULL;
     sg_error err = {0};
-    uint32_t v0 = 0;
+    searches sr = {0};
     if ((rc = algo_open(&a, true)) != CLI_EXIT_OK) goto done;
-    if ((rc = resolve_source(&a, &source, &v0)) != CLI_EXIT_OK) goto done;
-    const sg_sssp_options so = {.source = v0,
-                                .delta = delta,
-                                .want_parents = a.parents != NULL,
-                                .method = method};
-    sg_status st = sg_sssp(a.run, a.g, &so, &r, &err);
-    if (st != SG_OK) {
-        rc = lib_fail(&a, st, &err);
-        goto done;
-    }
-    if (a.verify) {
-        const double t0 = cli_now();
-        st = sg_verify_sssp(a.g, r, &err);
-        if ((rc = verified(&a, "Dijkstra", st, &err, t0)) != CLI_EXIT_OK) goto done;
+    if ((rc = searches_open(&a, &source, &sr)) != CLI_EXIT_OK) goto done;
+    for (uint64_t i = 0; i < sr.k; i++) {
+        const sg_sssp_options so = {.source = sr.src[i],
+                                    .delta = delta,
+                                    .want_parents = a.parents != NULL,
+                                    .method = method};
+        double c0, p0;
+        search_mark(&a, &c0, &p0);
+        sg_status st = i == 0 ? sg_sssp(a.run, a.g, &so, &r, &err)
+                              : sg_sssp_into(a.run, a.g, &so, r, &err);
+        if (st != SG_OK) {
+            rc = lib_fail(&a, st, &err);
+            goto done;
+        }
+        search_done(&a, &sr, i, c0, p0, r->reached, r->max_dist);
+        if (a.verify) {
+            const double t0 = cli_now();
+            st = sg_verify_sssp(a.g, r, &err);
+            if ((rc = verified(&a, "Dijkstra", st, &err, t0)) != CLI_EXIT_OK) goto done;
+        }
     }
     WRITE_RESULT(&a, a.out, sg_sssp_write(a.run, r, a.out, a.force, err));
     WRITE_RESULT(&a, a.parents,
@@ -767,20 +978,26 @@ int cmd_sssp(int argc, char **argv, const cli_env *env)
         cli_json_num(&j, "delta", r->delta);
         cli_json_str(&j, "method", method == SG_SSSP_BELLMAN_FORD ? "bellman-ford" : "delta");
         cli_json_object_end(&j);
+        json_searches(&a, &j, &sr, "max_distance");
         json_tail(&a, &j);
     } else if (!a.quiet) {
         text_head(&a, "shortest paths");
         if (method == SG_SSSP_BELLMAN_FORD)
-            printf("  source     %" PRIu64 ", Bellman-Ford\n", shown_id(&a, r->source));
+            printf("  method     Bellman-Ford\n");
         else
-            printf("  source     %" PRIu64 ", delta %.9g\n", shown_id(&a, r->source), r->delta);
-        printf("  reached    %s of %s vertices, largest distance %.*g\n",
-               cli_count(r->reached).s, cli_count(r->n_vertices).s, exact ? 20 : 17,
-               r->max_dist);
+            printf("  delta      %.9g\n", r->delta);
+        if (sr.k == 1) {
+            printf("  source     %" PRIu64 "\n", shown_id(&a, r->source));
+            printf("  reached    %s of %s vertices, largest distance %.*g\n",
+                   cli_count(r->reached).s, cli_count(r->n_vertices).s, exact ? 20 : 17,
+                   r->max_dist);
+        }
+        text_searches(&a, &sr, "largest distance");
         text_outputs(&a, "distances");
         text_tail(&a);
     }
 done:
+    searches_free(&sr);
     sg_sssp_free(r);
     algo_free(&a);
     return rc;
@@ -790,7 +1007,7 @@ done:
 
 static const char bfs_usage[] =
     "usage: spillgraph bfs STORE --source V|random[:SEED] [-o LEVELS] [--parents FILE]\n"
-    "         [--alpha A] [--beta B]\n" COMMON_USAGE;
+    "         [--alpha A] [--beta B] [--searches K]\n" COMMON_USAGE;
 
 static void bfs_help(void)
 {
@@ -812,6 +1029,7 @@ static void bfs_help(void)
            "                     the unexplored edges / A (default 15)\n"
            "  --beta B           back to top-down below n / B frontier vertices\n"
            "                     (default 18)\n"
+           SEARCHES_HELP
            COMMON_HELP
            "--verify compares every level with a serial BFS and, with --parents,\n"
            "validates the tree as Graph500 does.\n"
@@ -829,6 +1047,7 @@ int cmd_bfs(int argc, char **argv, const cli_env *env)
                                       {"parents", 0, true, OPT_PARENTS},
                                       {"alpha", 0, true, OPT_ALPHA},
                                       {"beta", 0, true, OPT_BETA},
+                                      {"searches", 0, true, OPT_SEARCHES},
                                       {NULL, 0, false, 0}};
     if (cli_wants_help(argc, argv)) {
         bfs_help();
@@ -858,31 +1077,41 @@ int cmd_bfs(int argc, char **argv, const cli_env *env)
         case OPT_BETA:
             if (!cli_value_int(&p, 1, 1 << 30, &beta)) return CLI_EXIT_USAGE;
             break;
+        case OPT_SEARCHES:
+            if (!value_searches(&p, &a)) return CLI_EXIT_USAGE;
+            break;
         }
     }
     if (a.store && !have_source) return cli_usage_error(a.cmd, a.usage, "missing --source V");
     int rc = check_outputs(&a, false);
     if (rc != CLI_EXIT_OK) return rc;
+    if ((rc = check_searches(&a, &source)) != CLI_EXIT_OK) return rc;
     if ((rc = check_source(&a, &source)) != CLI_EXIT_OK) return rc;
 
     sg_bfs_result *r = NULL;
     sg_error err = {0};
-    uint32_t v0 = 0;
+    searches sr = {0};
     if ((rc = algo_open(&a, false)) != CLI_EXIT_OK) goto done;
-    if ((rc = resolve_source(&a, &source, &v0)) != CLI_EXIT_OK) goto done;
-    const sg_bfs_options bo = {.source = v0,
-                               .want_parents = a.parents != NULL,
-                               .alpha = alpha,
-                               .beta = beta};
-    sg_status st = sg_bfs(a.run, a.g, &bo, &r, &err);
-    if (st != SG_OK) {
-        rc = lib_fail(&a, st, &err);
-        goto done;
-    }
-    if (a.verify) {
-        const double t0 = cli_now();
-        st = sg_verify_bfs(a.g, r, &err);
-        if ((rc = verified(&a, "serial BFS", st, &err, t0)) != CLI_EXIT_OK) goto done;
+    if ((rc = searches_open(&a, &source, &sr)) != CLI_EXIT_OK) goto done;
+    for (uint64_t i = 0; i < sr.k; i++) {
+        const sg_bfs_options bo = {.source = sr.src[i],
+                                   .want_parents = a.parents != NULL,
+                                   .alpha = alpha,
+                                   .beta = beta};
+        double c0, p0;
+        search_mark(&a, &c0, &p0);
+        sg_status st = i == 0 ? sg_bfs(a.run, a.g, &bo, &r, &err)
+                              : sg_bfs_into(a.run, a.g, &bo, r, &err);
+        if (st != SG_OK) {
+            rc = lib_fail(&a, st, &err);
+            goto done;
+        }
+        search_done(&a, &sr, i, c0, p0, r->reached, (double)r->max_level);
+        if (a.verify) {
+            const double t0 = cli_now();
+            st = sg_verify_bfs(a.g, r, &err);
+            if ((rc = verified(&a, "serial BFS", st, &err, t0)) != CLI_EXIT_OK) goto done;
+        }
     }
     WRITE_RESULT(&a, a.out, sg_bfs_write(a.run, r, a.out, a.force, err));
     WRITE_RESULT(&a, a.parents,
@@ -897,16 +1126,21 @@ int cmd_bfs(int argc, char **argv, const cli_env *env)
         cli_json_u64(&j, "reached", r->reached);
         cli_json_u64(&j, "max_level", r->max_level);
         cli_json_object_end(&j);
+        json_searches(&a, &j, &sr, "max_level");
         json_tail(&a, &j);
     } else if (!a.quiet) {
         text_head(&a, "breadth-first search");
-        printf("  source     %" PRIu64 "\n", shown_id(&a, r->source));
-        printf("  reached    %s of %s vertices, deepest level %" PRIu32 "\n",
-               cli_count(r->reached).s, cli_count(r->n_vertices).s, r->max_level);
+        if (sr.k == 1) {
+            printf("  source     %" PRIu64 "\n", shown_id(&a, r->source));
+            printf("  reached    %s of %s vertices, deepest level %" PRIu32 "\n",
+                   cli_count(r->reached).s, cli_count(r->n_vertices).s, r->max_level);
+        }
+        text_searches(&a, &sr, "deepest level");
         text_outputs(&a, "levels");
         text_tail(&a);
     }
 done:
+    searches_free(&sr);
     sg_bfs_free(r);
     algo_free(&a);
     return rc;
