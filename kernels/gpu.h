@@ -205,8 +205,10 @@ void sgk_graph_free(sgk_graph *g);
 const sgk_graph_desc *sgk_graph_get_desc(const sgk_graph *g);
 /* Device bytes an executor keeps with g between its calls (0 when none):
  * SSSP's light index, which the next SSSP call on g with the same delta
- * asked reuses instead of building again. sgk_graph_drop_kept frees it;
- * the engine does before any other algorithm runs on g, and the planner
+ * asked reuses instead of building again, or BFS's working arrays, which
+ * the next BFS with the same parents setting reuses instead of allocating
+ * them again. sgk_graph_drop_kept frees them; each kernel does for what
+ * another kept, the engine before the other algorithms, and the planner
  * counts those bytes as the graph's (they go when it goes). */
 uint64_t sgk_graph_kept_bytes(const sgk_graph *g);
 void sgk_graph_drop_kept(const sgk_graph *g);
@@ -365,9 +367,11 @@ static inline bool sgk_sssp_wide_ok(uint64_t n, uint64_t m, uint64_t max_degree)
  * "edges_examined", "host_list_bytes" (4 bytes per list entry read from
  * host memory: what the steps read over PCIe, before the bus's 32-byte
  * granularity), "download_us" (the summary and the results' download),
- * "ordered_steps" (top-down steps whose frontier was put in id order).
- * Disable names: "bottom-up", "block-queue", "hub-queue", "frontier-order"
- * (see bfs.cu). */
+ * "ordered_steps" (top-down steps whose frontier was put in id order),
+ * "work_reused" (1: the working arrays an earlier BFS on g kept). Disable
+ * names: "bottom-up", "block-queue", "hub-queue", "frontier-order",
+ * "keep-work" (the working arrays freed at the end of the call; see
+ * bfs.cu). */
 sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, int beta,
                   uint32_t *level, uint32_t *parent, uint64_t *reached, uint32_t *max_level,
                   sgk_stats *stats, sg_error *err);

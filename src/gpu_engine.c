@@ -188,8 +188,8 @@ static uint64_t algo_bytes(sgi_algo a, const sg_graph *g, bool parents)
 }
 
 /* Device bytes of the run's device copy of a graph (whole or split), with
- * what an executor keeps beside it between calls (SSSP's light index:
- * freed with it, or before another algorithm runs). */
+ * what an executor keeps beside it between calls (SSSP's light index, BFS's
+ * working arrays: freed with it, or before another algorithm runs). */
 static uint64_t held_graph(const sg_run *run)
 {
     if (!run->dgraph) return 0;
@@ -236,9 +236,9 @@ bool sgi_gpu_pick(sg_run *run, const sg_graph *g, sgi_algo algo, bool parents)
     }
     sgk_mem_stats m;
     sgk_ctx_mem(c, &m);
-    /* A light index kept from an earlier SSSP call is counted as free: the
-     * call that reuses it allocated its working arrays beside it before
-     * (they fit), any other call frees it first. */
+    /* What an earlier call kept with the graph (SSSP's light index, BFS's
+     * arrays) is counted as free: the call that reuses it allocated the rest
+     * beside it before (they fit), any other call frees it first. */
     const uint64_t kept = run->dgraph ? sgk_graph_kept_bytes(DGRAPH(run)) : 0;
     const uint64_t graph_held = held_graph(run) - kept; /* the copy itself */
     m.in_use -= kept;
@@ -485,8 +485,11 @@ fail:
 static sg_status dgraph_for(sg_run *run, sgk_ctx *c, const sg_graph *g, sgi_algo algo,
                             bool parents, sg_error *err)
 {
-    /* SSSP's kept light index serves only the next SSSP call (buckets). */
-    if (run->dgraph && algo != SGI_ALGO_SSSP_DELTA) sgk_graph_drop_kept(DGRAPH(run));
+    /* What an executor kept with the graph (SSSP's light index, BFS's
+     * working arrays) serves only its own next call: the kernels free what
+     * another kept before they allocate, and the others here. */
+    if (run->dgraph && algo != SGI_ALGO_SSSP_DELTA && algo != SGI_ALGO_BFS)
+        sgk_graph_drop_kept(DGRAPH(run));
     if (run->backend == SG_BACKEND_HYBRID)
         return hybrid_ensure(run, c, (sg_graph *)g, algo, parents, err);
     return dgraph_ensure(run, c, g, algo_weights(algo), err);

@@ -1963,7 +1963,9 @@ static void test_hybrid_budget(void **state)
  * built by the first search of a width and reused by the next ones
  * (index_reused, the same light_edges, no host bytes read before the
  * rounds), built again for another width, dropped when BFS runs, and never
- * kept with "keep-index" disabled; the device peak stays within the
+ * kept with "keep-index" disabled; BFS's working arrays are reused by the
+ * next search with the same parents setting (work_reused) unless
+ * "keep-work" is disabled; the device peak stays within the
  * budget throughout. With the planner's split the plan of every search is
  * the first's. Widths 4 and 8 (weights 1..64): light indexes of ~5 and ~11 %
  * of the entries, within the room the plan keeps for one (m / 8). */
@@ -2001,7 +2003,7 @@ static void test_searches_into(void **state)
                  kind == 0 ? "in core" : kind == 1 ? "lists on the host" :
                  kind == 2 ? "half the lists on the host" :
                  kind == 3 ? "the planner's split" : "in core, keep-index off");
-        char *saved = env_push(kind == 4 ? "keep-index" : NULL);
+        char *saved = env_push(kind == 4 ? "keep-index,keep-work" : NULL);
         const sg_backend b = kind == 0 || kind == 4 ? SG_BACKEND_GPU : SG_BACKEND_HYBRID;
         /* the planner's split: its working bytes (with the room it keeps
          * for the index), from a plan on the default budget, and half the
@@ -2055,10 +2057,27 @@ static void test_searches_into(void **state)
         sg_bfs_options bo = {.source = 0};
         sg_bfs_result *br = NULL;
         if (sg_bfs(run, g, &bo, &br, &err) != SG_OK) fail_msg("%s: sg_bfs: %s", what, err.msg);
-        for (uint32_t s = 0; s < n; s += (uint32_t)(n / 3) + 1) {
+        /* four more: two into the first's result, then with parents (a new
+         * result, new arrays), then into that one */
+        for (int i = 0; i < 4; i++) {
+            const uint32_t s = (uint32_t)((uint64_t)i * (n / 4) + (uint64_t)i);
             bo.source = s;
-            if (sg_bfs_into(run, g, &bo, br, &err) != SG_OK || sg_verify_bfs(g, br, &err) != SG_OK)
+            bo.want_parents = i >= 2;
+            if (i == 2) {
+                if (sg_bfs_into(run, g, &bo, br, &err) == SG_OK)
+                    fail_msg("%s: BFS into a result without parents asked for them", what);
+                sg_bfs_free(br);
+                br = NULL;
+                if (sg_bfs(run, g, &bo, &br, &err) != SG_OK) fail_msg("%s: %s", what, err.msg);
+            } else if (sg_bfs_into(run, g, &bo, br, &err) != SG_OK) {
                 fail_msg("%s: BFS into from %u: %s", what, s, err.msg);
+            }
+            uint64_t wr = 2;
+            if (sg_verify_bfs(g, br, &err) != SG_OK || !counter(run, "work_reused", &wr) ||
+                wr != (uint64_t)(keep && i != 2))
+                fail_msg("%s: BFS from %u: %s, work_reused %llu", what, s, err.msg,
+                         (unsigned long long)wr);
+            expect_report(run, true, what);
         }
         sg_bfs_free(br);
         sssp_into_check(run, g, r, 4, 8.0, 0, what);
