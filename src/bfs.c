@@ -55,6 +55,73 @@ typedef struct bfs_ctx {
     int threads;
 } bfs_ctx;
 
+/* The search's own arrays (queue, thread buffers, bitmaps), kept in the run
+ * for its next search on a graph of the same size and thread count, as the
+ * device's are (kernels/bfs.cu): a run of searches (--searches) writes into
+ * memory already in place instead of faulting in ~4.4n fresh bytes each
+ * time. Every word a search reads it writes first (bfs_init, the steps). */
+typedef struct bfs_work {
+    uint64_t n;
+    int threads;
+    uint32_t *queue, *bufs;
+    uint64_t *front, *next, *done; /* NULL for directed graphs */
+} bfs_work;
+
+static void bfs_work_free(void *p)
+{
+    bfs_work *w = p;
+    sgi_free(w->queue);
+    sgi_free(w->bufs);
+    sgi_free(w->front);
+    sgi_free(w->next);
+    sgi_free(w->done);
+    sgi_free(w);
+}
+
+/* The arrays the run kept for a search like c's, moved into c (true); any
+ * others it kept are freed (false). */
+static bool take_work(sg_run *run, bfs_ctx *c, bool bitmaps)
+{
+    if (!run->cpu_kept) return false;
+    bfs_work *w = run->cpu_kept;
+    if (run->cpu_kept_free != bfs_work_free || w->n != c->n || w->threads != c->threads ||
+        (w->front != NULL) != bitmaps) {
+        sgi_run_drop_kept(run);
+        return false;
+    }
+    c->queue = w->queue;
+    c->bufs = w->bufs;
+    c->front = w->front;
+    c->next = w->next;
+    c->done = w->done;
+    run->cpu_kept = NULL;
+    run->cpu_kept_free = NULL;
+    sgi_free(w);
+    return true;
+}
+
+/* Keeps c's arrays in the run for its next search; frees them when even the
+ * small record cannot be had. */
+static void keep_work(sg_run *run, bfs_ctx *c)
+{
+    bfs_work *w = sgi_malloc(sizeof *w);
+    if (w) {
+        *w = (bfs_work){.n = c->n, .threads = c->threads, .queue = c->queue, .bufs = c->bufs,
+                        .front = c->front, .next = c->next, .done = c->done};
+        sgi_run_drop_kept(run);
+        run->cpu_kept = w;
+        run->cpu_kept_free = bfs_work_free;
+    } else {
+        sgi_free(c->queue);
+        sgi_free(c->bufs);
+        sgi_free(c->front);
+        sgi_free(c->next);
+        sgi_free(c->done);
+    }
+    c->queue = c->bufs = NULL;
+    c->front = c->next = c->done = NULL;
+}
+
 /* Appends buf[0..nb) to the shared queue at a range claimed with one atomic. */
 static inline void flush(uint32_t *queue, uint64_t *tail, const uint32_t *buf, unsigned nb)
 {
@@ -284,12 +351,16 @@ static sg_status bfs_fill(sg_run *run, const sg_graph *g, const sg_bfs_options *
     sgi_run_progress(run, "compute", 0.0);
     bfs_ctx c = {.x = g->x, .a = g->a, .n = n, .nw = (n + 63) / 64, .threads = run->threads};
     const size_t wbytes = (size_t)c.nw * sizeof(uint64_t);
-    SG_CHECK((c.queue = sgi_huge_alloc((size_t)n * sizeof *c.queue)) != NULL, SG_E_NOMEM, err,
-             "out of memory allocating the BFS queue (%llu bytes)",
-             (unsigned long long)(n * sizeof *c.queue));
-    SG_CHECK((c.bufs = sgi_malloc((size_t)c.threads * QBUF * sizeof *c.bufs)) != NULL, SG_E_NOMEM,
-             err, "out of memory allocating the BFS queue buffers (%d threads)", c.threads);
-    if (bottom_up) {
+    const bool reused = take_work(run, &c, bottom_up);
+    if (!reused)
+        SG_CHECK((c.queue = sgi_huge_alloc((size_t)n * sizeof *c.queue)) != NULL, SG_E_NOMEM, err,
+                 "out of memory allocating the BFS queue (%llu bytes)",
+                 (unsigned long long)(n * sizeof *c.queue));
+    if (!reused)
+        SG_CHECK((c.bufs = sgi_malloc((size_t)c.threads * QBUF * sizeof *c.bufs)) != NULL,
+                 SG_E_NOMEM, err, "out of memory allocating the BFS queue buffers (%d threads)",
+                 c.threads);
+    if (bottom_up && !reused) {
         c.front = sgi_huge_alloc(wbytes);
         c.next = c.front ? sgi_huge_alloc(wbytes) : NULL;
         c.done = c.next ? sgi_huge_alloc(wbytes) : NULL;
@@ -351,11 +422,8 @@ static sg_status bfs_fill(sg_run *run, const sg_graph *g, const sg_bfs_options *
     sg_run_set(run, "top_down_steps", td_steps);
     sg_run_set(run, "bottom_up_steps", bu_steps);
     sg_run_set(run, "edges_examined", edges);
-    sgi_free(c.queue);
-    sgi_free(c.bufs);
-    sgi_free(c.front);
-    sgi_free(c.next);
-    sgi_free(c.done);
+    sg_run_set(run, "work_reused", reused);
+    keep_work(run, &c);
     sgi_run_progress(run, "compute", 1.0);
     run->seconds[SG_PHASE_COMPUTE] += sgi_now() - t0;
     return SG_OK;

@@ -47,7 +47,14 @@ struct sg_run {
     uint64_t counter_value[SG_RUN_MAX_COUNTERS];
     const uint64_t *orig;         /* sg_run_name_vertices: borrowed, orig_n values */
     uint64_t orig_n;
+    void *cpu_kept;               /* host arrays an algorithm keeps for its next call on
+                                   * the cpu (src/bfs.c), freed by cpu_kept_free with the
+                                   * run or when another kind is kept */
+    void (*cpu_kept_free)(void *);
 };
+
+/* Frees what the run keeps for a cpu algorithm's next call (accepts none). */
+void sgi_run_drop_kept(sg_run *r);
 
 /* Reports progress through the run's callback, if any. */
 void sgi_run_progress(const sg_run *r, const char *phase, double fraction);

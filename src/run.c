@@ -76,9 +76,19 @@ sg_status sg_run_create(const sg_run_options *opt, sg_run **out, sg_error *err)
     return SG_OK;
 }
 
+void sgi_run_drop_kept(sg_run *r)
+{
+    if (!r || !r->cpu_kept) return;
+    void *k = r->cpu_kept;
+    r->cpu_kept = NULL;
+    r->cpu_kept_free(k);
+    r->cpu_kept_free = NULL;
+}
+
 void sg_run_free(sg_run *r)
 {
     if (!r) return;
+    sgi_run_drop_kept(r);
     sgi_gpu_release(r);
     sgi_free(r);
 }

@@ -549,7 +549,11 @@ typedef struct sg_bfs_result {
  * a message naming the valid range, alpha or beta < 0), SG_E_NOMEM (naming
  * the array); *out is untouched on failure. Time: O(n + m) work, O(n / 64)
  * more per bottom-up step. Memory: the result (4n bytes, 8n with parents),
- * a 4n-byte queue, 3 bitmaps of n bits (undirected), 4 KiB per thread. */
+ * a 4n-byte queue, 3 bitmaps of n bits (undirected), 4 KiB per thread; the
+ * queue, bitmaps and buffers stay with the run after the call (freed with
+ * it), so that its next search on a graph of this size allocates nothing
+ * (counter "work_reused"; the gpu and hybrid backends keep their device
+ * arrays the same way). */
 SG_API sg_status sg_bfs(sg_run *run, const sg_graph *g, const sg_bfs_options *opt,
                         sg_bfs_result **out, sg_error *err);
 /* Another search into r, a result sg_bfs returned for this graph (the same

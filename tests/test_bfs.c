@@ -533,6 +533,7 @@ static void test_verify_catches(void **state)
 static void test_into(void **state)
 {
     (void)state;
+    const long live0 = sgi_alloc_live();
     sg_run *run = mkrun(3);
     for (int kind = 0; kind < TG_NKINDS; kind++)
         for (int par = 0; par < 2; par++) {
@@ -555,7 +556,17 @@ static void test_into(void **state)
                 sg_bfs_result *ref = oracle(g, s);
                 expect_same(g, r, ref, what);
                 sg_bfs_free(ref);
+                assert_int_equal(counter(run, "work_reused"), 1); /* the run kept its arrays */
             }
+            /* a search into a result, with the arrays kept, allocates nothing:
+             * every allocation failing, it still succeeds (the record that
+             * keeps the arrays again is the only one, and its failure frees them) */
+            o.source = 1;
+            sgi_alloc_fail_after(0);
+            const sg_status st0 = sg_bfs_into(run, g, &o, r, &err);
+            sgi_alloc_fail_after(-1);
+            assert_int_equal(st0, SG_OK);
+            expect_verifies(g, r);
             o.want_parents = par == 0; /* the other shape */
             o.source = 0;
             const uint32_t keep = r->source;
@@ -581,7 +592,8 @@ static void test_into(void **state)
     sg_bfs_free(r);
     sg_graph_free(g1);
     sg_graph_free(g2);
-    sg_run_free(run);
+    sg_run_free(run); /* and the arrays it kept */
+    assert_int_equal(sgi_alloc_live(), live0);
 }
 
 /* ------------------------------------------------------------ allocation failures */
