@@ -706,15 +706,9 @@ void bfs_keep_free(void *p) { delete static_cast<BfsKeep *>(p); }
 // null, with whatever else g kept freed, when there are none for it.
 BfsKeep *take_work(sgk_ctx *c, const sgk_graph *g, bool parents)
 {
-    if (!g->kept) return nullptr;
-    if (g->kept_free != bfs_keep_free || sgk_ctx_disabled(c, "keep-work")) {
-        sgk_graph_drop_kept(g);
-        return nullptr;
-    }
-    BfsKeep *k = static_cast<BfsKeep *>(g->kept);
-    g->kept = nullptr;
-    g->kept_free = nullptr;
-    g->kept_bytes = 0;
+    if (sgk_ctx_disabled(c, "keep-work")) sgk_graph_drop_kept(g);
+    BfsKeep *k = static_cast<BfsKeep *>(sgk_graph_take_kept(g, bfs_keep_free));
+    if (!k) return nullptr;
     if (k->parents == parents) return k;
     delete k;
     return nullptr;
@@ -1040,9 +1034,8 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
     }
     // The arrays stay with the graph for the next search.
     if (!sgk_ctx_disabled(c, "keep-work")) {
-        g->kept_bytes = keep->bytes();
-        g->kept = keep.release();
-        g->kept_free = bfs_keep_free;
+        const uint64_t bytes = keep->bytes();
+        sgk_graph_keep(g, keep.release(), bfs_keep_free, bytes);
     }
     return SG_OK;
 }

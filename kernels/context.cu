@@ -472,6 +472,28 @@ void sgk_graph_drop_kept(const sgk_graph *g)
     f(k);
 }
 
+void *sgk_graph_take_kept(const sgk_graph *g, void (*mine)(void *))
+{
+    if (!g->kept) return nullptr;
+    if (g->kept_free != mine) {
+        sgk_graph_drop_kept(g);
+        return nullptr;
+    }
+    void *k = g->kept;
+    g->kept = nullptr;
+    g->kept_free = nullptr;
+    g->kept_bytes = 0;
+    return k;
+}
+
+void sgk_graph_keep(const sgk_graph *g, void *state, void (*free_fn)(void *), uint64_t bytes)
+{
+    sgk_graph_drop_kept(g);
+    g->kept = state;
+    g->kept_free = free_fn;
+    g->kept_bytes = bytes;
+}
+
 void sgk_graph_free(sgk_graph *g)
 {
     if (!g) return;

@@ -119,6 +119,12 @@ struct sgk_graph {
     mutable uint64_t kept_bytes;
 };
 
+// What g keeps between calls, for the kernel whose deleter is `mine`:
+// detached and returned (g keeps nothing then); anything another kernel
+// kept is freed and null returned. sgk_graph_keep hands g a new state.
+void *sgk_graph_take_kept(const sgk_graph *g, void (*mine)(void *));
+void sgk_graph_keep(const sgk_graph *g, void *state, void (*free_fn)(void *), uint64_t bytes);
+
 // SG_E_INVALID when a split graph's host arrays were not given
 // (sgk_graph_set_host) for the entries past its device prefixes.
 sg_status sgk_graph_ready(const sgk_graph *g, sg_error *err);

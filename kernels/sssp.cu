@@ -267,6 +267,9 @@ constexpr unsigned BF_MAXSEG = 32;
 constexpr unsigned BF_MAXBINS = BF_MAXSEG * BF_MAXSEG;
 
 constexpr u64 SORT_MIN = 256;     // spilled settle passes from max(this, n / 1024) vertices: id order
+constexpr u64 LOOP_CAP = 65536;   // near rounds of at most this many vertices: on the device
+constexpr u64 LOOP_MAX = 4096;    // rounds a device loop runs at most before the host reads back
+constexpr int LOOP_BLOCKS_PER_SM = 2;
 constexpr u64 WINDOW0 = 32;       // initial far window, in buckets
 constexpr u64 WINDOW_MAX = 1u << 20; // adaptive window bounds
 constexpr u64 WINDOW_MIN = 2;
@@ -289,7 +292,8 @@ struct Counters {
     double wsum;   //                and sum
     u64 host;      // A and W entries the rounds read from host memory, all rounds
     u64 ihost;     // A entries the light index's fill read from host memory
-    u64 pad[2];
+    u64 loop_rounds; // near_loop: the rounds it ran
+    u64 pad;
 };
 static_assert(sizeof(Counters) == 128, "Counters layout");
 
@@ -465,9 +469,10 @@ __global__ void init_dist(u64 *dist, u64 n, u64 inf, uint32_t source, uint32_t *
 
 // One round over the near queue qin[0, k). Grid-stride by warps: every lane
 // of a warp runs the same iterations (the shuffles need the whole warp).
+// Every thread of the grid calls it (a block reduction ends it).
 template <bool F32>
-__global__ void __launch_bounds__(RBLOCK)
-    relax_round(Relax r, const uint32_t *__restrict__ qin, u64 k, bool balance, bool use_big)
+__device__ __forceinline__ void relax_body(const Relax &r, const uint32_t *__restrict__ qin, u64 k,
+                                           bool balance, bool use_big)
 {
     const unsigned lane = threadIdx.x & 31u;
     const u64 stride = (u64)gridDim.x * blockDim.x;
@@ -558,6 +563,54 @@ __global__ void __launch_bounds__(RBLOCK)
     if (threadIdx.x == 0 && sum) atomicAdd(&r.ctr->relax, sum);
     if (threadIdx.x == 0 && tsum) atomicAdd(&r.ctr->tries, tsum);
     if (threadIdx.x == 0 && hsum) atomicAdd(&r.ctr->host, hsum);
+}
+
+template <bool F32>
+__global__ void __launch_bounds__(RBLOCK)
+    relax_round(Relax r, const uint32_t *__restrict__ qin, u64 k, bool balance, bool use_big)
+{
+    relax_body<F32>(r, qin, k, balance, use_big);
+}
+
+// Near rounds on the device (cooperative launch, every block resident):
+// round j relaxes qa/qb alternately (q_0 = qa), stamps r.round + j, and
+// the grid then reads the count it pushed. It goes on while that count is
+// in (0, cap] and fewer than max_rounds ran, clearing the per-round
+// counters itself where the host would memset them; it leaves the rounds
+// it ran in ctr->loop_rounds and the last count in ctr->qout, so the host reads
+// back once instead of once a round (SSCA2's thousands of small rounds
+// were each a memset, a launch, a copy and a sync). No hub queue
+// (use_big off): that needs the host's launches between rounds.
+template <bool F32>
+__global__ void __launch_bounds__(RBLOCK)
+    near_loop(Relax r, uint32_t *qa, uint32_t *qb, u64 k, u64 cap, u64 max_rounds, bool balance)
+{
+    cg::grid_group grid = cg::this_grid();
+    uint32_t *qin = qa, *qout = qb;
+    const uint32_t round0 = r.round;
+    for (u64 j = 0;;) {
+        r.round = round0 + (uint32_t)j;
+        r.qout = qout;
+        relax_body<F32>(r, qin, k, balance, false);
+        grid.sync();
+        const u64 next = __ldcg(&r.ctr->qout);
+        j++;
+        grid.sync(); // every block has read it
+        if (next == 0 || next > cap || j == max_rounds) {
+            if (blockIdx.x == 0 && threadIdx.x == 0) r.ctr->loop_rounds = j;
+            return;
+        }
+        if (blockIdx.x == 0 && threadIdx.x == 0) {
+            r.ctr->qout = 0;
+            r.ctr->big = 0;
+            r.ctr->bigtotal = 0;
+        }
+        grid.sync();
+        uint32_t *t = qin;
+        qin = qout;
+        qout = t;
+        k = next;
+    }
 }
 
 // Marks the vertices of list[0, cnt) final (their bucket has settled).
@@ -1673,15 +1726,9 @@ void index_keep_free(void *p) { delete static_cast<IndexKeep *>(p); }
 // freed) when there is none for it.
 IndexKeep *take_index(sgk_ctx *c, const sgk_graph *g, double delta_in)
 {
-    if (!g->kept) return nullptr;
-    if (g->kept_free != index_keep_free || sgk_ctx_disabled(c, "keep-index")) {
-        sgk_graph_drop_kept(g);
-        return nullptr;
-    }
-    IndexKeep *k = static_cast<IndexKeep *>(g->kept);
-    g->kept = nullptr;
-    g->kept_free = nullptr;
-    g->kept_bytes = 0;
+    if (sgk_ctx_disabled(c, "keep-index")) sgk_graph_drop_kept(g);
+    IndexKeep *k = static_cast<IndexKeep *>(sgk_graph_take_kept(g, index_keep_free));
+    if (!k) return nullptr;
     if (k->delta_in == delta_in) return k;
     delete k;
     return nullptr;
@@ -2045,6 +2092,34 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         }
         return SG_OK;
     };
+    // The counters after a round, split or device loop: the next launch's
+    // size and the piles.
+    auto read_back = [&]() -> sg_status {
+        SGK_CU(cudaMemcpyAsync(hc.p, ctr.get(), sizeof(Counters), cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaStreamSynchronize(st));
+        k = hc.p->qout;
+        settled_cnt = hc.p->settled;
+        far_cnt = hc.p->far;
+        farmin = ~hc.p->farneg;
+        mid_cnt = hc.p->mid;
+        midmin = ~hc.p->midneg;
+        return SG_OK;
+    };
+    // Small near rounds run on the device (near_loop) on a cooperative grid
+    // of LOOP_BLOCKS_PER_SM blocks per multiprocessor, where they fit;
+    // "device-rounds" disabled: every round from the host.
+    unsigned loop_blocks = 0;
+    u64 loop_rounds = 0, loops = 0;
+    if (!sgk_ctx_disabled(c, "device-rounds") && !use_big) {
+        int coop = 0, per_sm = 0;
+        SGK_CU(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, c->device));
+        SGK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_sm, f32 ? (const void *)near_loop<true> : (const void *)near_loop<false>, RBLOCK,
+            0));
+        if (coop && per_sm > 0)
+            loop_blocks = (unsigned)c->sm_count *
+                          (unsigned)(per_sm < LOOP_BLOCKS_PER_SM ? per_sm : LOOP_BLOCKS_PER_SM);
+    }
     for (;;) {
         r.qout = qout;
         r.far = far;
@@ -2052,6 +2127,34 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         // Bucket stamp: a fresh one after every split and every settle pass
         // (a vertex a settle pass pulls below T again joins the list anew).
         r.bucket = (uint32_t)(phases + settle_passes);
+        if (k > 0 && loop_blocks && k <= LOOP_CAP && !use_big) {
+            // Small near rounds on the device, read back once (near_loop).
+            if (rounds + LOOP_MAX >= 0xfffffffeull || phases + settle_passes >= 0xfffffffeull)
+                return sgi_fail(err, SG_E_DEVICE, "SSSP: more than 2^32 rounds");
+            r.round = (uint32_t)(rounds + 1);
+            r.mode = defer ? MODE_NEAR : MODE_ALL;
+            r.x = defer ? near_x : full_x;
+            r.a = defer ? near_a : full_a;
+            r.w = defer ? near_w : full_w;
+            SGK_CU(cudaMemsetAsync(ctr.get(), 0, offsetof(Counters, settled), st));
+            u64 cap = LOOP_CAP, maxr = LOOP_MAX;
+            uint32_t *qa = qin, *qb = qout;
+            void *args[] = {&r, &qa, &qb, &k, &cap, &maxr, (void *)&balance};
+            SGK_CU(cudaLaunchCooperativeKernel(f32 ? (const void *)near_loop<true>
+                                                   : (const void *)near_loop<false>,
+                                               dim3(loop_blocks), dim3(RBLOCK), args, 0, st));
+            SGK_TRY(read_back());
+            const u64 ran = hc.p->loop_rounds;
+            rounds += ran;
+            loop_rounds += ran;
+            loops++;
+            if (ran & 1) { // the last round's queue is in qout's buffer
+                uint32_t *t = qin;
+                qin = qout;
+                qout = t;
+            }
+            continue;
+        }
         if (k > 0) {
             if (rounds >= 0xfffffffeull || phases + settle_passes >= 0xfffffffeull)
                 return sgi_fail(err, SG_E_DEVICE, "SSSP: more than 2^32 rounds");
@@ -2141,14 +2244,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             far_splits++;
         }
         // One read-back per round or split: it sizes the next launch.
-        SGK_CU(cudaMemcpyAsync(hc.p, ctr.get(), sizeof(Counters), cudaMemcpyDeviceToHost, st));
-        SGK_CU(cudaStreamSynchronize(st));
-        k = hc.p->qout;
-        settled_cnt = hc.p->settled;
-        far_cnt = hc.p->far;
-        farmin = ~hc.p->farneg;
-        mid_cnt = hc.p->mid;
-        midmin = ~hc.p->midneg;
+        SGK_TRY(read_back());
     }
     stats->seconds_compute = sgi_now() - t1;
     const u64 relaxations = hc.p->tries, scanned = hc.p->relax;
@@ -2161,6 +2257,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     sgk_stats_set(stats, "relaxations", relaxations);
     sgk_stats_set(stats, "edges_scanned", scanned);
     sgk_stats_set(stats, "settle_passes", settle_passes);
+    sgk_stats_set(stats, "device_rounds", loop_rounds);
+    sgk_stats_set(stats, "device_loops", loops);
     sgk_stats_set(stats, "settle_sorted", sorted_passes);
     sgk_stats_set(stats, "light_edges", lx.get() ? light_m : 0);
     const bool shared = ishare.sh && lx.get();
@@ -2198,9 +2296,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             k->la.swap(la);
             k->lw.swap(lw);
             auto acc = [](size_t b) -> u64 { return b ? b : 256; };
-            g->kept_bytes = acc(8 * k->lx.n) + acc(4 * k->la.n) + acc(4 * k->lw.n);
-            g->kept = k;
-            g->kept_free = index_keep_free;
+            sgk_graph_keep(g, k, index_keep_free,
+                           acc(8 * k->lx.n) + acc(4 * k->la.n) + acc(4 * k->lw.n));
         }
     }
     return SG_OK;

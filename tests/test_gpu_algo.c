@@ -903,7 +903,8 @@ static void test_disable_switches(void **state)
     (void)state;
     static const char all[] = "first-probe,contract,unsorted-trees,bottom-up,block-queue,hub-queue,"
                               "bucket-balance,prefilter,far-window,defer-heavy,light-index,done-bits,"
-                              "bf-ldg,bf-segments,vertex-cache,wide-cache,stream-first,dma-pull,wide-delta";
+                              "bf-ldg,bf-segments,vertex-cache,wide-cache,stream-first,dma-pull,wide-delta,"
+                              "device-rounds,keep-index,keep-work";
     char *saved = env_push(all);
     /* the device context reads the variable when it is made (first GPU use) */
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0), *gpu = mkrun(SG_BACKEND_GPU, 0);
@@ -2089,6 +2090,49 @@ static void test_searches_into(void **state)
     }
 }
 
+/* Small near rounds run on the device (near_loop, kernels/sssp.cu): on
+ * graphs of long paths (a path, a grid, SSCA2's cliques) with and without
+ * "device-rounds", in core and with every list on the host, u32 and f32,
+ * each source's distances equal Dijkstra's (sssp_check), the loop ran
+ * (device_rounds > 0, within the rounds counted) and never with it off. */
+static void test_sssp_device_rounds(void **state)
+{
+    (void)state;
+    static const tg_kind kinds[3] = {TG_PATH, TG_GRID, TG_SSCA2};
+    static const int all_host[3] = {0, 0, 0};
+    for (int v = 0; v < 24; v++) {
+        const tg_kind kind = kinds[v % 3];
+        const bool f32 = (v / 3) & 1, host = (v / 6) & 1, off = v / 12;
+        const uint64_t nn = small_only ? 300 : 3000;
+        char *saved = env_push(off ? "device-rounds" : NULL);
+        sg_graph *g = tg_make(kind, nn, 8, false, f32);
+        char what[300], base[200];
+        describe(base, sizeof base, kind, nn, 8, false, f32, g);
+        snprintf(what, sizeof what, "%s, %s, device rounds %s", base, host ? "lists on the host" : "in core",
+                 off ? "off" : "on");
+        const sg_backend b = host ? SG_BACKEND_HYBRID : SG_BACKEND_GPU;
+        sg_run *run = host ? mkhybrid(b, 0, all_host, nverts(g)) : mkrun(b, 0);
+        uint32_t src[3];
+        const int ns = sources_of(g, 8, src);
+        uint64_t loop_total = 0;
+        for (int i = 0; i < ns; i++)
+            for (int w = 0; w < 2; w++) {
+                sssp_check(run, b, g, src[i], SG_SSSP_DELTA, w ? 8.0 : 0.0, w == 0, what);
+                uint64_t dr = 0, it = 0;
+                if (!counter(run, "device_rounds", &dr) || !counter(run, "iterations", &it) ||
+                    dr > it || (off && dr != 0))
+                    fail_msg("%s: from %u: %llu device rounds of %llu", what, src[i],
+                             (unsigned long long)dr, (unsigned long long)it);
+                loop_total += dr;
+            }
+        if (!off && loop_total == 0) fail_msg("%s: no round ran on the device", what);
+        expect_report(run, true, what);
+        sg_run_free(run);
+        sg_graph_free(g);
+        env_pop(saved);
+    }
+}
+
 static void test_hybrid_host_memory(void **state)
 {
     (void)state;
@@ -2204,6 +2248,7 @@ int main(void)
         cmocka_unit_test(test_weight_order_sssp),
         cmocka_unit_test(test_hybrid_host_memory),
         cmocka_unit_test(test_searches_into),
+        cmocka_unit_test(test_sssp_device_rounds),
     };
     const char *only = getenv("SG_TEST_ONLY"); /* e.g. "test_bfs", for sanitizer runs */
     if (only) cmocka_set_test_filter(only);
