@@ -336,7 +336,9 @@ typedef enum sgk_sssp_method {
  * of one pass), "settle-sort" (settle passes in the
  * rounds' order, not sorted by id; counter "settle_sorted" counts the
  * sorted ones), "keep-index" (the index is freed at the end of the call),
- * "bf-ldg", "bf-segments" (see sssp.cu).
+ * "device-rounds" (every near round from the host; counters "device_rounds"
+ * and "device_loops" count the rounds run in the device loop and its
+ * launches), "bf-ldg", "bf-segments" (see sssp.cu).
  * *reached and *max_bits get the summary (the vertices with
  * a finite distance, the largest finite distance's bits), computed on the
  * device; "download_us" and "download_bytes" say what the result's copy

@@ -102,6 +102,16 @@
 //   pile, split at every bucket.
 //   Host per round or split: one memset of the counters it clears, one
 //   counter read back (cudaMemcpyAsync + sync), which sizes the next launch.
+//   Small near rounds on the device (near_loop; graphs without a hub queue):
+//   a near queue of at most LOOP_CAP (65536) vertices starts a cooperative
+//   kernel on 2 blocks per multiprocessor that runs the bucket's rounds back
+//   to back (grid syncs between them, the per-round counters cleared by
+//   one thread) until a round pushes nothing or more than LOOP_CAP, reading
+//   back once. SSCA2 26 (14,312 rounds in 1,332 buckets; 14,225 of them in
+//   the loop): in core 0.67-0.72 to 0.53-0.54 s a search, at 6 GiB 1.36-1.39
+//   to 1.21-1.23 s (docs/benchmarks.md); 1 block per multiprocessor the
+//   same, 4 slower (0.60 s). R-MAT (hubs) keeps the host rounds. Counters
+//   "device_rounds", "device_loops"; "device-rounds" disables it.
 //   Queues are bounded by n: Q_out by the stamp, M and F by their bitsets,
 //   Q_in by the stamp or (from a split) by a bitset; the hub queue by
 //   min(n, m / 2048) + 1. Counter "far_splits" counts far splits
@@ -160,6 +170,8 @@
 //                     rounds' order (not sorted by id first)
 //   "keep-index"      near-far: the light index is freed at the end of the
 //                     call (not kept for the next call with the same delta)
+//   "device-rounds"   near-far: every round launched and read back by the
+//                     host (no near_loop)
 //   "bf-ldg"          Bellman-Ford: plain distance loads, not __ldg
 //   "bf-segments"     Bellman-Ford: one segment (CSR order, no grouping)
 //
@@ -207,12 +219,12 @@
 // L2 (60-70 ms).
 //
 // ---------------------------------------------------------------- next
-// A persistent or graph-launched loop for the small rounds (the host
-// read-back per round is the floor on long-path graphs such as SSCA2:
-// 16k rounds, 0.8 s; and the hub kernels launch every round even when no
-// hub was pushed); a pull-style first bucket (on R-MAT it holds most
-// vertices); a window sized from a histogram of F's distances instead of
-// the multiplicative rule.
+// The settle pass and the mid split inside the device loop too (SSCA2's
+// buckets still cost ~0.4 ms each: a loop, a settle pass, a split and
+// their read-backs), and the loop on graphs with hubs (the hub kernels
+// launch every round even when no hub was pushed); a pull-style first
+// bucket (on R-MAT it holds most vertices); a window sized from a
+// histogram of F's distances instead of the multiplicative rule.
 #include <cuda_runtime.h>
 
 #include <cooperative_groups.h>
