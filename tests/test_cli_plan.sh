@@ -71,6 +71,7 @@ grep_in out '"spill":"pinned"' "host-mem pinned: spilled to pinned memory"
 plan_check "host-mem pinned: within the budget, consistent" $((600 * 1024)) bfs
 expect 0 "host-mem plain" plan g.sg --algo sssp --device-mem 3M $FREE --host-mem plain
 grep_in out "host memory pinned (--host-mem plain)" "host-mem plain: planned as pinned in place"
+grep_in out "each further search (--searches, the index kept)" "sssp spilled: the searches after the first"
 expect 0 "host-mem managed" plan g.sg --algo bfs --device-mem 600K $FREE --host-mem managed --json
 grep_in out '"spill":"managed"' "host-mem managed: spilled to managed memory"
 expect 1 "host-mem managed, no room" plan g.sg --algo bfs --device-mem 600K --device-free 700K --points 64 --host-mem managed

@@ -2051,6 +2051,13 @@ static void test_searches_into(void **state)
             if (planned && (!sg_run_plan(run, &p1, &ms) || p1.split[0] != p0.split[0] ||
                             p1.split[1] != p0.split[1] || p1.split[2] != p0.split[2]))
                 fail_msg("%s: into from %u: another plan", what, s);
+            /* the reused index was not built: no index term in this call's plan */
+            if (planned && keep &&
+                (p1.t_index != 0.0 ||
+                 fabs(p1.predicted_s - (p0.predicted_s - p0.t_index)) > 1e-9 * p0.predicted_s))
+                fail_msg("%s: into from %u: predicted %g s with an index term of %g (the first "
+                         "search: %g with %g)", what, s, p1.predicted_s, p1.t_index,
+                         p0.predicted_s, p0.t_index);
         }
         sssp_into_check(run, g, r, 2, 8.0, 0, what); /* another width: built again */
         sssp_into_check(run, g, r, 3, 8.0, keep, what);

@@ -316,6 +316,9 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     if (pl.t_index > 0) printf(" + light index %s", cli_seconds(pl.t_index).s);
     printf(" = %s (upload of the device part %s)\n", cli_seconds(pl.predicted_s).s,
            cli_seconds(pl.t_upload).s);
+    if (pl.t_index > 0)
+        printf("           each further search (--searches, the index kept): %s\n",
+               cli_seconds(pl.predicted_s - pl.t_index).s);
 done:
     free(pv);
     free(pe);
