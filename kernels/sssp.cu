@@ -2152,9 +2152,17 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             u64 cap = LOOP_CAP, maxr = LOOP_MAX;
             uint32_t *qa = qin, *qb = qout;
             void *args[] = {&r, &qa, &qb, &k, &cap, &maxr, (void *)&balance};
-            SGK_CU(cudaLaunchCooperativeKernel(f32 ? (const void *)near_loop<true>
-                                                   : (const void *)near_loop<false>,
-                                               dim3(loop_blocks), dim3(RBLOCK), args, 0, st));
+            const cudaError_t le = cudaLaunchCooperativeKernel(
+                f32 ? (const void *)near_loop<true> : (const void *)near_loop<false>,
+                dim3(loop_blocks), dim3(RBLOCK), args, 0, st);
+            if (le == cudaErrorCooperativeLaunchTooLarge) {
+                // fewer multiprocessors than the query said (shared device):
+                // the host's rounds from here on
+                (void)cudaGetLastError();
+                loop_blocks = 0;
+                continue;
+            }
+            SGK_CU(le);
             SGK_TRY(read_back());
             const u64 ran = hc.p->loop_rounds;
             rounds += ran;
