@@ -689,14 +689,9 @@ struct BfsKeep {
     pinned_cnt hc;
     uint64_t bytes() const
     {
-        auto acc = [](size_t b) -> uint64_t { return b ? b : 256; };
-        uint64_t t = acc(4 * level.n) + acc(4 * q0.n) + acc(4 * q1.n) + acc(4 * vis.n);
-        if (parent.get()) t += acc(4 * parent.n);
-        if (front.get()) t += acc(4 * front.n) + acc(4 * next.n);
-        if (hq0.get())
-            t += acc(4 * hq0.n) + acc(4 * hq1.n) + acc(8 * hdeg0.n) + acc(8 * hdeg1.n) +
-                 acc(8 * hoff.n) + acc(cub.n);
-        return t + acc(sizeof(bfs_cnt) * cnt.n);
+        return level.bytes() + parent.bytes() + vis.bytes() + front.bytes() + next.bytes() +
+               q0.bytes() + q1.bytes() + hq0.bytes() + hq1.bytes() + hdeg0.bytes() +
+               hdeg1.bytes() + hoff.bytes() + cub.bytes() + cnt.bytes();
     }
 };
 

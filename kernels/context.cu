@@ -461,29 +461,29 @@ sg_status sgk_graph_set_host(sgk_graph *g, const uint64_t *x, const uint32_t *a,
 
 uint64_t sgk_graph_kept_bytes(const sgk_graph *g) { return g && g->kept ? g->kept_bytes : 0; }
 
-void sgk_graph_drop_kept(const sgk_graph *g)
+// What g keeps, detached from it (g keeps nothing after).
+static void *detach_kept(const sgk_graph *g)
 {
-    if (!g || !g->kept) return;
-    void *k = g->kept;
-    void (*f)(void *) = g->kept_free;
-    g->kept = nullptr;
-    g->kept_free = nullptr;
-    g->kept_bytes = 0;
-    f(k);
-}
-
-void *sgk_graph_take_kept(const sgk_graph *g, void (*mine)(void *))
-{
-    if (!g->kept) return nullptr;
-    if (g->kept_free != mine) {
-        sgk_graph_drop_kept(g);
-        return nullptr;
-    }
     void *k = g->kept;
     g->kept = nullptr;
     g->kept_free = nullptr;
     g->kept_bytes = 0;
     return k;
+}
+
+void sgk_graph_drop_kept(const sgk_graph *g)
+{
+    if (!g || !g->kept) return;
+    void (*f)(void *) = g->kept_free;
+    f(detach_kept(g));
+}
+
+void *sgk_graph_take_kept(const sgk_graph *g, void (*mine)(void *))
+{
+    if (!g->kept) return nullptr;
+    if (g->kept_free == mine) return detach_kept(g);
+    sgk_graph_drop_kept(g);
+    return nullptr;
 }
 
 void sgk_graph_keep(const sgk_graph *g, void *state, void (*free_fn)(void *), uint64_t bytes)

@@ -110,9 +110,9 @@ struct sgk_graph {
     bool h_managed;           // host A or W is managed memory (else pinned / registered)
     bool spilled;             // some entries live on the host
     // What an executor keeps on the device between its calls on this graph
-    // (SSSP's light index, kernels/sssp.cu: `kept_free` is its own deleter,
-    // which identifies it), its bytes through the accountant; freed with
-    // the graph or by sgk_graph_drop_kept. Mutable: the kernels take the
+    // (SSSP's light index, BFS's working arrays: `kept_free` is the
+    // kernel's own deleter, which identifies it), its bytes through the
+    // accountant; freed with the graph or by sgk_graph_drop_kept. Mutable: the kernels take the
     // graph const, and this is a cache beside it.
     mutable void *kept;
     mutable void (*kept_free)(void *);
@@ -199,6 +199,9 @@ template <class T> struct sgk_dbuf {
     }
     T *get() const { return p; }
     operator T *() const { return p; }
+    // The bytes the accountant holds for it (sgk_alloc's minimal block for
+    // none asked); 0 when nothing is allocated.
+    uint64_t bytes() const { return !p ? 0 : n > 0 ? n * sizeof(T) : 256; }
 };
 
 // Grid size for a grid-stride loop over `items` with `block` threads:

@@ -2139,15 +2139,21 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         // Bucket stamp: a fresh one after every split and every settle pass
         // (a vertex a settle pass pulls below T again joins the list anew).
         r.bucket = (uint32_t)(phases + settle_passes);
-        if (k > 0 && loop_blocks && k <= LOOP_CAP && !use_big) {
-            // Small near rounds on the device, read back once (near_loop).
-            if (rounds + LOOP_MAX >= 0xfffffffeull || phases + settle_passes >= 0xfffffffeull)
+        // A near round (or the device loop's first) reads the light index
+        // where there is one.
+        auto near_round = [&](u64 ahead) -> sg_status {
+            if (rounds + ahead >= 0xfffffffeull || phases + settle_passes >= 0xfffffffeull)
                 return sgi_fail(err, SG_E_DEVICE, "SSSP: more than 2^32 rounds");
             r.round = (uint32_t)(rounds + 1);
             r.mode = defer ? MODE_NEAR : MODE_ALL;
             r.x = defer ? near_x : full_x;
             r.a = defer ? near_a : full_a;
             r.w = defer ? near_w : full_w;
+            return SG_OK;
+        };
+        if (k > 0 && loop_blocks && k <= LOOP_CAP) {
+            // Small near rounds on the device, read back once (near_loop).
+            SGK_TRY(near_round(LOOP_MAX));
             SGK_CU(cudaMemsetAsync(ctr.get(), 0, offsetof(Counters, settled), st));
             u64 cap = LOOP_CAP, maxr = LOOP_MAX;
             uint32_t *qa = qin, *qb = qout;
@@ -2176,14 +2182,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             continue;
         }
         if (k > 0) {
-            if (rounds >= 0xfffffffeull || phases + settle_passes >= 0xfffffffeull)
-                return sgi_fail(err, SG_E_DEVICE, "SSSP: more than 2^32 rounds");
+            SGK_TRY(near_round(0));
             rounds++;
-            r.round = (uint32_t)rounds;
-            r.mode = defer ? MODE_NEAR : MODE_ALL;
-            r.x = defer ? near_x : full_x;
-            r.a = defer ? near_a : full_a;
-            r.w = defer ? near_w : full_w;
             SGK_TRY(relax_pass(qin, k, offsetof(Counters, settled)));
             uint32_t *t = qin;
             qin = qout;
@@ -2315,9 +2315,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             k->lx.swap(lx);
             k->la.swap(la);
             k->lw.swap(lw);
-            auto acc = [](size_t b) -> u64 { return b ? b : 256; };
-            sgk_graph_keep(g, k, index_keep_free,
-                           acc(8 * k->lx.n) + acc(4 * k->la.n) + acc(4 * k->lw.n));
+            sgk_graph_keep(g, k, index_keep_free, k->lx.bytes() + k->la.bytes() + k->lw.bytes());
         }
     }
     return SG_OK;

@@ -59,23 +59,26 @@ typedef struct bfs_ctx {
  * for its next search on a graph of the same size and thread count, as the
  * device's are (kernels/bfs.cu): a run of searches (--searches) writes into
  * memory already in place instead of faulting in ~4.4n fresh bytes each
- * time. Every word a search reads it writes first (bfs_init, the steps). */
-typedef struct bfs_work {
-    uint64_t n;
-    int threads;
-    uint32_t *queue, *bufs;
-    uint64_t *front, *next, *done; /* NULL for directed graphs */
-} bfs_work;
+ * time. Every word a search reads it writes first (bfs_init, the steps).
+ * The run keeps a copy of the search's bfs_ctx (n, threads and the arrays
+ * are what count). */
+
+/* Frees c's own arrays (not the result's) and clears them. */
+static void free_arrays(bfs_ctx *c)
+{
+    sgi_free(c->queue);
+    sgi_free(c->bufs);
+    sgi_free(c->front);
+    sgi_free(c->next);
+    sgi_free(c->done);
+    c->queue = c->bufs = NULL;
+    c->front = c->next = c->done = NULL;
+}
 
 static void bfs_work_free(void *p)
 {
-    bfs_work *w = p;
-    sgi_free(w->queue);
-    sgi_free(w->bufs);
-    sgi_free(w->front);
-    sgi_free(w->next);
-    sgi_free(w->done);
-    sgi_free(w);
+    free_arrays(p);
+    sgi_free(p);
 }
 
 /* The arrays the run kept for a search like c's, moved into c (true); any
@@ -83,7 +86,7 @@ static void bfs_work_free(void *p)
 static bool take_work(sg_run *run, bfs_ctx *c, bool bitmaps)
 {
     if (!run->cpu_kept) return false;
-    bfs_work *w = run->cpu_kept;
+    bfs_ctx *w = run->cpu_kept;
     if (run->cpu_kept_free != bfs_work_free || w->n != c->n || w->threads != c->threads ||
         (w->front != NULL) != bitmaps) {
         sgi_run_drop_kept(run);
@@ -104,20 +107,15 @@ static bool take_work(sg_run *run, bfs_ctx *c, bool bitmaps)
  * small record cannot be had. */
 static void keep_work(sg_run *run, bfs_ctx *c)
 {
-    bfs_work *w = sgi_malloc(sizeof *w);
-    if (w) {
-        *w = (bfs_work){.n = c->n, .threads = c->threads, .queue = c->queue, .bufs = c->bufs,
-                        .front = c->front, .next = c->next, .done = c->done};
-        sgi_run_drop_kept(run);
-        run->cpu_kept = w;
-        run->cpu_kept_free = bfs_work_free;
-    } else {
-        sgi_free(c->queue);
-        sgi_free(c->bufs);
-        sgi_free(c->front);
-        sgi_free(c->next);
-        sgi_free(c->done);
+    bfs_ctx *w = sgi_malloc(sizeof *w);
+    if (!w) {
+        free_arrays(c);
+        return;
     }
+    *w = *c;
+    sgi_run_drop_kept(run);
+    run->cpu_kept = w;
+    run->cpu_kept_free = bfs_work_free;
     c->queue = c->bufs = NULL;
     c->front = c->next = c->done = NULL;
 }
@@ -428,11 +426,7 @@ static sg_status bfs_fill(sg_run *run, const sg_graph *g, const sg_bfs_options *
     run->seconds[SG_PHASE_COMPUTE] += sgi_now() - t0;
     return SG_OK;
 fail:
-    sgi_free(c.queue);
-    sgi_free(c.bufs);
-    sgi_free(c.front);
-    sgi_free(c.next);
-    sgi_free(c.done);
+    free_arrays(&c);
     return st;
 }
 
