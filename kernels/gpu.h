@@ -338,7 +338,9 @@ typedef enum sgk_sssp_method {
  * sorted ones), "keep-index" (the index is freed at the end of the call),
  * "device-rounds" (every near round from the host; counters "device_rounds"
  * and "device_loops" count the rounds run in the device loop and its
- * launches), "bf-ldg", "bf-segments" (see sssp.cu).
+ * launches), "device-buckets" (the loop runs near rounds only; counters
+ * "device_settles" and "device_splits" count the settle passes and mid
+ * splits it ran), "bf-ldg", "bf-segments" (see sssp.cu).
  * *reached and *max_bits get the summary (the vertices with
  * a finite distance, the largest finite distance's bits), computed on the
  * device; "download_us" and "download_bytes" say what the result's copy

@@ -105,13 +105,20 @@
 //   Small near rounds on the device (near_loop; graphs without a hub queue):
 //   a near queue of at most LOOP_CAP (65536) vertices starts a cooperative
 //   kernel on 2 blocks per multiprocessor that runs the bucket's rounds back
-//   to back (grid syncs between them, the per-round counters cleared by
-//   one thread) until a round pushes nothing or more than LOOP_CAP, reading
-//   back once. SSCA2 26 (14,312 rounds in 1,332 buckets; 14,225 of them in
-//   the loop): in core 0.67-0.72 to 0.53-0.54 s a search, at 6 GiB 1.36-1.39
-//   to 1.21-1.23 s (docs/benchmarks.md); 1 block per multiprocessor the
-//   same, 4 slower (0.60 s). R-MAT (hubs) keeps the host rounds. Counters
-//   "device_rounds", "device_loops"; "device-rounds" disables it.
+//   to back, one grid sync a round (the near queue's count goes to one of
+//   three words in turn, the next one cleared by one thread), and when the
+//   queue runs dry the bucket's settle pass (unless its list is to be
+//   sorted: max(256, n / 1024) vertices or more with host lists) and the
+//   next mid split, until a round pushes more than LOOP_CAP, a far split
+//   is due or 4096 passes ran; it reads back once. SSCA2 26 (14,312 rounds
+//   in 1,332 buckets): rounds only, three syncs a round, in core 0.67-0.72
+//   to 0.53-0.54 s a search, at 6 GiB 1.36-1.39 to 1.21-1.23 s; with the
+//   buckets and one sync a round 0.45-0.55 and 1.11-1.18 s (381 loops in
+//   core, 714 at 6 GiB: 887 of 1,331 settle passes and 1,016 mid splits on
+//   the device; docs/benchmarks.md); 1 block per multiprocessor the same,
+//   4 slower. R-MAT (hubs) keeps the host rounds. Counters "device_rounds",
+//   "device_loops", "device_settles", "device_splits"; "device-rounds"
+//   disables the loop, "device-buckets" its settle passes and splits.
 //   Queues are bounded by n: Q_out by the stamp, M and F by their bitsets,
 //   Q_in by the stamp or (from a split) by a bitset; the hub queue by
 //   min(n, m / 2048) + 1. Counter "far_splits" counts far splits
@@ -172,6 +179,8 @@
 //                     call (not kept for the next call with the same delta)
 //   "device-rounds"   near-far: every round launched and read back by the
 //                     host (no near_loop)
+//   "device-buckets"  near-far: the device loop runs near rounds only (the
+//                     settle passes and mid splits from the host)
 //   "bf-ldg"          Bellman-Ford: plain distance loads, not __ldg
 //   "bf-segments"     Bellman-Ford: one segment (CSR order, no grouping)
 //
@@ -280,7 +289,7 @@ constexpr unsigned BF_MAXBINS = BF_MAXSEG * BF_MAXSEG;
 
 constexpr u64 SORT_MIN = 256;     // spilled settle passes from max(this, n / 1024) vertices: id order
 constexpr u64 LOOP_CAP = 65536;   // near rounds of at most this many vertices: on the device
-constexpr u64 LOOP_MAX = 4096;    // rounds a device loop runs at most before the host reads back
+constexpr u64 LOOP_MAX = 4096;    // passes a device loop runs at most before the host reads back
 constexpr int LOOP_BLOCKS_PER_SM = 2;
 constexpr u64 WINDOW0 = 32;       // initial far window, in buckets
 constexpr u64 WINDOW_MAX = 1u << 20; // adaptive window bounds
@@ -304,10 +313,21 @@ struct Counters {
     double wsum;   //                and sum
     u64 host;      // A and W entries the rounds read from host memory, all rounds
     u64 ihost;     // A entries the light index's fill read from host memory
-    u64 loop_rounds; // near_loop: the rounds it ran
-    u64 pad;
+    // What a device loop (near_loop) did, read back with the rest:
+    u64 loop_rounds;  // near rounds it ran
+    u64 loop_settles; // settle passes it ran
+    u64 loop_splits;  // mid splits it ran
+    u64 loop_midwork; // mid pile entries its splits read
+    u64 loop_T;       // the threshold it left
+    u64 loop_bufs;    // which of its three queues (0 qin, 1 qout, 2 mid at entry) is now
+                      // qin (bits 0-1), qout (2-3) and mid (4-5)
 };
-static_assert(sizeof(Counters) == 128, "Counters layout");
+static_assert(sizeof(Counters) == 160, "Counters layout");
+// A device loop pushes its near queues' counts to qout, big and bigtotal in
+// turn (it has no hub queue): three words in a row.
+static_assert(offsetof(Counters, big) == offsetof(Counters, qout) + 8 &&
+                  offsetof(Counters, bigtotal) == offsetof(Counters, qout) + 16,
+              "near_loop's push counters");
 
 // ---------------------------------------------------------------- helpers
 
@@ -380,6 +400,7 @@ struct Relax {
     const uint32_t *done; // final vertices (settled buckets), a bit each; or null
     uint32_t *sstamp;  // bucket stamp of the settled list
     Counters *ctr;
+    u64 *qcnt;         // qout's count: &ctr->qout (a device loop: one of three in turn)
     u64 T;             // near iff the new distance word < T
     u64 U;             // else mid iff < U (U >= T), else far
     u64 light_bound;   // an edge is light iff light_bits of its weight < this
@@ -395,7 +416,7 @@ __device__ __forceinline__ void place(const Relax &r, uint32_t v, u64 nd)
 {
     if (nd < r.T) {
         if (__ldcg(r.stamp + v) != r.round && atomicExch(r.stamp + v, r.round) != r.round)
-            push_q(r.qout, &r.ctr->qout, v);
+            push_q(r.qout, r.qcnt, v);
     } else if (nd < r.U) {
         group_min(&r.ctr->midneg, nd);
         if (bit_claim(r.mbits, v)) push_q(r.mid, &r.ctr->mid, v);
@@ -468,6 +489,41 @@ __device__ __forceinline__ void relax_edge(const Relax &r, u64 e, u64 du, u64 &t
 }
 
 constexpr int RK = 4; // entries per thread per step in the list loops
+
+__host__ __device__ __forceinline__ u64 sat_add(u64 a, u64 b) { return a + b < a ? ~0ull : a + b; }
+
+__host__ __device__ __forceinline__ u64 dbl_bits(double d)
+{
+    u64 b;
+    memcpy(&b, &d, sizeof b);
+    return b;
+}
+__host__ __device__ __forceinline__ double bits_dbl(u64 b)
+{
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+// The next threshold after T with a pile's lower bound farmin (the far
+// or the mid pile's; < UINT64_MAX, >= T): the end of farmin's bucket, at
+// least T + delta; always > farmin, so at least one entry becomes near.
+__host__ __device__ u64 next_threshold(bool f32, u64 T, u64 farmin, u64 delta_u, double delta_f)
+{
+    if (!f32) {
+        const u64 a = sat_add(T, delta_u);
+        const u64 b = farmin / delta_u;
+        const u64 end = b + 1 > ~0ull / delta_u ? ~0ull : (b + 1) * delta_u;
+        return a > end ? a : end;
+    }
+    const double fm = bits_dbl(farmin);
+    double end = (floor(fm / delta_f) + 1.0) * delta_f;
+    if (!(end > fm)) end = nextafter(fm, INFINITY);
+    const double a = bits_dbl(T) + delta_f;
+    u64 t = dbl_bits(a > end ? a : end);
+    if (t <= farmin) t = farmin + 1; // the next double up
+    return t;
+}
 
 // ---------------------------------------------------------------- near-far kernels
 
@@ -584,55 +640,20 @@ __global__ void __launch_bounds__(RBLOCK)
     relax_body<F32>(r, qin, k, balance, use_big);
 }
 
-// Near rounds on the device (cooperative launch, every block resident):
-// round j relaxes qa/qb alternately (q_0 = qa), stamps r.round + j, and
-// the grid then reads the count it pushed. It goes on while that count is
-// in (0, cap] and fewer than max_rounds ran, clearing the per-round
-// counters itself where the host would memset them; it leaves the rounds
-// it ran in ctr->loop_rounds and the last count in ctr->qout, so the host reads
-// back once instead of once a round (SSCA2's thousands of small rounds
-// were each a memset, a launch, a copy and a sync). No hub queue
-// (use_big off): that needs the host's launches between rounds.
-template <bool F32>
-__global__ void __launch_bounds__(RBLOCK)
-    near_loop(Relax r, uint32_t *qa, uint32_t *qb, u64 k, u64 cap, u64 max_rounds, bool balance)
-{
-    cg::grid_group grid = cg::this_grid();
-    uint32_t *qin = qa, *qout = qb;
-    const uint32_t round0 = r.round;
-    for (u64 j = 0;;) {
-        r.round = round0 + (uint32_t)j;
-        r.qout = qout;
-        relax_body<F32>(r, qin, k, balance, false);
-        grid.sync();
-        const u64 next = __ldcg(&r.ctr->qout);
-        j++;
-        grid.sync(); // every block has read it
-        if (next == 0 || next > cap || j == max_rounds) {
-            if (blockIdx.x == 0 && threadIdx.x == 0) r.ctr->loop_rounds = j;
-            return;
-        }
-        if (blockIdx.x == 0 && threadIdx.x == 0) {
-            r.ctr->qout = 0;
-            r.ctr->big = 0;
-            r.ctr->bigtotal = 0;
-        }
-        grid.sync();
-        uint32_t *t = qin;
-        qin = qout;
-        qout = t;
-        k = next;
-    }
-}
-
 // Marks the vertices of list[0, cnt) final (their bucket has settled).
-__global__ void mark_done(const uint32_t *__restrict__ list, u64 cnt, uint32_t *done)
+__device__ __forceinline__ void mark_done_body(const uint32_t *__restrict__ list, u64 cnt,
+                                               uint32_t *done)
 {
     const u64 stride = (u64)gridDim.x * blockDim.x;
     for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < cnt; i += stride) {
         const uint32_t u = list[i];
         atomicOr(done + (u >> 5), 1u << (u & 31));
     }
+}
+
+__global__ void mark_done(const uint32_t *__restrict__ list, u64 cnt, uint32_t *done)
+{
+    mark_done_body(list, cnt, done);
 }
 
 // Inclusive prefix of the hub queue's degrees into bigoff; total to the
@@ -722,10 +743,13 @@ __global__ void __launch_bounds__(RBLOCK) hub_relax(Relax r, const u64 *__restri
 // the rest are kept in pout. MID: pin is the mid pile (lo = the old T), kept
 // entries stay mid (counter mid). Far: pin is the far pile (lo = the old U),
 // [T1, U1) move to the (empty) mid pile mout (bits mbits), >= U1 are kept far.
+// (qcnt: qin's count, &ctr->qout but in a device loop.)
 template <bool MID>
-__global__ void pile_split(const uint32_t *__restrict__ pin, u64 cnt, const u64 *__restrict__ dist,
-                           uint32_t *pbits, uint32_t *mbits, u64 lo, u64 T1, u64 U1,
-                           uint32_t *qin, uint32_t *mout, uint32_t *pout, Counters *ctr)
+__device__ __forceinline__ void pile_split_body(const uint32_t *__restrict__ pin, u64 cnt,
+                                                const u64 *__restrict__ dist, uint32_t *pbits,
+                                                uint32_t *mbits, u64 lo, u64 T1, u64 U1,
+                                                uint32_t *qin, uint32_t *mout, uint32_t *pout,
+                                                u64 *qcnt, Counters *ctr)
 {
     const u64 stride = (u64)gridDim.x * blockDim.x;
     for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < cnt; i += stride) {
@@ -733,7 +757,7 @@ __global__ void pile_split(const uint32_t *__restrict__ pin, u64 cnt, const u64 
         const u64 dv = dist[v];
         if (dv < T1) {
             atomicAnd(pbits + (v >> 5), ~(1u << (v & 31)));
-            if (dv >= lo) push_q(qin, &ctr->qout, v);
+            if (dv >= lo) push_q(qin, qcnt, v);
         } else if (MID) {
             push_q(pout, &ctr->mid, v);
             group_min(&ctr->midneg, dv);
@@ -746,6 +770,147 @@ __global__ void pile_split(const uint32_t *__restrict__ pin, u64 cnt, const u64 
             push_q(pout, &ctr->far, v);
             group_min(&ctr->farneg, dv);
         }
+    }
+}
+
+template <bool MID>
+__global__ void pile_split(const uint32_t *__restrict__ pin, u64 cnt, const u64 *__restrict__ dist,
+                           uint32_t *pbits, uint32_t *mbits, u64 lo, u64 T1, u64 U1,
+                           uint32_t *qin, uint32_t *mout, uint32_t *pout, Counters *ctr)
+{
+    pile_split_body<MID>(pin, cnt, dist, pbits, mbits, lo, T1, U1, qin, mout, pout, &ctr->qout,
+                         ctr);
+}
+
+// ---------------------------------------------------------------- device loop
+// (near_loop: a cooperative launch, every block resident.) The host hands it
+// the state between two passes: the near queue qin[0, k) (k <= cap; 0 when a
+// bucket's settle pass or a mid split is next), its three queues and the
+// threshold in r. It then runs, as the host would and in the same order:
+//   - near rounds (r's mode and near arrays), while 0 < k <= cap;
+//   - with `buckets`: when the near queue runs dry, the bucket's settle pass
+//     (its vertices marked final, then their deferred edges from the full
+//     lists) unless the settled list is sort_min or more (the host sorts it
+//     first), and then the next bucket from the mid pile (a mid split).
+// It stops where the host's turn comes: a near queue over cap, a settled list
+// to sort, the mid pile empty (a far split, or the end), or max_passes
+// passes run. One grid sync a pass: the near queue's count goes to one of
+// three words in turn (qout, big, bigtotal; no hub queue here), and the lead
+// thread clears the next one at the start of a pass, when every block has
+// read it (two syncs back). The settle pass and the split add one and two
+// syncs, once a bucket, to clear the words the blocks read first. It leaves
+// its last count in ctr->qout and what it did in ctr->loop_*, so the host
+// reads back once a loop instead of once a pass (SSCA2's thousands of small
+// rounds and buckets were each a memset, a launch, a copy and a sync).
+struct LoopArgs {
+    uint32_t *buf[3];  // qin, qout and the mid pile at entry
+    uint32_t *done;    // the final-vertex bits (r.done, writable), or null
+    u64 k;             // qin's entries
+    u64 cap;           // near queues over this go back to the host
+    u64 max_passes;
+    u64 sort_min;      // settled lists of this many or more go back (~0: none)
+    u64 delta_u;
+    double delta_f;
+    XArr full_x;       // the settle pass's lists
+    EArr full_a, full_w;
+    bool buckets;      // settle passes and mid splits too ("device-buckets")
+    bool balance;
+};
+
+template <bool F32>
+__global__ void __launch_bounds__(RBLOCK) near_loop(Relax r, LoopArgs la)
+{
+    cg::grid_group grid = cg::this_grid();
+    const bool lead = blockIdx.x == 0 && threadIdx.x == 0;
+    u64 *cnt = &r.ctr->qout;
+    const RelaxMode nmode = r.mode;
+    const XArr nx = r.x;
+    const EArr na = r.a, nw = r.w;
+    const uint32_t round0 = r.round, bucket0 = r.bucket;
+    int iq = 0, oq = 1, mq = 2;
+    u64 k = la.k, p = 0, rounds = 0, settles = 0, splits = 0, midwork = 0;
+    // A pass pushes qin's next count to cnt[p % 3]; the word after it is
+    // cleared for the next pass.
+    auto begin = [&]() {
+        r.qcnt = cnt + p % 3;
+        if (lead) cnt[(p + 1) % 3] = 0;
+    };
+    auto end = [&]() -> u64 {
+        grid.sync();
+        const u64 v = __ldcg(cnt + p % 3);
+        p++;
+        return v;
+    };
+    while (p < la.max_passes) {
+        r.bucket = bucket0 + (uint32_t)(settles + splits);
+        r.mid = la.buf[mq];
+        if (k > 0) {
+            if (k > la.cap) break;
+            r.round = round0 + (uint32_t)rounds;
+            r.qout = la.buf[oq];
+            begin();
+            relax_body<F32>(r, la.buf[iq], k, la.balance, false);
+            k = end();
+            rounds++;
+            const int t = iq;
+            iq = oq;
+            oq = t;
+            continue;
+        }
+        if (!la.buckets) break;
+        const u64 scnt = __ldcg(&r.ctr->settled);
+        if (scnt > 0) {
+            if (scnt >= la.sort_min) break;
+            if (la.done) mark_done_body(r.settled, scnt, la.done);
+            grid.sync(); // the bits set, and every block has read scnt
+            if (lead) r.ctr->settled = 0;
+            r.mode = MODE_SETTLE;
+            r.x = la.full_x;
+            r.a = la.full_a;
+            r.w = la.full_w;
+            r.qout = la.buf[oq];
+            begin();
+            relax_body<F32>(r, r.settled, scnt, la.balance, false);
+            k = end();
+            r.mode = nmode;
+            r.x = nx;
+            r.a = na;
+            r.w = nw;
+            settles++;
+            const int t = iq;
+            iq = oq;
+            oq = t;
+            continue;
+        }
+        const u64 mcnt = __ldcg(&r.ctr->mid);
+        if (mcnt == 0) break;
+        u64 T1 = next_threshold(F32, r.T, ~__ldcg(&r.ctr->midneg), la.delta_u, la.delta_f);
+        if (T1 > r.U) T1 = r.U;
+        grid.sync(); // every block has read mid and midneg
+        if (lead) {
+            r.ctr->mid = 0;
+            r.ctr->midneg = 0;
+        }
+        grid.sync();
+        begin();
+        pile_split_body<true>(la.buf[mq], mcnt, r.dist, r.mbits, r.mbits, r.T, T1, r.U,
+                              la.buf[iq], nullptr, la.buf[oq], r.qcnt, r.ctr);
+        k = end();
+        const int t = mq; // the kept entries are in qout's buffer
+        mq = oq;
+        oq = t;
+        midwork += mcnt;
+        r.T = T1;
+        splits++;
+    }
+    if (lead) {
+        r.ctr->qout = k;
+        r.ctr->loop_rounds = rounds;
+        r.ctr->loop_settles = settles;
+        r.ctr->loop_splits = splits;
+        r.ctr->loop_midwork = midwork;
+        r.ctr->loop_T = r.T;
+        r.ctr->loop_bufs = (u64)iq | (u64)oq << 2 | (u64)mq << 4;
     }
 }
 
@@ -1173,46 +1338,11 @@ struct PinnedCounters {
     ~PinnedCounters() { sgk_host_free(p); }
 };
 
-u64 sat_add(u64 a, u64 b) { return a + b < a ? ~0ull : a + b; }
-
-u64 dbl_bits(double d)
-{
-    u64 b;
-    memcpy(&b, &d, sizeof b);
-    return b;
-}
-double bits_dbl(u64 b)
-{
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
-
 u64 round_counter(double d)
 {
     if (!(d > 0.0)) return 0;
     if (d >= 1.8e19) return ~0ull;
     return (u64)llround(d);
-}
-
-// The next threshold after T with a pile's lower bound farmin (the far
-// or the mid pile's; < UINT64_MAX, >= T): the end of farmin's bucket, at
-// least T + delta; always > farmin, so at least one entry becomes near.
-u64 next_threshold(bool f32, u64 T, u64 farmin, u64 delta_u, double delta_f)
-{
-    if (!f32) {
-        const u64 a = sat_add(T, delta_u);
-        const u64 b = farmin / delta_u;
-        const u64 end = b + 1 > ~0ull / delta_u ? ~0ull : (b + 1) * delta_u;
-        return a > end ? a : end;
-    }
-    const double fm = bits_dbl(farmin);
-    double end = (floor(fm / delta_f) + 1.0) * delta_f;
-    if (!(end > fm)) end = nextafter(fm, INFINITY);
-    const double a = bits_dbl(T) + delta_f;
-    u64 t = dbl_bits(a > end ? a : end);
-    if (t <= farmin) t = farmin + 1; // the next double up
-    return t;
 }
 
 // The end of a far window of w buckets whose first bucket ends at T1:
@@ -2072,6 +2202,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     const EArr near_w = lx.get() ? EArr::device(lw.get(), light_m) : r.w;
     const EArr full_a = r.a, full_w = r.w;
     r.ctr = ctr;
+    r.qcnt = &r.ctr->qout;
     r.prefilter = prefilter;
     r.T = f32 ? dbl_bits(delta_f) : delta_u;
     if (f32 && r.T == 0) r.T = 1; // (delta_f > 0, never 0 bits)
@@ -2120,8 +2251,11 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     // Small near rounds run on the device (near_loop) on a cooperative grid
     // of LOOP_BLOCKS_PER_SM blocks per multiprocessor, where they fit;
     // "device-rounds" disabled: every round from the host.
+    // With "device-buckets" disabled the loop runs near rounds only.
     unsigned loop_blocks = 0;
-    u64 loop_rounds = 0, loops = 0;
+    u64 loop_rounds = 0, loops = 0, loop_settles = 0, loop_splits = 0;
+    const bool loop_buckets = !sgk_ctx_disabled(c, "device-buckets");
+    const u64 loop_sort_min = sort_tmp.get() ? sort_min : ~0ull;
     if (!sgk_ctx_disabled(c, "device-rounds") && !use_big) {
         int coop = 0, per_sm = 0;
         SGK_CU(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, c->device));
@@ -2142,7 +2276,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         // A near round (or the device loop's first) reads the light index
         // where there is one.
         auto near_round = [&](u64 ahead) -> sg_status {
-            if (rounds + ahead >= 0xfffffffeull || phases + settle_passes >= 0xfffffffeull)
+            if (rounds + ahead >= 0xfffffffeull || phases + settle_passes + ahead >= 0xfffffffeull)
                 return sgi_fail(err, SG_E_DEVICE, "SSSP: more than 2^32 rounds");
             r.round = (uint32_t)(rounds + 1);
             r.mode = defer ? MODE_NEAR : MODE_ALL;
@@ -2151,34 +2285,57 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             r.w = defer ? near_w : full_w;
             return SG_OK;
         };
-        if (k > 0 && loop_blocks && k <= LOOP_CAP) {
-            // Small near rounds on the device, read back once (near_loop).
+        // The device loop takes over from a near queue of at most LOOP_CAP, a
+        // settled list it need not sort, or a mid split.
+        const bool to_loop =
+            loop_blocks && k <= LOOP_CAP &&
+            (k > 0 || (loop_buckets && (settled_cnt > 0 ? settled_cnt < loop_sort_min : mid_cnt > 0)));
+        if (to_loop) {
             SGK_TRY(near_round(LOOP_MAX));
             SGK_CU(cudaMemsetAsync(ctr.get(), 0, offsetof(Counters, settled), st));
-            u64 cap = LOOP_CAP, maxr = LOOP_MAX;
-            uint32_t *qa = qin, *qb = qout;
-            void *args[] = {&r, &qa, &qb, &k, &cap, &maxr, (void *)&balance};
+            LoopArgs la;
+            la.buf[0] = qin;
+            la.buf[1] = qout;
+            la.buf[2] = mid;
+            la.done = r.done ? done.get() : nullptr;
+            la.k = k;
+            la.cap = LOOP_CAP;
+            la.max_passes = LOOP_MAX;
+            la.sort_min = loop_sort_min;
+            la.delta_u = delta_u;
+            la.delta_f = delta_f;
+            la.full_x = full_x;
+            la.full_a = full_a;
+            la.full_w = full_w;
+            la.buckets = loop_buckets;
+            la.balance = balance;
+            void *args[] = {&r, &la};
             const cudaError_t le = cudaLaunchCooperativeKernel(
                 f32 ? (const void *)near_loop<true> : (const void *)near_loop<false>,
                 dim3(loop_blocks), dim3(RBLOCK), args, 0, st);
             if (le == cudaErrorCooperativeLaunchTooLarge) {
                 // fewer multiprocessors than the query said (shared device):
-                // the host's rounds from here on
+                // the host's passes from here on
                 (void)cudaGetLastError();
                 loop_blocks = 0;
                 continue;
             }
             SGK_CU(le);
             SGK_TRY(read_back());
-            const u64 ran = hc.p->loop_rounds;
-            rounds += ran;
-            loop_rounds += ran;
+            const Counters &h = *hc.p;
+            rounds += h.loop_rounds;
+            loop_rounds += h.loop_rounds;
+            loop_settles += h.loop_settles;
+            settle_passes += h.loop_settles;
+            loop_splits += h.loop_splits;
+            phases += h.loop_splits;
+            mid_work += h.loop_midwork;
+            r.T = h.loop_T;
             loops++;
-            if (ran & 1) { // the last round's queue is in qout's buffer
-                uint32_t *t = qin;
-                qin = qout;
-                qout = t;
-            }
+            uint32_t *const b3[3] = {la.buf[0], la.buf[1], la.buf[2]};
+            qin = b3[h.loop_bufs & 3];
+            qout = b3[h.loop_bufs >> 2 & 3];
+            mid = b3[h.loop_bufs >> 4 & 3];
             continue;
         }
         if (k > 0) {
@@ -2279,6 +2436,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     sgk_stats_set(stats, "settle_passes", settle_passes);
     sgk_stats_set(stats, "device_rounds", loop_rounds);
     sgk_stats_set(stats, "device_loops", loops);
+    sgk_stats_set(stats, "device_settles", loop_settles);
+    sgk_stats_set(stats, "device_splits", loop_splits);
     sgk_stats_set(stats, "settle_sorted", sorted_passes);
     sgk_stats_set(stats, "light_edges", lx.get() ? light_m : 0);
     const bool shared = ishare.sh && lx.get();

@@ -904,7 +904,7 @@ static void test_disable_switches(void **state)
     static const char all[] = "first-probe,contract,unsorted-trees,bottom-up,block-queue,hub-queue,"
                               "bucket-balance,prefilter,far-window,defer-heavy,light-index,done-bits,"
                               "bf-ldg,bf-segments,vertex-cache,wide-cache,stream-first,dma-pull,wide-delta,"
-                              "device-rounds,keep-index,keep-work";
+                              "device-rounds,device-buckets,keep-index,keep-work";
     char *saved = env_push(all);
     /* the device context reads the variable when it is made (first GPU use) */
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0), *gpu = mkrun(SG_BACKEND_GPU, 0);
@@ -2097,42 +2097,63 @@ static void test_searches_into(void **state)
     }
 }
 
-/* Small near rounds run on the device (near_loop, kernels/sssp.cu): on
- * graphs of long paths (a path, a grid, SSCA2's cliques) with and without
- * "device-rounds", in core and with every list on the host, u32 and f32,
- * each source's distances equal Dijkstra's (sssp_check), the loop ran
- * (device_rounds > 0, within the rounds counted) and never with it off. */
+/* Small near rounds run on the device (near_loop, kernels/sssp.cu), and
+ * with them the buckets' settle passes and mid splits: on graphs of long
+ * paths (a path, a grid, SSCA2's cliques), in core and with every list on
+ * the host (where settled lists from max(256, n / 1024) vertices go back to
+ * the host to be sorted), u32 and f32, the loop as built, with
+ * "device-buckets" off (near rounds only) and with "device-rounds" off (no
+ * loop): each source's distances equal Dijkstra's (sssp_check), and the
+ * counters say the loop did what each mode lets it (device_rounds within the
+ * rounds counted, device_settles and device_splits within the settle passes
+ * and buckets, none where it is off; each kind ran at least once where it
+ * is on). */
 static void test_sssp_device_rounds(void **state)
 {
     (void)state;
     static const tg_kind kinds[3] = {TG_PATH, TG_GRID, TG_SSCA2};
     static const int all_host[3] = {0, 0, 0};
-    for (int v = 0; v < 24; v++) {
+    static const char *const modes[3] = {NULL, "device-buckets", "device-rounds"};
+    static const char *const mode_names[3] = {"as built", "device buckets off", "device rounds off"};
+    for (int v = 0; v < 36; v++) {
         const tg_kind kind = kinds[v % 3];
-        const bool f32 = (v / 3) & 1, host = (v / 6) & 1, off = v / 12;
+        const bool f32 = (v / 3) & 1, host = (v / 6) & 1;
+        const int mode = v / 12;
         const uint64_t nn = small_only ? 300 : 3000;
-        char *saved = env_push(off ? "device-rounds" : NULL);
+        char *saved = env_push(modes[mode]);
         sg_graph *g = tg_make(kind, nn, 8, false, f32);
         char what[300], base[200];
         describe(base, sizeof base, kind, nn, 8, false, f32, g);
-        snprintf(what, sizeof what, "%s, %s, device rounds %s", base, host ? "lists on the host" : "in core",
-                 off ? "off" : "on");
+        snprintf(what, sizeof what, "%s, %s, %s", base, host ? "lists on the host" : "in core",
+                 mode_names[mode]);
         const sg_backend b = host ? SG_BACKEND_HYBRID : SG_BACKEND_GPU;
         sg_run *run = host ? mkhybrid(b, 0, all_host, nverts(g)) : mkrun(b, 0);
         uint32_t src[3];
         const int ns = sources_of(g, 8, src);
-        uint64_t loop_total = 0;
+        uint64_t rounds_total = 0, settles_total = 0, splits_total = 0;
         for (int i = 0; i < ns; i++)
             for (int w = 0; w < 2; w++) {
                 sssp_check(run, b, g, src[i], SG_SSSP_DELTA, w ? 8.0 : 0.0, w == 0, what);
-                uint64_t dr = 0, it = 0;
+                uint64_t dr = 0, it = 0, ds = 0, sp = 0, dsp = 0, bk = 0;
                 if (!counter(run, "device_rounds", &dr) || !counter(run, "iterations", &it) ||
-                    dr > it || (off && dr != 0))
-                    fail_msg("%s: from %u: %llu device rounds of %llu", what, src[i],
-                             (unsigned long long)dr, (unsigned long long)it);
-                loop_total += dr;
+                    !counter(run, "device_settles", &ds) || !counter(run, "settle_passes", &sp) ||
+                    !counter(run, "device_splits", &dsp) || !counter(run, "buckets", &bk))
+                    fail_msg("%s: from %u: a device loop counter is missing", what, src[i]);
+                if (dr > it || ds > sp || dsp >= bk || (mode == 2 && dr != 0) ||
+                    (mode >= 1 && (ds != 0 || dsp != 0)))
+                    fail_msg("%s: from %u: %llu device rounds of %llu, %llu settle passes of "
+                             "%llu, %llu splits of %llu buckets",
+                             what, src[i], (unsigned long long)dr, (unsigned long long)it,
+                             (unsigned long long)ds, (unsigned long long)sp,
+                             (unsigned long long)dsp, (unsigned long long)bk);
+                rounds_total += dr;
+                settles_total += ds;
+                splits_total += dsp;
             }
-        if (!off && loop_total == 0) fail_msg("%s: no round ran on the device", what);
+        if (mode < 2 && rounds_total == 0) fail_msg("%s: no round ran on the device", what);
+        if (mode == 0 && (settles_total == 0 || splits_total == 0))
+            fail_msg("%s: %llu settle passes and %llu mid splits ran on the device", what,
+                     (unsigned long long)settles_total, (unsigned long long)splits_total);
         expect_report(run, true, what);
         sg_run_free(run);
         sg_graph_free(g);
