@@ -331,7 +331,7 @@ typedef enum sgk_sssp_method {
  * call with the same `delta` reuses it ("index_reused" 1; sgk_graph_kept_bytes).
  * Disable names:
  * "bucket-balance", "prefilter", "far-window", "defer-heavy",
- * "light-index", "done-bits", "wide-delta", "cpu-light" (the GPU builds the
+ * "light-index", "done-bits", "wide-delta", "wider-delta", "cpu-light" (the GPU builds the
  * whole index), "dynamic-split", "fused-index" (a count and a fill instead
  * of one pass), "settle-sort" (settle passes in the
  * rounds' order, not sorted by id; counter "settle_sorted" counts the

@@ -108,7 +108,7 @@
 //   to back, one grid sync a round (the near queue's count goes to one of
 //   three words in turn, the next one cleared by one thread), and when the
 //   queue runs dry the bucket's settle pass (unless its list is to be
-//   sorted: max(256, n / 1024) vertices or more with host lists) and the
+//   sorted: max(256, n / 256) vertices or more with host lists) and the
 //   next mid split, until a round pushes more than LOOP_CAP, a far split
 //   is due or 4096 passes ran; it reads back once. SSCA2 26 (14,312 rounds
 //   in 1,332 buckets): rounds only, three syncs a round, in core 0.67-0.72
@@ -167,6 +167,7 @@
 //   "done-bits"       near-far: no final-vertex test before distance reads
 //   "wide-delta"      near-far: the automatic delta stays 4 mean / degree
 //                     (not doubled when its light index fits)
+//   "wider-delta"     near-far: the automatic delta is doubled at most once
 //   "cpu-light"       near-far: the GPU builds the whole light index (no
 //                     CPU share of the host lists)
 //   "dynamic-split"   near-far: the light index's CPU share takes the
@@ -204,7 +205,12 @@
 // counted at the doubled width first, and when it does not fit the budget
 // or holds more than 45 % of the edges, counted again at the narrow one (a
 // second pass over W; the hybrid plan leaves room for m/8 light entries
-// and a quarter more, src/gpu_engine.c). Without an index the width stays
+// and a quarter more, src/gpu_engine.c). Where the fused pass's weight
+// sample puts at most 30 % of the entries below twice the doubled width
+// and that index's slots fit, the width is doubled again (16 mean /
+// degree; "wider-delta" disables it): SSCA2 26 in core 0.47 to 0.37 s a
+// search (docs/benchmarks.md, nineteenth session); no budgeted run of it
+// has room (the plan leaves none for it). Without an index the width stays
 // narrow. Measured at scale 26 (docs/benchmarks.md): SSCA2 (20,320
 // latency-bound rounds at 2^16) took 1.129 s in core at 2^16, 0.750 at
 // 2^17 and 0.582 at 2^18, and at a 6 GiB budget 1.87 s at 2^16 against
@@ -290,6 +296,13 @@ constexpr unsigned BF_MAXBINS = BF_MAXSEG * BF_MAXSEG;
 constexpr u64 SORT_MIN = 256;     // spilled settle passes from max(this, n / 1024) vertices: id order
 constexpr u64 LOOP_CAP = 65536;   // near rounds of at most this many vertices: on the device
 constexpr u64 LOOP_MAX = 4096;    // passes a device loop runs at most before the host reads back
+// Settled lists the device loop leaves to the host to sort (with host
+// lists): from n / LOOP_SORT_DIV vertices, or SORT_MIN if more. SSCA2 26
+// at 6 GiB took 1.11-1.17 s a search with every settle pass in the loop,
+// unsorted, against 1.15-1.22 s with the host sorting those from n / 1024
+// (444 of 1,331); its short lists gain nothing from the order (fifteenth
+// session).
+constexpr u64 LOOP_SORT_DIV = 256;
 constexpr int LOOP_BLOCKS_PER_SM = 2;
 constexpr u64 WINDOW0 = 32;       // initial far window, in buckets
 constexpr u64 WINDOW_MAX = 1u << 20; // adaptive window bounds
@@ -1854,7 +1867,7 @@ struct IndexKeep {
     double delta_in = 0.0;
     u64 delta_u = 1;
     double delta_f = 1.0;
-    bool widened = false;
+    int wide = 0;
     u64 light_bound = ~0ull, light_m = 0;
     bool fused = false;
     u64 slots = 0;
@@ -1936,11 +1949,11 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     // The bucket width.
     u64 delta_u = 1;
     double delta_f = 1.0;
-    bool widened = false; // the automatic width doubled (halved again if its index does not fit)
+    int wide = 0; // doublings of the automatic width (undone while its index does not fit)
     if (kept) {
         delta_u = kept->delta_u;
         delta_f = kept->delta_f;
-        widened = kept->widened;
+        wide = kept->wide;
     } else {
         double delta = delta_in;
         if (delta == 0.0) {
@@ -1966,7 +1979,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                 !sgk_ctx_disabled(c, "light-index") && !sgk_ctx_disabled(c, "wide-delta") &&
                 delta < 0x1p61) {
                 delta *= 2.0;
-                widened = true;
+                wide = 1;
             }
         }
         if (f32) {
@@ -1979,8 +1992,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     // The light index: the edges a NEAR round may take (weight < delta) in
     // a CSR of their own, built when the budget has room for it (it is not
     // in sgk_sssp_bytes: without it rounds walk the whole lists).
-    auto narrow = [&]() { // undoes the automatic width's doubling
-        widened = false;
+    auto narrow = [&]() { // undoes a doubling of the automatic width
+        wide--;
         delta_u = delta_u / 2 > 0 ? delta_u / 2 : 1;
         delta_f = f32 ? delta_f / 2.0 : (double)delta_u;
     };
@@ -2080,10 +2093,26 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                            c->in_use + 2 * abytes(4 * cap) + abytes(8 * fused_state_words(m)) <=
                                c->budget;
                 };
+                // Twice the doubled width where the sample puts at most 30 %
+                // of the entries below it and its slots fit (SSCA2 26 in core:
+                // a quarter of the entries light at 2^18, 0.37 against 0.47 s
+                // a search at 2^17; at 6 GiB that index does not fit).
+                if (wide == 1 && delta_u < ((u64)1 << 62) && !sgk_ctx_disabled(c, "wider-delta")) {
+                    delta_u *= 2;
+                    delta_f = f32 ? delta_f * 2.0 : (double)delta_u;
+                    wide = 2;
+                    const u64 b4 = bound_of();
+                    u64 k4 = 0;
+                    for (uint32_t wb : smp) k4 += light_bits(f32, wb) < b4;
+                    if (10 * k4 <= 3 * ns && room(slots(b4)))
+                        light_bound = b4;
+                    else
+                        narrow();
+                }
                 sgk_dbuf<u64> state;
-                for (int tries = 0; tries < 2 && !built; tries++) {
+                for (int tries = 0; tries < 3 && !built; tries++) {
                     const u64 cap = slots(light_bound);
-                    if (!room(cap) && widened) { // the doubled width's slots do not fit
+                    if (!room(cap) && wide > 0) { // the widened width's slots do not fit
                         narrow();
                         light_bound = bound_of();
                         continue;
@@ -2099,7 +2128,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                     SGK_TRY(ishare.fused(light_bound, lx, la, lw, cap, state, &ctr.get()->ihost,
                                          &total, &ok, err));
                     index_host += g->W.host_count(0, ishare.gpu_end());
-                    if (ok && widened && (double)total > 0.45 * (double)m) {
+                    if (ok && wide > 0 && (double)total > 0.45 * (double)m) {
                         la.release();
                         lw.release();
                         narrow();
@@ -2120,9 +2149,9 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             stats_fused = built;
             stats_slots = fused_slots;
             if (!built) SGK_TRY(count());
-            if (!built && widened && (!fits() || (double)light_m > 0.45 * (double)m)) {
-                // the doubled width's index does not fit or holds too many
-                // edges: the narrow width, counted again (a second pass over W)
+            while (!built && wide > 0 && (!fits() || (double)light_m > 0.45 * (double)m)) {
+                // the widened width's index does not fit or holds too many
+                // edges: half the width, counted again (another pass over W)
                 narrow();
                 light_bound = bound_of();
                 SGK_TRY(count());
@@ -2151,7 +2180,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         }
         if (!lx.get()) light_bound = ~0ull;
     }
-    if (widened && !lx.get()) narrow(); // no index at all: the narrow width
+    while (wide > 0 && !lx.get()) narrow(); // no index at all: the narrow width
     stats->seconds_preprocess = sgi_now() - t0;
 
     // Settle passes over many vertices of a graph with host lists take
@@ -2255,7 +2284,9 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     unsigned loop_blocks = 0;
     u64 loop_rounds = 0, loops = 0, loop_settles = 0, loop_splits = 0;
     const bool loop_buckets = !sgk_ctx_disabled(c, "device-buckets");
-    const u64 loop_sort_min = sort_tmp.get() ? sort_min : ~0ull;
+    const u64 loop_sort_min = !sort_tmp.get()                ? ~0ull
+                              : n / LOOP_SORT_DIV > SORT_MIN ? n / LOOP_SORT_DIV
+                                                             : SORT_MIN;
     if (!sgk_ctx_disabled(c, "device-rounds") && !use_big) {
         int coop = 0, per_sm = 0;
         SGK_CU(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, c->device));
@@ -2466,7 +2497,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             k->delta_in = delta_in;
             k->delta_u = delta_u;
             k->delta_f = delta_f;
-            k->widened = widened;
+            k->wide = wide;
             k->light_bound = light_bound;
             k->light_m = light_m;
             k->fused = stats_fused;

@@ -542,9 +542,12 @@ static void test_sssp_fused_fallback(void **state)
  * over at most 65536) times 4 over m / n, u32 rounded to a power of two;
  * doubled on a graph without hubs (largest degree under 16 m / n) when the
  * light index at twice that width (the weights below it) holds at most
- * 45 % of the edges and fits. Returns the narrow width;
- * *wide gets the one expected with room. */
-static double expected_delta(const sg_graph *g, double *wide)
+ * 45 % of the edges and fits; doubled again when at most 30 % of the light
+ * index's weight sample (W at a stride of m / s, s = min(m, 65536, 2 (n +
+ * 1))) lies below four times it and that index fits. Returns the narrow
+ * width; *wide gets the one expected with room, *wide2 the one with
+ * "wider-delta" off. */
+static double expected_delta(const sg_graph *g, double *wide, double *wide2)
 {
     sg_graph_info gi;
     sg_graph_get_info(g, &gi);
@@ -565,13 +568,17 @@ static double expected_delta(const sg_graph *g, double *wide)
     uint64_t light = 0;
     for (uint64_t p = 0; p < m; p++) {
         const double x = WEIGHT_AT(p);
-        /* f32: the index bound is the float nearest above 2d; these
+        /* f32: the index bound is the float nearest above 2d (4d); these
          * weights sit far from it */
         light += x < 2.0 * d;
     }
+    uint64_t ns = m < 65536 ? m : 65536, light4 = 0;
+    if (ns > 2 * (n + 1)) ns = 2 * (n + 1);
+    for (uint64_t i = 0; ns && i < ns; i++) light4 += WEIGHT_AT(i * (m / ns)) < 4.0 * d;
 #undef WEIGHT_AT
     const bool no_hubs = (double)gi.max_degree < 16.0 * (double)m / (double)n;
-    *wide = no_hubs && (double)light <= 0.45 * (double)m ? 2.0 * d : d;
+    *wide2 = no_hubs && (double)light <= 0.45 * (double)m ? 2.0 * d : d;
+    *wide = *wide2 != d && 10 * light4 <= 3 * ns ? 4.0 * d : *wide2;
     return d;
 }
 
@@ -628,7 +635,7 @@ static void test_sssp_auto_delta(void **state)
     (void)state;
     static const tg_kind kinds[3] = {TG_RANDOM, TG_SSCA2, TG_RMAT};
     char what[200];
-    int widened = 0;
+    int widened = 0, widened4 = 0;
     for (int k = 0; k < 4; k++)
         for (int f32 = 0; f32 < 2; f32++) {
             const uint64_t size = small_only ? 256 : 4096;
@@ -638,9 +645,9 @@ static void test_sssp_auto_delta(void **state)
             else
                 snprintf(what, sizeof what, "random n 2048, 16 edges each, weights to 2^20, %s",
                          f32 ? "f32" : "u32");
-            double wide = 0.0;
-            const double narrow = expected_delta(g, &wide);
-            uint64_t peak = 0, npeak = 0;
+            double wide = 0.0, wide2 = 0.0;
+            const double narrow = expected_delta(g, &wide, &wide2);
+            uint64_t peak = 0, npeak = 0, wpeak = 0;
             const double got = auto_width_run(g, 0, &peak, what);
             if (!same_width(got, wide))
                 fail_msg("%s: automatic width %g, want %g (narrow %g)", what, got, wide, narrow);
@@ -649,6 +656,23 @@ static void test_sssp_auto_delta(void **state)
             env_pop(saved);
             if (!same_width(off, narrow))
                 fail_msg("%s: \"wide-delta\" off: width %g, want %g", what, off, narrow);
+            saved = env_push("wider-delta");
+            const double off2 = auto_width_run(g, 0, &wpeak, what);
+            env_pop(saved);
+            if (!same_width(off2, wide2))
+                fail_msg("%s: \"wider-delta\" off: width %g, want %g", what, off2, wide2);
+            if (wide != wide2) {
+                /* the doubled width's peak leaves no room for the index at
+                 * four times: its sample decides, then the doubled one */
+                widened4++;
+                uint64_t bpeak = 0;
+                const double tight = auto_width_run(g, wpeak, &bpeak, what);
+                if (!same_width(tight, wide2))
+                    fail_msg("%s: budget %llu (the doubled width's peak; %llu at four times): "
+                             "width %g, want %g",
+                             what, (unsigned long long)wpeak, (unsigned long long)peak, tight,
+                             wide2);
+            }
             if (wide != narrow) {
                 /* the narrow run's peak leaves no room for the wider index:
                  * counted at the doubled width, then at the narrow one */
@@ -665,6 +689,8 @@ static void test_sssp_auto_delta(void **state)
         }
     if (widened < 2) fail_msg("%d graphs took the wider width, want the last two at least",
                               widened);
+    if (widened4 < 2) fail_msg("%d graphs took four times the width, want the last two at least",
+                               widened4);
 }
 
 /* ------------------------------------------------------------ BFS */
@@ -904,7 +930,7 @@ static void test_disable_switches(void **state)
     static const char all[] = "first-probe,contract,unsorted-trees,bottom-up,block-queue,hub-queue,"
                               "bucket-balance,prefilter,far-window,defer-heavy,light-index,done-bits,"
                               "bf-ldg,bf-segments,vertex-cache,wide-cache,stream-first,dma-pull,wide-delta,"
-                              "device-rounds,device-buckets,keep-index,keep-work";
+                              "device-rounds,device-buckets,wider-delta,keep-index,keep-work";
     char *saved = env_push(all);
     /* the device context reads the variable when it is made (first GPU use) */
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0), *gpu = mkrun(SG_BACKEND_GPU, 0);
@@ -2100,7 +2126,7 @@ static void test_searches_into(void **state)
 /* Small near rounds run on the device (near_loop, kernels/sssp.cu), and
  * with them the buckets' settle passes and mid splits: on graphs of long
  * paths (a path, a grid, SSCA2's cliques), in core and with every list on
- * the host (where settled lists from max(256, n / 1024) vertices go back to
+ * the host (where settled lists from max(256, n / 256) vertices go back to
  * the host to be sorted), u32 and f32, the loop as built, with
  * "device-buckets" off (near rounds only) and with "device-rounds" off (no
  * loop): each source's distances equal Dijkstra's (sssp_check), and the
