@@ -2318,9 +2318,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         };
         // The device loop takes over from a near queue of at most LOOP_CAP, a
         // settled list it need not sort, or a mid split.
-        const bool to_loop =
-            loop_blocks && k <= LOOP_CAP &&
-            (k > 0 || (loop_buckets && (settled_cnt > 0 ? settled_cnt < loop_sort_min : mid_cnt > 0)));
+        const bool bucket_step = settled_cnt > 0 ? settled_cnt < loop_sort_min : mid_cnt > 0;
+        const bool to_loop = loop_blocks && k <= LOOP_CAP && (k > 0 || (loop_buckets && bucket_step));
         if (to_loop) {
             SGK_TRY(near_round(LOOP_MAX));
             SGK_CU(cudaMemsetAsync(ctr.get(), 0, offsetof(Counters, settled), st));

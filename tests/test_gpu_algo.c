@@ -611,6 +611,20 @@ static double auto_width_run(const sg_graph *g, uint64_t budget, uint64_t *peak,
 
 static bool same_width(double a, double b) { return fabs(a - b) <= 1e-9 * (b > 1.0 ? b : 1.0); }
 
+/* An automatic-width run (auto_width_run) with the disable names `disable`
+ * (NULL: none) and `budget` (0: the default), whose width must be `want`
+ * (`how` says which run failed); returns its device peak. */
+static uint64_t expect_width(const sg_graph *g, const char *disable, uint64_t budget, double want,
+                             const char *what, const char *how)
+{
+    char *saved = env_push(disable);
+    uint64_t peak = 0;
+    const double got = auto_width_run(g, budget, &peak, what);
+    env_pop(saved);
+    if (!same_width(got, want)) fail_msg("%s: %s: width %g, want %g", what, how, got, want);
+    return peak;
+}
+
 /* A hub-free graph whose doubled width stays under 45 % light: 2048
  * vertices, each joined to 16 random others (mean degree ~32), weights
  * uniform in [1, 2^20] (as the generators draw them); the light share at
@@ -647,43 +661,29 @@ static void test_sssp_auto_delta(void **state)
                          f32 ? "f32" : "u32");
             double wide = 0.0, wide2 = 0.0;
             const double narrow = expected_delta(g, &wide, &wide2);
-            uint64_t peak = 0, npeak = 0, wpeak = 0;
-            const double got = auto_width_run(g, 0, &peak, what);
-            if (!same_width(got, wide))
-                fail_msg("%s: automatic width %g, want %g (narrow %g)", what, got, wide, narrow);
-            char *saved = env_push("wide-delta");
-            const double off = auto_width_run(g, 0, &npeak, what);
-            env_pop(saved);
-            if (!same_width(off, narrow))
-                fail_msg("%s: \"wide-delta\" off: width %g, want %g", what, off, narrow);
-            saved = env_push("wider-delta");
-            const double off2 = auto_width_run(g, 0, &wpeak, what);
-            env_pop(saved);
-            if (!same_width(off2, wide2))
-                fail_msg("%s: \"wider-delta\" off: width %g, want %g", what, off2, wide2);
+            const uint64_t peak = expect_width(g, NULL, 0, wide, what, "automatic width");
+            const uint64_t npeak =
+                expect_width(g, "wide-delta", 0, narrow, what, "\"wide-delta\" off");
+            const uint64_t wpeak =
+                expect_width(g, "wider-delta", 0, wide2, what, "\"wider-delta\" off");
+            char how[200];
             if (wide != wide2) {
                 /* the doubled width's peak leaves no room for the index at
                  * four times: its sample decides, then the doubled one */
                 widened4++;
-                uint64_t bpeak = 0;
-                const double tight = auto_width_run(g, wpeak, &bpeak, what);
-                if (!same_width(tight, wide2))
-                    fail_msg("%s: budget %llu (the doubled width's peak; %llu at four times): "
-                             "width %g, want %g",
-                             what, (unsigned long long)wpeak, (unsigned long long)peak, tight,
-                             wide2);
+                snprintf(how, sizeof how,
+                         "budget %llu (the doubled width's peak; %llu at four times)",
+                         (unsigned long long)wpeak, (unsigned long long)peak);
+                expect_width(g, NULL, wpeak, wide2, what, how);
             }
             if (wide != narrow) {
                 /* the narrow run's peak leaves no room for the wider index:
                  * counted at the doubled width, then at the narrow one */
                 widened++;
-                uint64_t bpeak = 0;
-                const double tight = auto_width_run(g, npeak, &bpeak, what);
-                if (!same_width(tight, narrow))
-                    fail_msg("%s: budget %llu (the narrow run's peak; %llu with the wide "
-                             "index): width %g, want %g",
-                             what, (unsigned long long)npeak, (unsigned long long)peak, tight,
-                             narrow);
+                snprintf(how, sizeof how,
+                         "budget %llu (the narrow run's peak; %llu with the wide index)",
+                         (unsigned long long)npeak, (unsigned long long)peak);
+                expect_width(g, NULL, npeak, narrow, what, how);
             }
             sg_graph_free(g);
         }
