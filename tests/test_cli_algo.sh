@@ -250,6 +250,17 @@ grep_in out "search 4" "sssp --searches: a line per search"
 grep_in out "verified against Dijkstra: ok" "sssp --searches: verified"
 expect 0 "sssp --searches 3 --json" sssp g.sg --source random:7 --searches 3 --json
 json_keys "sssp --searches --json keys" searches.each searches.preprocess.max result.max_distance
+# The progress bar (drawn only on a terminal: script(1) gives the run one)
+# crosses the K searches once, as one phase "searches" ending at K/K, not
+# the library's "compute" phase once a search.
+if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>&1; then
+    script -qec "'$SG' sssp g.sg --source random:5 --searches 6 --threads 2" /dev/null >tty.txt 2>&1
+    if grep -qF "searches   [" tty.txt && grep -qF "6/6" tty.txt && ! grep -qF "compute    [" tty.txt
+    then pass "sssp --searches on a terminal: one bar over the searches"
+    else fail "sssp --searches on a terminal: the bar ($(tr '\r' '\n' <tty.txt | grep -F '[' | head -3))"; fi
+else
+    pass "sssp --searches on a terminal (script(1) absent: not checked)"
+fi
 expect 2 "bfs --searches 2 from a named source" bfs g.sg --source 0 --searches 2
 grep_in err "random" "bfs --searches with --source V: the message says random"
 expect 2 "sssp --searches 2 -o" sssp g.sg --source random --searches 2 -o d.txt

@@ -560,6 +560,12 @@ void cli_progress_cb(void *ctx, const char *phase, double fraction)
     if (!phase) phase = "";
     if (!(fraction >= 0.0)) fraction = 0.0; /* NaN too */
     if (fraction > 1.0) fraction = 1.0;
+    const bool stepped = p->steps > 1 && strcmp(phase, "compute") == 0;
+    if (stepped) {
+        const uint64_t s = p->step < p->steps ? p->step : p->steps - 1;
+        fraction = ((double)s + fraction) / (double)p->steps;
+        phase = "searches";
+    }
 
     double now = cli_now();
     bool new_phase = strncmp(p->phase, phase, sizeof p->phase - 1) != 0;
@@ -579,6 +585,9 @@ void cli_progress_cb(void *ctx, const char *phase, double fraction)
     bar[BAR_WIDTH] = '\0';
     fprintf(stderr, "\r\033[K%-10s [%s] %5.1f%%  %6.1f s", p->phase, bar, fraction * 100.0,
             now - p->phase_start);
+    if (stepped)
+        fprintf(stderr, "  %llu/%llu", (unsigned long long)(p->step + 1),
+                (unsigned long long)p->steps);
     fflush(stderr);
     p->drawn = true;
 }

@@ -158,7 +158,11 @@ void cli_json_plan(cli_json *j, const sg_plan *pl);
 
 /* ------------------------------------------------------------ progress
  * A one-line bar on stderr, drawn only when stderr is a terminal and the
- * caller wants it. Pass cli_progress_cb with the struct as its context. */
+ * caller wants it. Pass cli_progress_cb with the struct as its context.
+ * With steps > 1 (a run of searches) the library's "compute" phase of
+ * step `step` (0-based) is drawn as the fraction (step + f) / steps of one
+ * phase "searches", with "step/steps" after the time, so the bar crosses
+ * the whole run once instead of once a search. */
 typedef struct cli_progress {
     bool on;
     bool drawn;        /* something is on the line now */
@@ -166,6 +170,7 @@ typedef struct cli_progress {
     int permille;      /* last drawn, -1 none */
     double phase_start;
     double last_draw;
+    uint64_t step, steps;
 } cli_progress;
 
 void cli_progress_init(cli_progress *p, bool wanted);

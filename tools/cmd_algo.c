@@ -948,6 +948,8 @@ int cmd_sssp(int argc, char **argv, const cli_env *env)
                                     .want_parents = a.parents != NULL,
                                     .method = method};
         double c0, p0;
+        a.bar.step = i; /* one bar over the K searches */
+        a.bar.steps = sr.k;
         search_mark(&a, &c0, &p0);
         sg_status st = i == 0 ? sg_sssp(a.run, a.g, &so, &r, &err)
                               : sg_sssp_into(a.run, a.g, &so, r, &err);
@@ -1099,6 +1101,8 @@ int cmd_bfs(int argc, char **argv, const cli_env *env)
                                    .alpha = alpha,
                                    .beta = beta};
         double c0, p0;
+        a.bar.step = i; /* one bar over the K searches */
+        a.bar.steps = sr.k;
         search_mark(&a, &c0, &p0);
         sg_status st = i == 0 ? sg_bfs(a.run, a.g, &bo, &r, &err)
                               : sg_bfs_into(a.run, a.g, &bo, r, &err);
