@@ -183,8 +183,11 @@ static double model_passes(const sg_plan_input *in)
  *     GB, in 0.29-0.40 s);
  *   - with every list on the device its rounds take 0.18 s for 16.8 GB,
  *     ~93 GB/s: 0.03 of `hbm_gbps`.
- * SSCA2 26's ~10,000 latency-bound rounds take 0.74 s even in core: the
- * model, which has no per-round cost, predicts it ~40 % low. */
+ * SSCA2 26's 10,000-14,000 latency-bound rounds take 0.37-0.41 s in core
+ * even in the device loop (kernels/sssp.cu, nineteenth session): the model,
+ * which has no per-round or per-bucket cost (the bucket count follows the
+ * weighted diameter, which the store does not give), predicts it 36-38 %
+ * low at 6 and 12 GiB. */
 #define SSSP_GPU_HOST 0.40
 #define SSSP_INDEX_SHARED 0.54
 #define SSSP_DEVICE 0.03
