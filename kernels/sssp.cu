@@ -2362,9 +2362,10 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             mid_work += h.loop_midwork;
             r.T = h.loop_T;
             loops++;
-            qin = la.buf[h.loop_bufs & 3];
-            qout = la.buf[h.loop_bufs >> 2 & 3];
-            mid = la.buf[h.loop_bufs >> 4 & 3];
+            uint32_t *const b3[3] = {la.buf[0], la.buf[1], la.buf[2]};
+            qin = b3[h.loop_bufs & 3];
+            qout = b3[h.loop_bufs >> 2 & 3];
+            mid = b3[h.loop_bufs >> 4 & 3];
             continue;
         }
         if (k > 0) {
