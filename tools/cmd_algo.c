@@ -791,9 +791,12 @@ static int searches_open(algo *a, const source_arg *src, searches *s)
     return CLI_EXIT_OK;
 }
 
-/* Before and after search i: its compute and preprocess seconds. */
-static void search_mark(const algo *a, double *c0, double *p0)
+/* Before and after search i of s->k: its compute and preprocess seconds;
+ * the progress bar then draws it as step i of one bar over the K. */
+static void search_mark(algo *a, const searches *s, uint64_t i, double *c0, double *p0)
 {
+    a->bar.step = i;
+    a->bar.steps = s->k;
     *c0 = sg_run_seconds(a->run, SG_PHASE_COMPUTE);
     *p0 = sg_run_seconds(a->run, SG_PHASE_PREPROCESS);
 }
@@ -948,9 +951,7 @@ int cmd_sssp(int argc, char **argv, const cli_env *env)
                                     .want_parents = a.parents != NULL,
                                     .method = method};
         double c0, p0;
-        a.bar.step = i; /* one bar over the K searches */
-        a.bar.steps = sr.k;
-        search_mark(&a, &c0, &p0);
+        search_mark(&a, &sr, i, &c0, &p0);
         sg_status st = i == 0 ? sg_sssp(a.run, a.g, &so, &r, &err)
                               : sg_sssp_into(a.run, a.g, &so, r, &err);
         if (st != SG_OK) {
@@ -1101,9 +1102,7 @@ int cmd_bfs(int argc, char **argv, const cli_env *env)
                                    .alpha = alpha,
                                    .beta = beta};
         double c0, p0;
-        a.bar.step = i; /* one bar over the K searches */
-        a.bar.steps = sr.k;
-        search_mark(&a, &c0, &p0);
+        search_mark(&a, &sr, i, &c0, &p0);
         sg_status st = i == 0 ? sg_bfs(a.run, a.g, &bo, &r, &err)
                               : sg_bfs_into(a.run, a.g, &bo, r, &err);
         if (st != SG_OK) {
