@@ -60,27 +60,39 @@ static inline __attribute__((always_inline)) uint64_t entry_key(const uint32_t *
     return self ? NONE : (uint64_t)sgi_key_of_bits(f32, w[p]) << 32 | nb;
 }
 
+/* Past the head of a filtered list: an entry whose weight key is at most the
+ * block's limit is read whole (a[p]); a self-loop among those is taken off
+ * the count (every entry past the head was counted), the others go through
+ * the slots. */
+static inline __attribute__((always_inline)) void tested_insert(const uint32_t *a,
+                                                                const uint32_t *w, uint64_t p,
+                                                                uint32_t v, bool f32, const int K,
+                                                                uint64_t *best, uint64_t *leaving)
+{
+    const uint32_t nb = a[p];
+    if (nb == v)
+        --*leaving;
+    else
+        slot_insert(best, K, (uint64_t)sgi_key_of_bits(f32, w[p]) << 32 | nb);
+}
+
 static inline __attribute__((always_inline)) uint64_t
 topk_scalar_k(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v, bool f32,
               const int K, bool filter, uint64_t *out)
 {
     uint64_t best[4] = {NONE, NONE, NONE, NONE};
     uint64_t leaving = 0, p = 0;
-    if (filter && len > SGK_TOPK_BLOCKS_PAST) {
-        for (; p < SGK_TOPK_HEAD; p++) slot_insert(best, K, entry_key(a, w, p, v, f32, &leaving));
-        for (; p + 8 <= len; p += 8) {
-            /* a key enters only if its weight key is at most the last slot's */
-            const uint32_t lim = (uint32_t)(best[K - 1] >> 32);
-            bool any = false;
-            for (int i = 0; i < 8; i++) any |= sgi_key_of_bits(f32, w[p + i]) <= lim;
-            if (any)
-                for (int i = 0; i < 8; i++)
-                    slot_insert(best, K, entry_key(a, w, p + i, v, f32, &leaving));
-            else
-                leaving += 8; /* self-loops among them included: an upper bound */
-        }
+    const uint64_t head = filter && len > SGK_TOPK_BLOCKS_PAST ? SGK_TOPK_HEAD : len;
+    for (; p < head; p++) slot_insert(best, K, entry_key(a, w, p, v, f32, &leaving));
+    leaving += len - p;
+    for (; p < len; p += SGK_TOPK_BLOCK) {
+        /* a key enters only if its weight key is at most the last slot's
+         * at the block's start */
+        const uint32_t lim = (uint32_t)(best[K - 1] >> 32);
+        const uint64_t e = len - p < SGK_TOPK_BLOCK ? len : p + SGK_TOPK_BLOCK;
+        for (uint64_t q = p; q < e; q++)
+            if (sgi_key_of_bits(f32, w[q]) <= lim) tested_insert(a, w, q, v, f32, K, best, &leaving);
     }
-    for (; p < len; p++) slot_insert(best, K, entry_key(a, w, p, v, f32, &leaving));
     for (int s = 0; s < K; s++) out[s] = best[s];
     return leaving;
 }
@@ -94,6 +106,41 @@ uint64_t sgk_topk_scalar(const uint32_t *a, const uint32_t *w, uint64_t len, uin
     case 3: return topk_scalar_k(a, w, len, v, f32, 3, filter, out);
     default: return topk_scalar_k(a, w, len, v, f32, 4, filter, out);
     }
+}
+
+/* Prefetches the 64-byte lines holding entries [e0, e1) of arr. */
+static inline void prefetch_lines(const uint32_t *arr, uint64_t e0, uint64_t e1)
+{
+    if (e0 >= e1) return;
+    const uintptr_t end = (uintptr_t)(arr + e1);
+    for (uintptr_t q = (uintptr_t)(arr + e0) & ~(uintptr_t)63; q < end; q += 64)
+        __builtin_prefetch((const void *)q, 0, 3);
+}
+
+void sgk_topk_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
+                    uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter, bool prefetch,
+                    uint64_t *out, sgk_topk_tally *t)
+{
+    const uint64_t end = x[v1];
+    uint64_t pf = x[v0]; /* A and W prefetched up to entry pf */
+    uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0;
+    for (uint64_t v = v0; v < v1; v++) {
+        const uint64_t b = x[v], len = x[v + 1] - b;
+        if (prefetch) {
+            const uint64_t ahead = end - b < SGK_TOPK_AHEAD ? end : b + SGK_TOPK_AHEAD;
+            prefetch_lines(w, pf, ahead);
+            prefetch_lines(a, pf, ahead);
+            pf = ahead > pf ? ahead : pf;
+        }
+        nlv += topk(a + b, w + b, len, (uint32_t)v, f32, K, filter, out + (v - v0) * (uint64_t)K);
+        nl += len > 0;
+        nlong += filter && len > SGK_TOPK_BLOCKS_PAST;
+        ne += len;
+    }
+    t->lists += nl;
+    t->longs += nlong;
+    t->entries += ne;
+    t->leaving += nlv;
 }
 
 #if SGK_HAVE_AVX512
@@ -188,24 +235,18 @@ topk_avx512_k(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v, bo
     uint64_t leaving = 0;
     __m512i S[4];
     for (int s = 0; s < K; s++) S[s] = _mm512_set1_epi64((long long)NONE);
-    if (filter && len > SGK_TOPK_BLOCKS_PAST) {
-        /* as the scalar code: the head, blocks tested on W, the tail */
-        lanes_add(a, w, 0, SGK_TOPK_HEAD, v, f32, K, S, &leaving);
-        lanes_take(S, K, best);
-        uint64_t p = SGK_TOPK_HEAD;
-        for (; p + 8 <= len; p += 8) {
-            const __m512i lim = _mm512_set1_epi32((int)(uint32_t)(best[K - 1] >> 32));
-            const __m512i wv = _mm512_maskz_loadu_epi32(0xff, w + p);
-            if (_mm512_mask_cmple_epu32_mask(0xff, wkeys16(wv, f32), lim))
-                for (int i = 0; i < 8; i++)
-                    slot_insert(best, K, entry_key(a, w, p + i, v, f32, &leaving));
-            else
-                leaving += 8; /* as the scalar code: an upper bound */
-        }
-        for (; p < len; p++) slot_insert(best, K, entry_key(a, w, p, v, f32, &leaving));
-    } else {
-        lanes_add(a, w, 0, len, v, f32, K, S, &leaving);
-        lanes_take(S, K, best);
+    const uint64_t head = filter && len > SGK_TOPK_BLOCKS_PAST ? SGK_TOPK_HEAD : len;
+    lanes_add(a, w, 0, head, v, f32, K, S, &leaving);
+    lanes_take(S, K, best);
+    /* as the scalar code: blocks of 16 weights tested in one compare */
+    leaving += len - head;
+    for (uint64_t p = head; p < len; p += SGK_TOPK_BLOCK) {
+        const uint64_t rem = len - p;
+        const __mmask16 m = rem >= 16 ? 0xffff : (__mmask16)((1u << rem) - 1);
+        const __m512i lim = _mm512_set1_epi32((int)(uint32_t)(best[K - 1] >> 32));
+        const __m512i wv = _mm512_maskz_loadu_epi32(m, w + p);
+        for (unsigned t = _mm512_mask_cmple_epu32_mask(m, wkeys16(wv, f32), lim); t; t &= t - 1)
+            tested_insert(a, w, p + (uint64_t)__builtin_ctz(t), v, f32, K, best, &leaving);
     }
     for (int s = 0; s < K; s++) out[s] = best[s];
     return leaving;

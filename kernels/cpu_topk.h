@@ -13,10 +13,16 @@
 extern "C" {
 #endif
 
-/* Lists longer than this are taken past their first SGK_TOPK_HEAD entries
- * in blocks of 8 whose weights alone decide whether A is read (`filter`). */
+/* Lists longer than SGK_TOPK_BLOCKS_PAST are taken past their first
+ * SGK_TOPK_HEAD entries in blocks of SGK_TOPK_BLOCK whose weights alone
+ * decide which entries' A is read (`filter`). */
+#ifndef SGK_TOPK_HEAD
 #define SGK_TOPK_HEAD 64
+#endif
+#ifndef SGK_TOPK_BLOCKS_PAST
 #define SGK_TOPK_BLOCKS_PAST 128
+#endif
+#define SGK_TOPK_BLOCK 16
 /* sgk_topk_simd takes shorter lists with the scalar code. */
 #define SGK_TOPK_SIMD_MIN 16
 
@@ -25,11 +31,13 @@ extern "C" {
  * bits) among the entries a[0..len), w[0..len) of vertex v's list other than
  * self-loops (a[i] == v), as a multiset, ascending into out[0..K), UINT64_MAX
  * for slots left empty. With `filter` and len > SGK_TOPK_BLOCKS_PAST, past
- * the first SGK_TOPK_HEAD entries, a block of 8 none of whose weight keys is
- * at most the K-th kept key's weight key is skipped without reading its a[].
- * Returns the entries that are not self-loops, a skipped block counted as 8
- * (so with the filter an upper bound). Every implementation returns the same
- * out[] and count for the same arguments. Time O(len K). */
+ * the first SGK_TOPK_HEAD entries the list is taken in blocks of
+ * SGK_TOPK_BLOCK (the last may be shorter): an entry whose weight key is
+ * above the K-th kept key's at the block's start is passed over without
+ * reading its a[]. Returns the entries that are not self-loops, an entry
+ * passed over counted whatever its a[] (so with the filter an upper bound).
+ * Every implementation returns the same out[] and count for the same
+ * arguments. Time O(len K). */
 typedef uint64_t (*sgk_topk_fn)(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v,
                                 bool f32, int K, bool filter, uint64_t *out);
 
@@ -46,6 +54,28 @@ uint64_t sgk_topk_simd(const uint32_t *a, const uint32_t *w, uint64_t len, uint3
 
 /* Whether sgk_topk_simd runs vector code on this CPU. */
 bool sgk_topk_simd_available(void);
+
+/* What sgk_topk_lists adds up: the lists with entries, those taken with the
+ * filter's blocks, their entries, and topk's counts. */
+typedef struct sgk_topk_tally {
+    uint64_t lists, longs, entries, leaving;
+} sgk_topk_tally;
+
+/* How far ahead sgk_topk_lists prefetches, in entries (4 KiB of each array). */
+#define SGK_TOPK_AHEAD 1024
+
+/* topk over every list v in [v0, v1) (x: the offsets; list v is a[x[v] ..
+ * x[v + 1]) and w's same entries) into out[(v - v0) K ..], adding to *t.
+ * With `prefetch`, the lines of A and W up to SGK_TOPK_AHEAD entries ahead
+ * are prefetched as two streams. One thread streams host memory at a few
+ * GB/s on its demand misses and the hardware's prefetch alone (the forest's
+ * CPU share, kernels/mst.cu; docs/benchmarks.md has the rates); the
+ * software prefetch keeps more lines in flight. (Prefetching A only where
+ * topk reads it whole lost on the development machine: 1.42 against 1.03
+ * ns an entry on R-MAT 22.) Time O((v1 - v0) + entries K). */
+void sgk_topk_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
+                    uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter, bool prefetch,
+                    uint64_t *out, sgk_topk_tally *t);
 
 #ifdef __cplusplus
 }

@@ -290,7 +290,8 @@ typedef struct sgk_cpu_share {
  * "gpu_first_entries" (the entries the GPU walked in the first round: with
  * the CPU's, every entry once); disable names "cpu-share", "dynamic-split",
  * "topk-filter" (every list entry by entry), "topk-simd" (the CPU's top-K
- * scalar instead of AVX-512, kernels/cpu_topk.h), "walk-batch" (the walks'
+ * scalar instead of AVX-512, kernels/cpu_topk.h), "topk-prefetch" (its
+ * lists read without software prefetch), "walk-batch" (the walks'
  * reads entry by entry rather than a tile's issued together). */
 sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *share, uint32_t *u,
                           uint32_t *v, uint32_t *w, uint64_t *n_edges, sgk_stats *stats,

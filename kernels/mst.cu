@@ -1741,8 +1741,8 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
 // list by topk (kernels/cpu_topk.h). Adds the lists with entries, those
 // taken in blocks (the top-K's filter), their entries and the leaving ones.
 static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &mt, uint64_t maxe,
-                                sgk_topk_fn topk, bool f32, bool filter, int K, uint64_t *vc,
-                                uint64_t &lists, uint64_t &longs, uint64_t &entries,
+                                sgk_topk_fn topk, bool f32, bool filter, bool prefetch, int K,
+                                uint64_t *vc, uint64_t &lists, uint64_t &longs, uint64_t &entries,
                                 uint64_t &leaving, sg_error *err)
 {
     const uint64_t per = 8 * (uint64_t)K;
@@ -1759,7 +1759,6 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         SGK_TRY(sgk_stage_begin(c, &stg, err));
         const uint64_t cnt = v1 - v0;
         uint64_t *out = static_cast<uint64_t *>(stg.buf);
-        uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0;
         // Pieces of about equal entries, not of equal vertices: on a store
         // renumbered by degree the hubs sit together, and a fixed count of
         // vertices per thread left one thread all of them (R-MAT 26 in
@@ -1767,18 +1766,18 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         // against ~4 G in the generator's order).
         const uint64_t np = 8 * (uint64_t)sh.threads;
         mt.cuts(v0, v1, np, cut.data());
+        uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0;
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : nl, nlong, ne, nlv) \
     num_threads(sh.threads)
-        for (uint64_t pc = 0; pc < np; pc++)
-            for (uint64_t v = cut[pc]; v < cut[pc + 1]; v++) {
-                const uint64_t len = sh.x[v + 1] - sh.x[v];
-                const uint64_t b = sh.x[v];
-                nlv += topk(sh.a + b, sh.w + b, len, v, f32, K, filter,
-                            out + (v - v0) * (uint64_t)K);
-                nl += len > 0;
-                nlong += filter && len > SGK_TOPK_BLOCKS_PAST;
-                ne += len;
-            }
+        for (uint64_t pc = 0; pc < np; pc++) {
+            sgk_topk_tally t = {0, 0, 0, 0};
+            sgk_topk_lists(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K, filter,
+                           prefetch, out + (cut[pc] - v0) * (uint64_t)K, &t);
+            nl += t.lists;
+            nlong += t.longs;
+            ne += t.entries;
+            nlv += t.leaving;
+        }
         lists += nl;
         longs += nlong;
         entries += ne;
@@ -2074,7 +2073,8 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // (the first round reads host lists in place), dma-pull (its pieces copied
 // by a kernel, not DMA), topk-filter (the CPU share's long lists entry by
 // entry, not in filtered blocks), topk-simd (the CPU share's top-K scalar,
-// not AVX-512), walk-batch (each lane's reads of a walk tile one after the
+// not AVX-512), topk-prefetch (its lists read on demand misses and the
+// hardware's prefetch alone), walk-batch (each lane's reads of a walk tile one after the
 // other, not issued together), contract, weight-order (lists in weight
 // order read whole, as any), heads-rule (their heads read on a graph
 // without hubs too).
@@ -2440,6 +2440,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     const bool dynamic = cpu_on && !sgk_ctx_disabled(c, "dynamic-split");
     const bool filter = !sgk_ctx_disabled(c, "topk-filter");
     const sgk_topk_fn topk = sgk_ctx_disabled(c, "topk-simd") ? sgk_topk_scalar : sgk_topk_simd;
+    const bool prefetch = !sgk_ctx_disabled(c, "topk-prefetch");
     auto first_round = [&](const uint32_t *R, uint64_t nr) -> sg_status {
         sgk_meet mt;
         mt.x = cpu_on ? share->x : nullptr;
@@ -2461,8 +2462,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             SGK_TRY(sgk_share_run(
                 c, mt, [&](sg_error *e) { return gpu_first(R, nr, mt, P, e); },
                 [&](sg_error *e) {
-                    return cpu_first_fill(c, *share, mt, maxe, topk, f32, filter, K, vc, cpu_lists,
-                                          cpu_long, cpu_entries, cpu_inter, e);
+                    return cpu_first_fill(c, *share, mt, maxe, topk, f32, filter, prefetch, K,
+                                          vc, cpu_lists, cpu_long, cpu_entries, cpu_inter, e);
                 },
                 &cpu_first_us, err));
         }

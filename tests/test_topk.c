@@ -108,10 +108,83 @@ static void test_topk_versions(void **state)
            (unsigned long long)filtered);
 }
 
+/* sgk_topk_lists over a CSR of lists of every kind (empty, short, long
+ * enough for the filter's blocks, with self-loops and ties), whole and in
+ * pieces, with and without its prefetch, both top-K versions: the same
+ * slots and counts as topk list by list. */
+static void test_topk_lists(void **state)
+{
+    (void)state;
+    enum { NV = 3000 };
+    uint64_t *x = malloc((NV + 1) * sizeof *x), rng = 777;
+    assert_non_null(x);
+    x[0] = 0;
+    for (uint64_t v = 0; v < NV; v++) {
+        const uint64_t r = tu_rand(&rng) % 100;
+        const uint64_t len = r < 20   ? 0
+                             : r < 70 ? tu_rand(&rng) % 16
+                             : r < 90 ? 16 + tu_rand(&rng) % 120
+                                      : 129 + tu_rand(&rng) % 3000;
+        x[v + 1] = x[v] + len;
+    }
+    const uint64_t m = x[NV];
+    uint32_t *a = malloc(m * 4 + 4), *w = malloc(m * 4 + 4);
+    uint64_t *want = malloc(NV * 4 * sizeof *want), *got = malloc(NV * 4 * sizeof *got);
+    uint64_t *part = malloc(NV * 4 * sizeof *part);
+    assert_true(a && w && want && got && part);
+    for (int f32 = 0; f32 < 2; f32++) {
+        for (uint64_t v = 0; v < NV; v++)
+            make_list(&rng, a + x[v], w + x[v], x[v + 1] - x[v], (uint32_t)v, 1u << 12,
+                      v % 3 ? 1u << 20 : 7, f32, (unsigned)(v % 4) * 5);
+        for (int K = 1; K <= 4; K++)
+            for (int vec = 0; vec < 2; vec++) {
+                const sgk_topk_fn fn = vec ? sgk_topk_simd : sgk_topk_scalar;
+                sgk_topk_tally want_t = {0, 0, 0, 0};
+                for (uint64_t v = 0; v < NV; v++) {
+                    const uint64_t len = x[v + 1] - x[v];
+                    want_t.leaving += fn(a + x[v], w + x[v], len, (uint32_t)v, f32, K, true,
+                                         want + v * (uint64_t)K);
+                    want_t.lists += len > 0;
+                    want_t.longs += len > SGK_TOPK_BLOCKS_PAST;
+                    want_t.entries += len;
+                }
+                assert_true(want_t.longs > 0);
+                for (int pf = 0; pf < 2; pf++) {
+                    /* whole, then in pieces split at uneven points */
+                    static const uint64_t cuts[] = {0, 1, 2, 700, 1801, 2999, NV};
+                    sgk_topk_tally t = {0, 0, 0, 0};
+                    memset(got, 0xab, NV * 4 * sizeof *got);
+                    memset(part, 0xcd, NV * 4 * sizeof *part);
+                    sgk_topk_lists(x, a, w, 0, NV, fn, f32, K, true, pf, got, &t);
+                    sgk_topk_tally tp = {0, 0, 0, 0};
+                    for (size_t i = 0; i + 1 < sizeof cuts / sizeof cuts[0]; i++)
+                        sgk_topk_lists(x, a, w, cuts[i], cuts[i + 1], fn, f32, K, true, pf,
+                                       part + cuts[i] * (uint64_t)K, &tp);
+                    for (uint64_t i = 0; i < NV * (uint64_t)K; i++)
+                        if (got[i] != want[i] || part[i] != want[i])
+                            fail_msg("f32 %d, K %d, %s, prefetch %d: slot %llu %llx, in pieces "
+                                     "%llx, want %llx",
+                                     f32, K, vec ? "vector" : "scalar", pf,
+                                     (unsigned long long)i, (unsigned long long)got[i],
+                                     (unsigned long long)part[i], (unsigned long long)want[i]);
+                    assert_memory_equal(&t, &want_t, sizeof t);
+                    assert_memory_equal(&tp, &want_t, sizeof tp);
+                }
+            }
+    }
+    free(x);
+    free(a);
+    free(w);
+    free(want);
+    free(got);
+    free(part);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_topk_versions),
+        cmocka_unit_test(test_topk_lists),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
