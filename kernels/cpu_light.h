@@ -12,6 +12,7 @@
 #ifndef SGK_CPU_LIGHT_H
 #define SGK_CPU_LIGHT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -21,20 +22,25 @@ extern "C" {
 #define SGK_LIGHT_U32 0xffffffffu /* wmask: u32 weights */
 #define SGK_LIGHT_F32 0x7fffffffu /* wmask: f32 weights (-0.0 compares as +0.0) */
 
+/* How far ahead the vector loops prefetch with `prefetch`, in entries (4
+ * KiB of each array read), never past the range they are given. */
+#define SGK_LIGHT_AHEAD 1024
+
 /* cnt[v - v0] = the light entries of list v, for v in [v0, v1) (x: the
  * offsets, lists [x[v], x[v + 1]) of w). Returns their sum. */
 uint64_t sgk_light_count(const uint64_t *x, const uint32_t *w, uint64_t v0, uint64_t v1,
-                         uint64_t bound, uint32_t wmask, uint64_t *cnt);
+                         uint64_t bound, uint32_t wmask, bool prefetch, uint64_t *cnt);
 
 /* The light entries among entries [e0, e1) (lists after one another). */
 uint64_t sgk_light_tally(const uint32_t *w, uint64_t e0, uint64_t e1, uint64_t bound,
-                         uint32_t wmask);
+                         uint32_t wmask, bool prefetch);
 
 /* The light entries among entries [e0, e1), in order, into la (neighbours)
  * and lw (weights), which have room for them (sgk_light_tally's count:
  * nothing is written past it). Returns the count. */
 uint64_t sgk_light_fill(const uint32_t *a, const uint32_t *w, uint64_t e0, uint64_t e1,
-                        uint64_t bound, uint32_t wmask, uint32_t *la, uint32_t *lw);
+                        uint64_t bound, uint32_t wmask, bool prefetch, uint32_t *la,
+                        uint32_t *lw);
 
 /* The same three with plain C loops (the reference the tests hold the
  * vector code to; what runs where the CPU lacks AVX-512F). */

@@ -333,7 +333,8 @@ typedef enum sgk_sssp_method {
  * Disable names:
  * "bucket-balance", "prefilter", "far-window", "defer-heavy",
  * "light-index", "done-bits", "wide-delta", "wider-delta", "cpu-light" (the GPU builds the
- * whole index), "dynamic-split", "fused-index" (a count and a fill instead
+ * whole index), "light-prefetch" (its CPU share without software
+ * prefetch), "dynamic-split", "fused-index" (a count and a fill instead
  * of one pass), "settle-sort" (settle passes in the
  * rounds' order, not sorted by id; counter "settle_sorted" counts the
  * sorted ones), "keep-index" (the index is freed at the end of the call),

@@ -170,6 +170,8 @@
 //   "wider-delta"     near-far: the automatic delta is doubled at most once
 //   "cpu-light"       near-far: the GPU builds the whole light index (no
 //                     CPU share of the host lists)
+//   "light-prefetch"  near-far: the light index's CPU share reads its lists
+//                     without software prefetch (cpu_light.h)
 //   "dynamic-split"   near-far: the light index's CPU share takes the
 //                     lists from share->from up (no meeting)
 //   "fused-index"     near-far: the light index by a count and a fill (two
@@ -1402,6 +1404,7 @@ struct IndexShare {
     const sgk_graph *g = nullptr;
     const sgk_cpu_share *sh = nullptr; // null: the GPU alone
     bool dynamic = true;
+    bool prefetch = true;   // the threads' loops prefetch ahead (cpu_light.h)
     u64 split = 0;          // the threads' lists are [split, n) (the last pass's meeting)
     u64 cpu_entries = 0;    // entries they read (W in the count; W and A in the fill)
     u64 cpu_us = 0;         // their wall time, both passes
@@ -1507,7 +1510,8 @@ struct IndexShare {
 #pragma omp for schedule(static)
             for (uint64_t pc = 0; pc < np; pc++)
                 pre[pc + 1] = sgk_light_tally(sh->w, r0 + span * pc / np,
-                                              r0 + span * (pc + 1) / np, bound, wmask());
+                                              r0 + span * (pc + 1) / np, bound, wmask(),
+                                              prefetch);
 #pragma omp single
             {
                 pre[0] = 0;
@@ -1516,7 +1520,7 @@ struct IndexShare {
 #pragma omp for schedule(static)
             for (uint64_t pc = 0; pc < np; pc++)
                 sgk_light_fill(sh->a, sh->w, r0 + span * pc / np, r0 + span * (pc + 1) / np,
-                               bound, wmask(), sa + pre[pc], sw + pre[pc]);
+                               bound, wmask(), prefetch, sa + pre[pc], sw + pre[pc]);
         }
         return pre[np];
     }
@@ -1532,7 +1536,7 @@ struct IndexShare {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(sh->threads)
         for (uint64_t pc = 0; pc < np; pc++)
             tot[pc + 1] = sgk_light_count(sh->x, sh->w, cut[pc], cut[pc + 1], bound, wmask(),
-                                          out + (cut[pc] - v0));
+                                          prefetch, out + (cut[pc] - v0));
         tot[0] = 0;
         for (uint64_t pc = 0; pc < np; pc++) tot[pc + 1] += tot[pc];
     }
@@ -1628,7 +1632,8 @@ struct IndexShare {
 #pragma omp parallel for schedule(static) reduction(+ : total) num_threads(sh->threads)
                     for (uint64_t pc = 0; pc < np; pc++)
                         total += sgk_light_tally(sh->w, e0 + (e1 - e0) * pc / np,
-                                                 e0 + (e1 - e0) * (pc + 1) / np, bound, wmask());
+                                                 e0 + (e1 - e0) * (pc + 1) / np, bound, wmask(),
+                                                 prefetch);
                 }
                 u64 base = 0, off = 0;
                 for (u64 r0 = e0; r0 < e1 || r0 == e0;) {
@@ -1944,6 +1949,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     if (share && share->low < n && !sgk_ctx_disabled(c, "cpu-light")) { // (checked by sgk_sssp)
         ishare.sh = share;
         ishare.dynamic = !sgk_ctx_disabled(c, "dynamic-split");
+        ishare.prefetch = !sgk_ctx_disabled(c, "light-prefetch");
     }
 
     // The bucket width.

@@ -5,8 +5,8 @@
  * through the weights' range to past UINT32_MAX (everything light), on
  * vertex ranges that start and end anywhere, with u32 weights and as f32
  * weights' bits (the sign bit masked: -0.0 is light at any positive
- * bound); the fill must write exactly its count (guard words after it
- * stay). Where the CPU lacks AVX-512 the
+ * bound), the vector loops with and without their prefetch; the fill
+ * must write exactly its count (guard words after it stay). Where the CPU lacks AVX-512 the
  * vector version is the plain one and the test says so. */
 #include <stdbool.h>
 #include <stdio.h>
@@ -86,6 +86,38 @@ typedef uint64_t (*tally_fn)(const uint32_t *, uint64_t, uint64_t, uint64_t, uin
 typedef uint64_t (*fill_fn)(const uint32_t *, const uint32_t *, uint64_t, uint64_t, uint64_t,
                             uint32_t, uint32_t *, uint32_t *);
 
+/* The vector versions with their prefetch on and off. */
+static uint64_t count_pf(const uint64_t *x, const uint32_t *w, uint64_t v0, uint64_t v1,
+                         uint64_t bound, uint32_t wmask, uint64_t *cnt)
+{
+    return sgk_light_count(x, w, v0, v1, bound, wmask, true, cnt);
+}
+static uint64_t count_np(const uint64_t *x, const uint32_t *w, uint64_t v0, uint64_t v1,
+                         uint64_t bound, uint32_t wmask, uint64_t *cnt)
+{
+    return sgk_light_count(x, w, v0, v1, bound, wmask, false, cnt);
+}
+static uint64_t tally_pf(const uint32_t *w, uint64_t e0, uint64_t e1, uint64_t bound,
+                         uint32_t wmask)
+{
+    return sgk_light_tally(w, e0, e1, bound, wmask, true);
+}
+static uint64_t tally_np(const uint32_t *w, uint64_t e0, uint64_t e1, uint64_t bound,
+                         uint32_t wmask)
+{
+    return sgk_light_tally(w, e0, e1, bound, wmask, false);
+}
+static uint64_t fill_pf(const uint32_t *a, const uint32_t *w, uint64_t e0, uint64_t e1,
+                        uint64_t bound, uint32_t wmask, uint32_t *la, uint32_t *lw)
+{
+    return sgk_light_fill(a, w, e0, e1, bound, wmask, true, la, lw);
+}
+static uint64_t fill_np(const uint32_t *a, const uint32_t *w, uint64_t e0, uint64_t e1,
+                        uint64_t bound, uint32_t wmask, uint32_t *la, uint32_t *lw)
+{
+    return sgk_light_fill(a, w, e0, e1, bound, wmask, false, la, lw);
+}
+
 /* One version on [v0, v1) at `bound` against the oracle's answers. */
 static void check_range(const lists *l, uint64_t v0, uint64_t v1, uint64_t bound, bool f32,
                         count_fn cf, tally_fn tf, fill_fn ff, const char *name)
@@ -145,13 +177,14 @@ static void test_light_versions(void **state)
             for (int f32 = 0; f32 < 2; f32++) {
                 check_range(&l, v0, v1, bounds[b], f32, sgk_light_count_scalar,
                             sgk_light_tally_scalar, sgk_light_fill_scalar, "plain");
-                check_range(&l, v0, v1, bounds[b], f32, sgk_light_count, sgk_light_tally,
-                            sgk_light_fill, "vector");
+                check_range(&l, v0, v1, bounds[b], f32, count_pf, tally_pf, fill_pf,
+                            "vector, prefetch");
+                check_range(&l, v0, v1, bounds[b], f32, count_np, tally_np, fill_np, "vector");
                 /* an entry range that cuts lists anywhere (the fill's pieces) */
                 const uint32_t wm = f32 ? SGK_LIGHT_F32 : SGK_LIGHT_U32;
                 const uint64_t e0 = tu_rand(&rng) % (l.m + 1),
                                e1 = e0 + tu_rand(&rng) % (l.m + 1 - e0);
-                if (sgk_light_tally(l.w, e0, e1, bounds[b], wm) !=
+                if (sgk_light_tally(l.w, e0, e1, bounds[b], wm, true) !=
                     sgk_light_tally_scalar(l.w, e0, e1, bounds[b], wm))
                     fail_msg("tally of entries [%llu, %llu) at bound %llu", (unsigned long long)e0,
                              (unsigned long long)e1, (unsigned long long)bounds[b]);
@@ -162,7 +195,7 @@ static void test_light_versions(void **state)
      * of the entries at a mid bound (so the ranges above were not empty) */
     uint64_t *cnt = malloc((l.n + 1) * sizeof(uint64_t));
     assert_non_null(cnt);
-    const uint64_t light = sgk_light_count(l.x, l.w, 0, l.n, wrange / 8, SGK_LIGHT_U32, cnt);
+    const uint64_t light = sgk_light_count(l.x, l.w, 0, l.n, wrange / 8, SGK_LIGHT_U32, true, cnt);
     assert_true(light > l.m / 16 && light < l.m / 5);
     free(cnt);
 #if defined(__x86_64__) && defined(__GNUC__)
