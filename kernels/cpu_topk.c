@@ -9,19 +9,23 @@
  * the same threads can scan host memory at 69-82 GB/s beside the GPU: the
  * compares, not the memory, bound it.
  *
- * AVX-512F (lists of SGK_TOPK_SIMD_MIN entries or more): 8 entries at a
+ * AVX-512F, lists of more than SGK_TOPK_SHORT entries: 8 entries at a
  * time become a vector of 64-bit keys (self-loops and lanes past the end
  * UINT64_MAX) that passes through K vectors of slots by min / max, so each
  * lane keeps its K smallest keys; at the end the lanes are merged pairwise
  * (a bitonic merge of sorted fours) down to one. No branch per key. With
  * the filter the list is taken as the scalar code takes it: the first 64
- * entries so, then blocks of 8 tested on their weights in one compare (an
- * entering block inserted key by key), then the tail key by key. So both
+ * entries so, then blocks of 16 weights tested in one compare, the entries
+ * at or under the limit read whole and inserted one by one. So both
  * versions read the same entries, keep the same multiset and count the
- * same leaving entries. On the development machine (AMD EPYC, AVX-512 on
- * 256-bit units) a list of 32 random keys with K = 4 took 2.2 ns an entry
- * against 3.1 scalar, 53 keys 1.7 against 3.1; below ~16 keys the merge's
- * fixed cost loses, hence the scalar code for short lists. */
+ * same leaving entries. Lists of 1 to SGK_TOPK_SHORT entries: one or two
+ * vectors of keys sorted by a sorting network (and merged), a fixed cost.
+ *
+ * On the H100 host's Xeon, one thread, keys in cache, ns a list (docs/
+ * benchmarks.md, twentieth session): the slot chain of the scalar code took
+ * 17 for 1 entry, 70 for 8 and 121 for 15; the lanes 95 for 16, 113 for 32,
+ * 235 for 128; a list of 1024 622 with the 16-wide filter against 1173
+ * with the earlier blocks of 8. */
 #include "cpu_topk.h"
 
 #include <string.h>
@@ -227,6 +231,95 @@ static inline AVX512 __attribute__((always_inline)) void lanes_take(__m512i *S, 
     for (int s = 0; s < K; s++) best[s] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(S[s]));
 }
 
+/* A compare-exchange layer: lane i against lane idx[i] (lanes paired), the
+ * lanes in hi keeping the larger key. */
+static inline AVX512 __attribute__((always_inline)) __m512i cx_layer(__m512i v, __m512i idx,
+                                                                     __mmask8 hi)
+{
+    const __m512i p = _mm512_permutexvar_epi64(idx, v);
+    return _mm512_mask_blend_epi64(hi, _mm512_min_epu64(v, p), _mm512_max_epu64(v, p));
+}
+
+/* Lanes [l0 .. l7] as an index vector (_mm512_set_epi64 takes lane 7 first). */
+#define LANES(l0, l1, l2, l3, l4, l5, l6, l7) _mm512_set_epi64(l7, l6, l5, l4, l3, l2, l1, l0)
+
+/* 8 keys ascending: Batcher's odd-even merge sort, 19 comparators in 6
+ * layers. */
+static inline AVX512 __attribute__((always_inline)) __m512i sort8(__m512i v)
+{
+    v = cx_layer(v, LANES(1, 0, 3, 2, 5, 4, 7, 6), 0xaa);
+    v = cx_layer(v, LANES(2, 3, 0, 1, 6, 7, 4, 5), 0xcc);
+    v = cx_layer(v, LANES(0, 2, 1, 3, 4, 6, 5, 7), 0x44);
+    v = cx_layer(v, LANES(4, 5, 6, 7, 0, 1, 2, 3), 0xf0);
+    v = cx_layer(v, LANES(0, 1, 4, 5, 2, 3, 6, 7), 0x30);
+    return cx_layer(v, LANES(0, 2, 1, 4, 3, 6, 5, 7), 0x54);
+}
+
+/* The 8 smallest of two ascending vectors, ascending: the smaller of each
+ * lane and its mirror in the other (a bitonic sequence holding them), then
+ * a bitonic merge. */
+static inline AVX512 __attribute__((always_inline)) __m512i merge8(__m512i x, __m512i y)
+{
+    __m512i r = _mm512_min_epu64(x, _mm512_permutexvar_epi64(LANES(7, 6, 5, 4, 3, 2, 1, 0), y));
+    r = cx_layer(r, LANES(4, 5, 6, 7, 0, 1, 2, 3), 0xf0);
+    r = cx_layer(r, LANES(2, 3, 0, 1, 6, 7, 4, 5), 0xcc);
+    return cx_layer(r, LANES(1, 0, 3, 2, 5, 4, 7, 6), 0xaa);
+}
+
+/* The keys of entries [p, p + 16) of a list of len (at most 16 lanes from
+ * p): lanes 0-7 into *lo and 8-15 into *hi, self-loops and lanes past the
+ * end NONE; returns how many are not. */
+static inline AVX512 __attribute__((always_inline)) unsigned
+keys16(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t len, uint32_t v, bool f32,
+       __m512i *lo, __m512i *hi)
+{
+    const uint64_t r = len - p;
+    const __mmask16 m = r >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << r) - 1);
+    const __m512i av = _mm512_maskz_loadu_epi32(m, a + p);
+    const __m512i wv = wkeys16(_mm512_maskz_loadu_epi32(m, w + p), f32);
+    const __mmask16 valid =
+        (__mmask16)(m & ~_mm512_mask_cmpeq_epi32_mask(m, av, _mm512_set1_epi32((int)v)));
+    const __m512i none = _mm512_set1_epi64((long long)NONE);
+    *lo = _mm512_mask_mov_epi64(
+        none, (__mmask8)valid,
+        _mm512_or_si512(_mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(wv)), 32),
+                        _mm512_cvtepu32_epi64(_mm512_castsi512_si256(av))));
+    *hi = _mm512_mask_mov_epi64(
+        none, (__mmask8)(valid >> 8),
+        _mm512_or_si512(
+            _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(wv, 1)), 32),
+            _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(av, 1))));
+    return (unsigned)__builtin_popcount((unsigned)valid);
+}
+
+/* The 8 smallest keys of entries [p, p + 32), ascending (lanes past the end
+ * NONE); counts the others into *leaving. */
+static inline AVX512 __attribute__((always_inline)) __m512i
+top8_of32(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t len, uint32_t v, bool f32,
+          uint64_t *leaving)
+{
+    __m512i k0, k1, k2, k3;
+    *leaving += keys16(a, w, p, len, v, f32, &k0, &k1);
+    if (len - p <= 8) return sort8(k0);
+    if (len - p <= 16) return merge8(sort8(k0), sort8(k1));
+    *leaving += keys16(a, w, p + 16, len, v, f32, &k2, &k3);
+    return merge8(merge8(sort8(k0), sort8(k1)), merge8(sort8(k2), sort8(k3)));
+}
+
+/* A list of 1 to SGK_TOPK_SHORT entries: groups of 32 keys sorted in
+ * vectors of 8 by sort8 and merged by merge8; the first K lanes are the
+ * answer. A fixed cost per group instead of K slot steps an entry (the
+ * scalar code's chain) or the lanes' final merge. */
+static AVX512 uint64_t topk_short_avx512(const uint32_t *a, const uint32_t *w, uint64_t len,
+                                         uint32_t v, bool f32, int K, uint64_t *out)
+{
+    uint64_t leaving = 0;
+    __m512i r = top8_of32(a, w, 0, len, v, f32, &leaving);
+    for (uint64_t p = 32; p < len; p += 32) r = merge8(r, top8_of32(a, w, p, len, v, f32, &leaving));
+    _mm512_mask_storeu_epi64(out, (__mmask8)((1u << K) - 1), r);
+    return leaving;
+}
+
 static inline AVX512 __attribute__((always_inline)) uint64_t
 topk_avx512_k(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v, bool f32,
               const int K, bool filter, uint64_t *out)
@@ -268,8 +361,9 @@ bool sgk_topk_simd_available(void) { return __builtin_cpu_supports("avx512f"); }
 uint64_t sgk_topk_simd(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v, bool f32,
                        int K, bool filter, uint64_t *out)
 {
-    if (len < SGK_TOPK_SIMD_MIN || !sgk_topk_simd_available())
+    if (len == 0 || !sgk_topk_simd_available())
         return sgk_topk_scalar(a, w, len, v, f32, K, filter, out);
+    if (len <= SGK_TOPK_SHORT) return topk_short_avx512(a, w, len, v, f32, K, out);
     return topk_avx512(a, w, len, v, f32, K, filter, out);
 }
 

@@ -1,11 +1,14 @@
 // The forest CPU share's top-K (kernels/cpu_topk.c), scalar against
 // AVX-512, on one thread: 2^26 entries in lists of one length, random
 // neighbours and weights (24 bits), K = 4, the filter on (as the hybrid
-// forest runs it). Prints ns per entry for each, twice.
-// Build: cc -O2 -Ikernels -o topk_bench tools/bench/topk_bench.c kernels/cpu_topk.c
-// Usage: topk_bench DEGREE...
+// forest runs it). Prints ns per entry and per list for each, twice. With
+// -c the same 2^26 entries are 2^10 passes over 2^16 entries that stay in
+// cache: the compute alone. Degree 0 takes 2^20 empty lists.
+// Build: cc -O2 -Ikernels -Icommon -o topk_bench tools/bench/topk_bench.c kernels/cpu_topk.c
+// Usage: topk_bench [-c] DEGREE...
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "cpu_topk.h"
@@ -19,18 +22,24 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: topk_bench DEGREE...\n");
+    const int cached = argc > 1 && strcmp(argv[1], "-c") == 0;
+    if (argc < 2 + cached) {
+        fprintf(stderr, "usage: topk_bench [-c] DEGREE...\n");
         return 2;
     }
-    printf("AVX-512F: %s\n", sgk_topk_simd_available() ? "yes" : "no");
-    for (int i = 1; i < argc; i++) {
-        const unsigned long deg = strtoul(argv[i], NULL, 10);
-        if (deg == 0) {
-            fprintf(stderr, "topk_bench: degree '%s' is not a positive number\n", argv[i]);
+    printf("AVX-512F: %s%s\n", sgk_topk_simd_available() ? "yes" : "no",
+           cached ? "; in cache" : "");
+    for (int i = 1 + cached; i < argc; i++) {
+        char *end = NULL;
+        const unsigned long deg = strtoul(argv[i], &end, 10);
+        if (!end || *end || end == argv[i]) {
+            fprintf(stderr, "topk_bench: degree '%s' is not a number\n", argv[i]);
             return 2;
         }
-        const unsigned long nl = (1ul << 26) / deg, m = nl * deg;
+        const unsigned long total = deg ? 1ul << 26 : 1ul << 20;
+        const unsigned long span = cached ? total >> 10 : total, passes = total / span;
+        const unsigned long nl = deg ? (span / deg ? span / deg : 1) : span,
+                            m = deg ? nl * deg : 1;
         uint32_t *a = malloc(m * 4), *w = malloc(m * 4);
         if (!a || !w) {
             fprintf(stderr, "topk_bench: out of memory for %lu entries\n", m);
@@ -44,15 +53,21 @@ int main(int argc, char **argv)
         }
         for (int r = 0; r < 2; r++) {
             const double t0 = now();
-            for (unsigned long l = 0; l < nl; l++)
-                acc += sgk_topk_scalar(a + l * deg, w + l * deg, deg, 7, false, 4, true, out) + out[3];
+            for (unsigned long q = 0; q < passes; q++)
+                for (unsigned long l = 0; l < nl; l++)
+                    acc += sgk_topk_scalar(a + l * deg, w + l * deg, deg, 7, false, 4, true, out) +
+                           out[3];
             const double t1 = now();
-            for (unsigned long l = 0; l < nl; l++)
-                acc += sgk_topk_simd(a + l * deg, w + l * deg, deg, 7, false, 4, true, out) + out[3];
+            for (unsigned long q = 0; q < passes; q++)
+                for (unsigned long l = 0; l < nl; l++)
+                    acc += sgk_topk_simd(a + l * deg, w + l * deg, deg, 7, false, 4, true, out) +
+                           out[3];
             const double t2 = now();
-            printf("degree %lu: scalar %.2f ns an entry, simd %.2f (checksum %llu)\n", deg,
-                   (t1 - t0) / (double)m * 1e9, (t2 - t1) / (double)m * 1e9,
-                   (unsigned long long)(acc % 1000));
+            const double e = (double)(deg ? m : 1) * (double)passes, ls = (double)nl * (double)passes;
+            printf("degree %lu: scalar %.2f ns an entry (%.1f a list), simd %.2f (%.1f) (checksum "
+                   "%llu)\n",
+                   deg, (t1 - t0) / e * 1e9, (t1 - t0) / ls * 1e9, (t2 - t1) / e * 1e9,
+                   (t2 - t1) / ls * 1e9, (unsigned long long)(acc % 1000));
         }
         free(a);
         free(w);

@@ -1,0 +1,102 @@
+// The forest CPU share's top-K (kernels/cpu_topk.c, sgk_topk_lists) over a
+// store's lists on T OpenMP threads, alone (no GPU beside it): the lists
+// from a fraction of n up to n in 8 T pieces of about equal entries, as the
+// hybrid forest's first round cuts them, with and without the software
+// prefetch, interleaved; and a plain sum of A and W over the same entries
+// (the threads' streaming rate). Prints G entries per second (8 bytes an
+// entry).
+// Build (from the top, after meson compile -C build), one line:
+//   cc -O2 -fopenmp -Isrc -Icommon -Ikernels -Istorage -o topk_store
+//      tools/bench/topk_store.c kernels/cpu_topk.c -Lbuild -lspillgraph -Wl,-rpath,$PWD/build
+// Usage: topk_store STORE THREADS [FROM (0..1, default 0.5)]
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "cpu_topk.h"
+#include "spillgraph.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: topk_store STORE THREADS [FROM]\n");
+        return 2;
+    }
+    const int threads = atoi(argv[2]);
+    const double from = argc > 3 ? atof(argv[3]) : 0.5;
+    if (threads < 1 || from < 0 || from >= 1) {
+        fprintf(stderr, "topk_store: THREADS must be positive and FROM in [0, 1)\n");
+        return 2;
+    }
+    sg_error err;
+    sg_run *run = NULL;
+    sg_graph *g = NULL;
+    if (sg_run_create(NULL, &run, &err) != SG_OK || sg_graph_open(run, argv[1], NULL, &g, &err) != SG_OK) {
+        fprintf(stderr, "topk_store: %s\n", err.msg);
+        return 1;
+    }
+    sg_graph_info gi;
+    sg_graph_get_info(g, &gi);
+    const uint64_t *x = sg_graph_offsets(g);
+    const uint32_t *a = sg_graph_neighbors(g), *w = sg_graph_weights(g);
+    if (!w || gi.weight_type == SG_WEIGHT_F32) {
+        fprintf(stderr, "topk_store: %s: needs u32 weights\n", argv[1]);
+        return 1;
+    }
+    const uint64_t n = gi.n_vertices, v0 = (uint64_t)(from * (double)n), np = 8 * (uint64_t)threads;
+    uint64_t *cut = malloc((np + 1) * sizeof *cut), *out = malloc((n - v0) * 4 * sizeof *out);
+    if (!cut || !out) {
+        fprintf(stderr, "topk_store: out of memory\n");
+        return 1;
+    }
+    /* pieces of about equal entries: the first list at or past each share */
+    const uint64_t e0 = x[v0], ent = x[n] - e0;
+    for (uint64_t p = 0; p <= np; p++) {
+        const uint64_t want = e0 + ent * p / np;
+        uint64_t lo = v0, hi = n;
+        while (lo < hi) {
+            const uint64_t mid = lo + (hi - lo) / 2;
+            if (x[mid] < want) lo = mid + 1; else hi = mid;
+        }
+        cut[p] = p == np ? n : lo;
+    }
+    printf("%s: lists %llu to %llu, %.3f G entries, %d threads, AVX-512F %s\n", argv[1],
+           (unsigned long long)v0, (unsigned long long)n, (double)ent * 1e-9, threads,
+           sgk_topk_simd_available() ? "yes" : "no");
+    for (int rep = 0; rep < 3; rep++) {
+        for (int pf = 0; pf < 2; pf++) {
+            const double t0 = now();
+            uint64_t leaving = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : leaving)
+            for (uint64_t p = 0; p < np; p++) {
+                sgk_topk_tally t = {0, 0, 0, 0};
+                sgk_topk_lists(x, a, w, cut[p], cut[p + 1], sgk_topk_simd, false, 4, true, pf,
+                               out + (cut[p] - v0) * 4, &t);
+                leaving += t.leaving;
+            }
+            const double t1 = now();
+            printf("top-K, prefetch %d: %.3f s, %.2f G entries/s (leaving %llu)\n", pf, t1 - t0,
+                   (double)ent / (t1 - t0) * 1e-9, (unsigned long long)leaving);
+        }
+        const double t0 = now();
+        uint64_t sum = 0;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : sum)
+        for (uint64_t e = e0; e < x[n]; e++) sum += a[e] ^ w[e];
+        const double t1 = now();
+        printf("sum of A and W: %.3f s, %.2f G entries/s (%llu)\n", t1 - t0,
+               (double)ent / (t1 - t0) * 1e-9, (unsigned long long)(sum & 0xff));
+    }
+    free(cut);
+    free(out);
+    sg_graph_free(g);
+    sg_run_free(run);
+    return 0;
+}
