@@ -16,12 +16,8 @@ extern "C" {
 /* Lists longer than SGK_TOPK_BLOCKS_PAST are taken past their first
  * SGK_TOPK_HEAD entries in blocks of SGK_TOPK_BLOCK whose weights alone
  * decide which entries' A is read (`filter`). */
-#ifndef SGK_TOPK_HEAD
 #define SGK_TOPK_HEAD 64
-#endif
-#ifndef SGK_TOPK_BLOCKS_PAST
 #define SGK_TOPK_BLOCKS_PAST 128
-#endif
 #define SGK_TOPK_BLOCK 16
 /* sgk_topk_simd takes lists of 1 to SGK_TOPK_SHORT entries with sorting
  * networks. */

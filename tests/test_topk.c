@@ -94,7 +94,7 @@ static void test_topk_versions(void **state)
                                  (unsigned long long)len, variant, K, filter,
                                  (unsigned long long)sc, (unsigned long long)vc);
                     if (filter && len > SGK_TOPK_BLOCKS_PAST) {
-                        assert_true(sc >= exact && sc <= len); /* blocks skipped count 8 */
+                        assert_true(sc >= exact && sc <= len); /* entries passed over count */
                         filtered += sc > exact;
                     } else {
                         assert_int_equal(sc, exact);
