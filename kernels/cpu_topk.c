@@ -268,7 +268,9 @@ static inline AVX512 __attribute__((always_inline)) __m512i merge8(__m512i x, __
 
 /* The keys of entries [p, p + 16) of a list of len (at most 16 lanes from
  * p): lanes 0-7 into *lo and 8-15 into *hi, self-loops and lanes past the
- * end NONE; returns how many are not. */
+ * end NONE; returns how many are not. block_keys twice would do it too,
+ * but its two narrower loads a half took a list of 32 from 21 to 32-47 ns
+ * (development machine, topk_bench -c). */
 static inline AVX512 __attribute__((always_inline)) unsigned
 keys16(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t len, uint32_t v, bool f32,
        __m512i *lo, __m512i *hi)
