@@ -435,7 +435,10 @@ sg_status sg_bfs(sg_run *run, const sg_graph *g, const sg_bfs_options *opt, sg_b
 {
     sg_status st = bfs_check(run, g, opt, out, err);
     if (st != SG_OK) return st;
-    sg_bfs_result *r = sgi_bfs_alloc(g->n, opt->source, opt->want_parents);
+    /* the result prepared while g loaded (sg_graph_options.prepare), if any */
+    sg_bfs_result *r = sgi_take_prepared_bfs(run, g, opt->want_parents);
+    if (r) r->source = opt->source;
+    else r = sgi_bfs_alloc(g->n, opt->source, opt->want_parents);
     if (!r)
         return sgi_fail(err, SG_E_NOMEM, "out of memory allocating the BFS result (%llu vertices%s)",
                         (unsigned long long)g->n, opt->want_parents ? ", with parents" : "");

@@ -51,7 +51,32 @@ struct sg_run {
                                    * the cpu (src/bfs.c), freed by cpu_kept_free with the
                                    * run or when another kind is kept */
     void (*cpu_kept_free)(void *);
+    sg_bfs_result *prep_bfs;      /* sg_graph_options.prepare: the next search's result, */
+    sg_sssp_result *prep_sssp;    /* faulted in while graph prep_uid loaded */
+    uint64_t prep_uid;
 };
+
+/* sg_graph_options.prepare (result_mem.c): a result for a graph of n
+ * vertices whose pages a helper thread faults in. start allocates it and
+ * starts the thread (no thread, and the pages left to the search, when one
+ * cannot be made; SG_E_NOMEM when the result cannot be allocated); finish
+ * joins it and hands the result to the run for graph `uid` (drop: frees
+ * it instead, on a failed load). */
+typedef struct sgi_prefault sgi_prefault;
+/* Whether optimisation switch `name` is turned off for this process
+ * (SPILLGRAPH_GPU_DISABLE=name,...: docs/design.md; the name "prepare" is
+ * read here, for either backend). */
+bool sgi_switch_off(const char *name);
+sg_status sgi_prefault_start(const sg_graph_options *opt, uint64_t n, sg_weight_type wt,
+                             sgi_prefault **out, sg_error *err);
+void sgi_prefault_finish(sgi_prefault *p, sg_run *run, uint64_t uid);
+void sgi_prefault_drop(sgi_prefault *p);
+/* The run's prepared result for a search on g with(out) parents, taken
+ * (the caller owns it), or NULL: none, or one that does not match (freed). */
+sg_bfs_result *sgi_take_prepared_bfs(sg_run *run, const sg_graph *g, bool parents);
+sg_sssp_result *sgi_take_prepared_sssp(sg_run *run, const sg_graph *g, bool parents);
+/* Frees the run's prepared results (accepts none). */
+void sgi_run_drop_prepared(sg_run *run);
 
 /* Frees what the run keeps for a cpu algorithm's next call (accepts none). */
 void sgi_run_drop_kept(sg_run *r);

@@ -89,6 +89,7 @@ void sg_run_free(sg_run *r)
 {
     if (!r) return;
     sgi_run_drop_kept(r);
+    sgi_run_drop_prepared(r);
     sgi_gpu_release(r);
     sgi_free(r);
 }

@@ -294,6 +294,14 @@ typedef enum sg_mem_kind {
                         * kind chosen */
 } sg_mem_kind;
 
+/* sg_graph_options.prepare: the result memory of the first search on the
+ * graph, made ready while the graph loads. */
+typedef enum sg_prepare {
+    SG_PREPARE_NONE = 0,
+    SG_PREPARE_BFS,    /* levels (and parents): what sg_bfs returns */
+    SG_PREPARE_SSSP    /* distances (and parents): what sg_sssp returns */
+} sg_prepare;
+
 typedef struct sg_graph_options {
     sg_mem_kind mem;
     bool no_weights;          /* do not load W (BFS needs none) */
@@ -302,6 +310,22 @@ typedef struct sg_graph_options {
     sg_read_options read;     /* how the store is read; zero = automatic */
     bool host_only;           /* on a gpu run, do not copy the graph to the device
                                * while loading (an algorithm copies it later) */
+    sg_prepare prepare;       /* the first search's result, allocated now and
+                               * its pages faulted in by a helper thread while
+                               * the graph loads: on a GPU a download into a
+                               * fresh 268 MB array of levels costs the search
+                               * 5 ms more of page faults (docs/benchmarks.md;
+                               * the CLI asks for it on gpu and hybrid runs
+                               * only: the 16-thread CPU BFS was slower with
+                               * it, its own threads fault the array in where
+                               * they use it). The next
+                               * sg_bfs (sg_sssp) on the graph through the same
+                               * run takes it when its parents setting matches;
+                               * a search that does not match frees it. Counters
+                               * "result_prefault_us" (the helper's time) and
+                               * "result_prefault_wait_us" (what the load waited
+                               * for it at its end) */
+    bool prepare_parents;     /* the prepared result has the parents array */
 } sg_graph_options;
 
 typedef struct sg_graph sg_graph;

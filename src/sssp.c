@@ -585,7 +585,10 @@ sg_status sg_sssp(sg_run *run, const sg_graph *g, const sg_sssp_options *opt,
 {
     sg_status st = sssp_check(run, g, opt, out, err);
     if (st != SG_OK) return st;
-    sg_sssp_result *r = sgi_sssp_alloc(g->n, opt->source, g->wt, opt->want_parents);
+    /* the result prepared while g loaded (sg_graph_options.prepare), if any */
+    sg_sssp_result *r = sgi_take_prepared_sssp(run, g, opt->want_parents);
+    if (r) r->source = opt->source;
+    else r = sgi_sssp_alloc(g->n, opt->source, g->wt, opt->want_parents);
     if (!r)
         return sgi_fail(err, SG_E_NOMEM, "out of memory allocating the distances (%llu vertices%s)",
                         (unsigned long long)g->n, opt->want_parents ? ", with parents" : "");

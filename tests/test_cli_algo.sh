@@ -324,6 +324,24 @@ for c in "mst g.sg" "sssp g.sg --source 0" "bfs g.sg --source 0" "cluster g.sg -
     fi
     rm -f lg.txt
 done
+# The first search's result is prepared while the graph loads on runs that
+# may search on a GPU only (tools/cmd_algo.c, algo_open).
+for c in "sssp g.sg --source 0" "bfs g.sg --source 0 --parents par.bin"; do
+    name=${c%% *}
+    # shellcheck disable=SC2086
+    expect 0 "$name --backend cpu --json" $c --backend cpu --json --force
+    if grep -qF '"result_prefault_us"' out; then
+        fail "$name --backend cpu: no result prepared (counter present)"
+    else
+        pass "$name --backend cpu: no result prepared"
+    fi
+    if [ "$GPUS" -gt 0 ]; then
+        # shellcheck disable=SC2086
+        expect 0 "$name --backend gpu --json --verify" $c --backend gpu --json --verify --force
+        grep_in out '"result_prefault_us"' "$name --backend gpu: the result was prepared"
+    fi
+done
+rm -f par.bin
 expect 2 "--host-mem unknown kind" bfs g.sg --source 0 --host-mem fast
 grep_in err "unknown kind 'fast'" "--host-mem: the message names the kind"
 expect 2 "--split with two numbers" bfs g.sg --source 0 --split 1,2

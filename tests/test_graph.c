@@ -267,6 +267,174 @@ static void test_open_alloc_failures(void **state)
     free(dir);
 }
 
+static uint64_t counter_of(const sg_run *run, const char *name, bool *found)
+{
+    *found = false;
+    for (unsigned i = 0; i < sg_run_counter_count(run); i++) {
+        uint64_t v = 0;
+        if (strcmp(sg_run_counter(run, i, &v), name) == 0) {
+            *found = true;
+            return v;
+        }
+    }
+    return 0;
+}
+
+/* sg_graph_options.prepare: the first search's result, faulted in while the
+ * graph loads, is the memory the search returns when it matches; any other
+ * search frees it; nothing leaks, also when the load fails. */
+static void test_prepare(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir("graph-prep");
+    char path[512];
+    snprintf(path, sizeof path, "%s/g", dir);
+    /* several components, self-loops and duplicates among 9000 random edges */
+    tu_graph t = tu_random_graph(5000, 9000, 40, 17, false);
+    tu_write_store(path, &t, NULL);
+    sg_error err = {0};
+    sg_run *run = NULL;
+    const sg_run_options ro = {.backend = SG_BACKEND_CPU, .threads = 2};
+    assert_int_equal(sg_run_create(&ro, &run, &err), SG_OK);
+    const long live = sgi_alloc_live();
+
+    /* BFS without parents: taken by the first search, levels exact */
+    sg_graph_options go = {.prepare = SG_PREPARE_BFS, .no_weights = true};
+    sg_graph *g = NULL;
+    if (sg_graph_open(run, path, &go, &g, &err)) fail_msg("open: %s", err.msg);
+    assert_non_null(run->prep_bfs);
+    assert_null(run->prep_bfs->parent);
+    assert_int_equal(run->prep_uid, g->uid);
+    bool found = false;
+    (void)counter_of(run, "result_prefault_us", &found);
+    assert_true(found);
+    (void)counter_of(run, "result_prefault_wait_us", &found);
+    assert_true(found);
+    const uint32_t *prepared = run->prep_bfs->level;
+    sg_bfs_result *b = NULL;
+    const sg_bfs_options bo = {.source = 7};
+    if (sg_bfs(run, g, &bo, &b, &err)) fail_msg("bfs: %s", err.msg);
+    assert_ptr_equal(b->level, prepared);
+    assert_int_equal(b->source, 7);
+    assert_null(run->prep_bfs);
+    if (sg_verify_bfs(g, b, &err)) fail_msg("verify: %s", err.msg);
+    /* a second search allocates its own */
+    sg_bfs_result *b2 = NULL;
+    if (sg_bfs(run, g, &bo, &b2, &err)) fail_msg("bfs 2: %s", err.msg);
+    assert_ptr_not_equal(b2->level, prepared);
+    assert_memory_equal(b2->level, b->level, t.n * sizeof *b->level);
+    sg_bfs_free(b2);
+    sg_bfs_free(b);
+    sg_graph_free(g);
+
+    /* prepared with parents, searched without: freed, the search allocates */
+    go.prepare_parents = true;
+    if (sg_graph_open(run, path, &go, &g, &err)) fail_msg("open: %s", err.msg);
+    assert_non_null(run->prep_bfs);
+    assert_non_null(run->prep_bfs->parent);
+    const long with_graph = sgi_alloc_live();
+    if (sg_bfs(run, g, &bo, &b, &err)) fail_msg("bfs: %s", err.msg);
+    assert_null(run->prep_bfs);
+    assert_null(b->parent);
+    if (sg_verify_bfs(g, b, &err)) fail_msg("verify: %s", err.msg);
+    sg_bfs_free(b);
+    assert_true(sgi_alloc_live() < with_graph); /* the prepared one is gone */
+    sg_graph_free(g);
+
+    /* SSSP with parents: taken, distances exact */
+    go = (sg_graph_options){.prepare = SG_PREPARE_SSSP, .prepare_parents = true};
+    if (sg_graph_open(run, path, &go, &g, &err)) fail_msg("open: %s", err.msg);
+    assert_non_null(run->prep_sssp);
+    const uint64_t *pd = run->prep_sssp->dist;
+    const uint32_t *pp = run->prep_sssp->parent;
+    assert_non_null(pd);
+    assert_non_null(pp);
+    sg_sssp_result *r = NULL;
+    const sg_sssp_options so = {.source = 11, .want_parents = true};
+    if (sg_sssp(run, g, &so, &r, &err)) fail_msg("sssp: %s", err.msg);
+    assert_ptr_equal(r->dist, pd);
+    assert_ptr_equal(r->parent, pp);
+    assert_int_equal(r->source, 11);
+    if (sg_verify_sssp(g, r, &err)) fail_msg("verify: %s", err.msg);
+    sg_sssp_free(r);
+
+    /* a prepared SSSP result is freed by a BFS; one for another graph
+     * handle is not taken */
+    sg_graph *g2 = NULL;
+    if (sg_graph_open(run, path, &go, &g2, &err)) fail_msg("open: %s", err.msg);
+    assert_non_null(run->prep_sssp);
+    if (sg_sssp(run, g, &so, &r, &err)) fail_msg("sssp other handle: %s", err.msg);
+    assert_null(run->prep_sssp);
+    if (sg_verify_sssp(g, r, &err)) fail_msg("verify: %s", err.msg);
+    sg_sssp_free(r);
+    sg_graph_free(g2);
+    g2 = NULL;
+    if (sg_graph_open(run, path, &go, &g2, &err)) fail_msg("open: %s", err.msg);
+    if (sg_bfs(run, g2, &bo, &b, &err)) fail_msg("bfs: %s", err.msg);
+    assert_null(run->prep_sssp);
+    sg_bfs_free(b);
+    sg_graph_free(g2);
+    sg_graph_free(g);
+    sgi_run_drop_kept(run); /* the CPU BFS's working arrays */
+    assert_int_equal(sgi_alloc_live(), live);
+
+    /* the switch off: nothing prepared, the search as before */
+    setenv("SPILLGRAPH_GPU_DISABLE", "x,prepare", 1);
+    go = (sg_graph_options){.prepare = SG_PREPARE_BFS};
+    if (sg_graph_open(run, path, &go, &g, &err)) fail_msg("open: %s", err.msg);
+    assert_null(run->prep_bfs);
+    unsetenv("SPILLGRAPH_GPU_DISABLE");
+    if (sg_bfs(run, g, &bo, &b, &err)) fail_msg("bfs: %s", err.msg);
+    if (sg_verify_bfs(g, b, &err)) fail_msg("verify: %s", err.msg);
+    sg_bfs_free(b);
+    sg_graph_free(g);
+    sgi_run_drop_kept(run);
+    assert_true(!sgi_switch_off("prepare"));
+    setenv("SPILLGRAPH_GPU_DISABLE", "prepared,reprepare", 1);
+    assert_true(!sgi_switch_off("prepare"));
+    unsetenv("SPILLGRAPH_GPU_DISABLE");
+
+    /* an unknown kind is refused; a run freed untaken leaks nothing (the
+     * whole test's count is checked by the run below) */
+    go = (sg_graph_options){.prepare = (sg_prepare)9};
+    g = NULL;
+    assert_int_equal(sg_graph_open(run, path, &go, &g, &err), SG_E_INVALID);
+    assert_non_null(strstr(err.msg, "prepare"));
+    assert_null(g);
+    assert_int_equal(sgi_alloc_live(), live);
+    sg_run_free(run);
+
+    /* every allocation failure while loading with a prepared result */
+    const long base = sgi_alloc_live();
+    go = (sg_graph_options){.prepare = SG_PREPARE_SSSP, .prepare_parents = true};
+    long n = 0;
+    for (;; n++) {
+        run = NULL;
+        assert_int_equal(sg_run_create(&ro, &run, &err), SG_OK);
+        g = NULL;
+        sgi_alloc_fail_after(n);
+        sg_status st = sg_graph_open(run, path, &go, &g, &err);
+        sgi_alloc_fail_after(-1);
+        if (st == SG_OK) {
+            assert_non_null(run->prep_sssp);
+            sg_graph_free(g);
+            sg_run_free(run); /* untaken */
+            break;
+        }
+        assert_int_equal(st, SG_E_NOMEM);
+        assert_null(g);
+        assert_null(run->prep_sssp);
+        sg_run_free(run);
+        assert_int_equal(sgi_alloc_live(), base);
+        assert_true(n < 10000);
+    }
+    assert_true(n >= 4);
+    assert_int_equal(sgi_alloc_live(), base);
+    tu_graph_free(&t);
+    tu_rm_rf(dir);
+    free(dir);
+}
+
 static void test_from_arrays(void **state)
 {
     (void)state;
@@ -468,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_run_context),
         cmocka_unit_test(test_open_store),
         cmocka_unit_test(test_open_alloc_failures),
+        cmocka_unit_test(test_prepare),
         cmocka_unit_test(test_from_arrays),
         cmocka_unit_test(test_sort_wedges),
         cmocka_unit_test(test_weight_keys_and_forest_finish),

@@ -279,8 +279,11 @@ static int check_source(const algo *a, const source_arg *src)
 }
 
 /* Makes the run (the backend is resolved, or refused, here) and loads the
- * graph. */
-static int algo_open(algo *a, bool weights)
+ * graph; `prepare`: the first search's result, made ready while it loads
+ * (with parents when --parents is given), on runs that may search on a GPU
+ * (the CPU's BFS measured slower with its levels faulted in by the helper
+ * thread than by its own threads: docs/benchmarks.md). */
+static int algo_open(algo *a, bool weights, sg_prepare prepare)
 {
     a->t_start = cli_now();
     cli_progress_init(&a->bar, !a->quiet && !a->json);
@@ -296,7 +299,11 @@ static int algo_open(algo *a, bool weights)
     sg_status st = sg_run_create(&ro, &a->run, &err);
     if (st != SG_OK) return cli_fail_status(a->cmd, st, &err);
     const sg_graph_options go = {
-        .mem = a->host_mem, .no_weights = !weights, .original_ids = a->original_ids};
+        .mem = a->host_mem,
+        .no_weights = !weights,
+        .original_ids = a->original_ids,
+        .prepare = sg_run_backend(a->run) == SG_BACKEND_CPU ? SG_PREPARE_NONE : prepare,
+        .prepare_parents = a->parents != NULL};
     st = sg_graph_open(a->run, a->store, &go, &a->g, &err);
     if (st != SG_OK) {
         cli_progress_end(&a->bar);
@@ -585,7 +592,7 @@ int cmd_mst(int argc, char **argv, const cli_env *env)
 
     sg_forest *f = NULL;
     sg_error err = {0};
-    if ((rc = algo_open(&a, true)) != CLI_EXIT_OK) goto done;
+    if ((rc = algo_open(&a, true, SG_PREPARE_NONE)) != CLI_EXIT_OK) goto done;
     sg_status st = sg_mst(a.run, a.g, &f, &err);
     if (st != SG_OK) {
         rc = lib_fail(&a, st, &err);
@@ -943,7 +950,7 @@ int cmd_sssp(int argc, char **argv, const cli_env *env)
     sg_sssp_result *r = NULL;
     sg_error err = {0};
     searches sr = {0};
-    if ((rc = algo_open(&a, true)) != CLI_EXIT_OK) goto done;
+    if ((rc = algo_open(&a, true, SG_PREPARE_SSSP)) != CLI_EXIT_OK) goto done;
     if ((rc = searches_open(&a, &source, &sr)) != CLI_EXIT_OK) goto done;
     for (uint64_t i = 0; i < sr.k; i++) {
         const sg_sssp_options so = {.source = sr.src[i],
@@ -1094,7 +1101,7 @@ int cmd_bfs(int argc, char **argv, const cli_env *env)
     sg_bfs_result *r = NULL;
     sg_error err = {0};
     searches sr = {0};
-    if ((rc = algo_open(&a, false)) != CLI_EXIT_OK) goto done;
+    if ((rc = algo_open(&a, false, SG_PREPARE_BFS)) != CLI_EXIT_OK) goto done;
     if ((rc = searches_open(&a, &source, &sr)) != CLI_EXIT_OK) goto done;
     for (uint64_t i = 0; i < sr.k; i++) {
         const sg_bfs_options bo = {.source = sr.src[i],
@@ -1238,7 +1245,7 @@ int cmd_cluster(int argc, char **argv, const cli_env *env)
     sg_forest *f = NULL;
     sg_clusters *c = NULL;
     sg_error err = {0};
-    if ((rc = algo_open(&a, true)) != CLI_EXIT_OK) goto done;
+    if ((rc = algo_open(&a, true, SG_PREPARE_NONE)) != CLI_EXIT_OK) goto done;
     sg_status st = sg_mst(a.run, a.g, &f, &err);
     if (st != SG_OK) {
         rc = lib_fail(&a, st, &err);
