@@ -426,6 +426,7 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     in.work_bytes = hybrid_bytes(algo, g, parents);
     in.executor_reserves = true;
     in.max_degree = g->max_degree;
+    in.directed = g->directed;
     in.managed_cap = g->mem == SG_MEM_MANAGED ? UINT64_MAX / 4 : 0;
     /* The forest's first round has a CPU share (the owner split); SSSP's
      * rounds and BFS have none: the GPU reads the whole host range (a CPU

@@ -191,6 +191,38 @@ static double model_passes(const sg_plan_input *in)
 #define SSSP_GPU_HOST 0.40
 #define SSSP_INDEX_SHARED 0.54
 #define SSSP_DEVICE 0.03
+/* BFS (direction-optimizing, kernels/bfs.cu), fitted to R-MAT 26 and SSCA2
+ * 26 at 6 GiB on the H100 host (docs/benchmarks.md, twenty-first session):
+ *   - an undirected graph with hubs (sgi_hub_free false) takes bottom-up
+ *     steps once its frontier is large, and each reads the head of an
+ *     unvisited list up to its first hit: R-MAT 26 read 85.6 MB of its
+ *     3.61 GB of spilled A (BFS_BOTTOM_UP_READ), in 10.6 ms more kernel
+ *     time than in core from managed memory and 12.5 ms from pinned
+ *     (7-8 GB/s, short scattered reads: `zc_rand_gbps` for either kind);
+ *   - without hubs, or directed, the steps are top-down and every reached
+ *     list is read once: SSCA2 26 read its 3.77 GB in 155 ms more than in
+ *     core from managed memory (24 GB/s, BFS_GPU_HOST of `pcie_gbps`) and
+ *     590 ms more from pinned (6.4 GB/s, `zc_rand_gbps`; its large
+ *     frontiers go in id order there).
+ * Not modelled: a long diameter's per-level latency (SSCA2 26's 690 levels
+ * took 65 ms in core, R-MAT's 8 levels 3 ms), which the store does not
+ * give. */
+#define BFS_BOTTOM_UP_READ 0.025
+#define BFS_GPU_HOST 0.45
+/* The result's copy into host memory, BFS's levels (4 bytes a vertex) and
+ * SSSP's distances (8), staged through pinned buffers into pages faulted
+ * in during the load (sg_graph_options.prepare): R-MAT 26's 268 and 537 MB
+ * in 7.0-8.3 and 13.7-17.0 ms, 32-39 GB/s (the host's writes are the
+ * bound: docs/benchmarks.md, twenty-first session). The forest's constants
+ * above were fitted to times that include its download. */
+#define RESULT_HOST_GBPS 35.0
+
+/* An undirected BFS on a graph with hubs: bottom-up steps (above). */
+static bool bfs_bottom_up(const sg_plan_input *in)
+{
+    return in->algo == SG_PLAN_BFS && !in->directed && !sgi_hub_free(in->n, in->m, in->max_degree);
+}
+
 /* Without the light index (a budget that cannot hold it beside the working
  * arrays: executor_reserve below) the near rounds read the spilled light
  * lists again from the host: at R-MAT 22 with 87 % of the lists spilled its
@@ -318,6 +350,13 @@ static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned 
             gr = SSSP_GPU_HOST * in->rates.pcie_gbps;
         if (in->algo == SG_PLAN_MST && !inplace_forest(in))
             gr = in->rates.managed_rand_gbps; /* the heads: either kind alike */
+        double fk = f[k];
+        if (in->algo == SG_PLAN_BFS) { /* the bottom-up heads, or each list once */
+            if (bfs_bottom_up(in)) fk *= BFS_BOTTOM_UP_READ;
+            gr = bfs_bottom_up(in) || p->spill_kind[k] != SG_SPILL_MANAGED
+                     ? in->rates.zc_rand_gbps
+                     : BFS_GPU_HOST * in->rates.pcie_gbps;
+        }
         if (inplace_forest(in)) {
             /* The in-place forest reads whole lists: the GPU at a share of
              * the PCIe rate that depends on the memory kind (DMA streams
@@ -328,10 +367,10 @@ static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned 
                  in->rates.pcie_gbps;
             cr = FOREST_CPU_SCAN * in->rates.cpu_scan_gbps;
         }
-        tg += f[k] * (double)g / (gr * 1e9);
-        tc += f[k] * (double)c / (cr * 1e9);
-        gb += (uint64_t)(f[k] * (double)g);
-        cb += (uint64_t)(f[k] * (double)c);
+        tg += fk * (double)g / (gr * 1e9);
+        tc += fk * (double)c / (cr * 1e9);
+        gb += (uint64_t)(fk * (double)g);
+        cb += (uint64_t)(fk * (double)c);
     }
     *t_gpu_host = tg;
     *t_cpu = tc;
@@ -483,7 +522,11 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
                     (SSSP_INDEX_SHARED * in->rates.host_shared_gbps * 1e9);
     else if (in->algo == SG_PLAN_SSSP && p.host_bytes[1] + p.host_bytes[2] > 0)
         p.passes = SSSP_NO_INDEX_PASSES;
-    p.predicted_s = p.passes * p.predicted_pass_s + p.t_rounds + p.t_index;
+    const double result_bytes = in->algo == SG_PLAN_BFS    ? 4.0 * (double)in->n
+                                : in->algo == SG_PLAN_SSSP ? 8.0 * (double)in->n
+                                                           : 0.0;
+    p.t_result = result_bytes / (RESULT_HOST_GBPS * 1e9);
+    p.predicted_s = p.passes * p.predicted_pass_s + p.t_rounds + p.t_index + p.t_result;
     p.managed_bytes = in->managed_cap - cap;
     *out = p;
     return SG_OK;

@@ -740,8 +740,11 @@ typedef struct sg_plan_input {
                                 * cannot hold it), the in-place forest room
                                 * for its contracted list (20 bytes per 16
                                 * edges, at most what the budget leaves) */
-    uint64_t max_degree;       /* the longest list (for the hub rule; 0: hubs
-                                * assumed) */
+    uint64_t max_degree;       /* the longest list (for the hub rule,
+                                * sgi_hub_free: hubs are lists of 16 mean
+                                * degrees or more; 0 counts as none) */
+    bool directed;             /* bfs: a directed graph takes top-down steps
+                                * only (every reached list read once) */
     bool gpu_reads_all;        /* the executor has no CPU share: the GPU reads the
                                 * whole host range (gpu_host_end = n) */
     bool lists_unsorted;       /* mst: the lists are read unsorted, whole, each
@@ -786,7 +789,11 @@ typedef struct sg_plan {
                                 * for SSSP where the budget holds no index:
                                 * then passes is 2, its rounds reading the
                                 * spilled lists again) */
-    double predicted_s;        /* passes * predicted_pass_s + t_rounds + t_index */
+    double t_result;           /* BFS's levels and SSSP's distances copied into
+                                * host memory (0 for the forest, whose rates
+                                * include it) */
+    double predicted_s;        /* passes * predicted_pass_s + t_rounds + t_index
+                                * + t_result */
 } sg_plan;
 
 /* Errors: SG_E_INVALID (inputs, naming the bad breakpoint or rate),

@@ -29,7 +29,8 @@ for a in o["arrays"]:
     assert 0 <= a["split"] <= n, a
 p = o["predicted"]
 assert abs(max(p["device_s"] + p["gpu_host_s"], p["cpu_s"], p["shared_s"]) - p["pass_s"]) < 1e-12, p
-assert abs(p["passes"] * p["pass_s"] + p["rounds_s"] + p["index_s"] - p["total_s"]) <= 1e-6 * p["total_s"], p
+assert abs(p["passes"] * p["pass_s"] + p["rounds_s"] + p["index_s"] + p["result_s"] - p["total_s"]) <= 1e-6 * p["total_s"], p
+assert (p["result_s"] > 0) == (algo != "mst"), p
 assert (p["rounds_s"] > 0) == (algo == "mst"), p
 spilled = sum(a["host_bytes"] for a in o["arrays"])
 assert (p["index_s"] > 0) == (algo == "sssp" and spilled > 0), p

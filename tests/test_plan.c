@@ -93,7 +93,7 @@ static void check_plan(const sg_plan_input *in, const sg_plan *p, const char *wh
                  (unsigned long long)p->gpu_host_end, (unsigned long long)in->n);
     const double pass = fmax(fmax(p->t_device + p->t_gpu_host, p->t_cpu), p->t_shared);
     if (fabs(pass - p->predicted_pass_s) > 1e-12 ||
-        fabs(p->passes * pass + p->t_rounds + p->t_index - p->predicted_s) >
+        fabs(p->passes * pass + p->t_rounds + p->t_index + p->t_result - p->predicted_s) >
             1e-9 * p->predicted_s)
         fail_msg("%s: pass %g, predicted %g, total %g", what, pass, p->predicted_pass_s,
                  p->predicted_s);
@@ -323,7 +323,10 @@ static void test_owner_split(void **state)
     make_table(&t, 4096, 400);
     sg_error err = {0};
     sg_plan p;
+    /* a directed BFS: every reached list read once, from managed memory at
+     * BFS_GPU_HOST (0.45) of the PCIe rate (src/plan.c) */
     sg_plan_input in = input(&t, SG_PLAN_BFS, 16 * t.n + 8 * (t.n + 1), UINT64_MAX);
+    in.directed = true;
     in.rates.cpu_scan_gbps = 1e-6;
     assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
     check_plan(&in, &p, "slow cpu");
@@ -331,13 +334,13 @@ static void test_owner_split(void **state)
     assert_true(p.cpu_share == 0.0);
     assert_int_equal(p.pcie_bytes_per_pass, 4 * t.m);
     in.rates.cpu_scan_gbps = 88.0;
-    in.rates.managed_rand_gbps = 1e-6;
+    in.rates.pcie_gbps = 1e-6;
     assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
     check_plan(&in, &p, "slow pcie");
     assert_int_equal(p.gpu_host_end, 0);
     assert_true(p.cpu_share == 1.0);
     assert_int_equal(p.pcie_bytes_per_pass, 0);
-    in.rates.managed_rand_gbps = 88.0;
+    in.rates.pcie_gbps = 88.0 / 0.45; /* the GPU's reads at 88 GB/s */
     in.rates.host_shared_gbps = 176.0; /* host memory serves both at their own rates */
     assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
     check_plan(&in, &p, "equal rates");
@@ -365,6 +368,65 @@ static void test_owner_split(void **state)
     check_plan(&in, &p, "slow shared host memory");
     assert_true(p.t_shared == 0.0 && (p.cpu_share == 0.0 || p.cpu_share == 1.0));
     assert_true(fabs(p.predicted_pass_s - host_bytes / 88e9) < 1e-6 * p.predicted_pass_s);
+}
+
+/* BFS's host reads by the kind of search the graph gets (src/plan.c): an
+ * undirected graph with hubs takes bottom-up steps that read the heads of
+ * the lists (a fortieth of the spilled A, at the random-read rate whatever
+ * the memory kind); a graph without hubs, or a directed one, reads every
+ * list once (managed memory at 0.45 of the PCIe rate, pinned at the
+ * random-read rate). BFS and SSSP add the result's copy to the host. */
+static void test_bfs_model(void **state)
+{
+    (void)state;
+    table t;
+    make_table(&t, 4096, 400);
+    sg_error err = {0};
+    const uint64_t budget = 16 * t.n + 8 * (t.n + 1); /* X and the work: A spilled */
+    const double spilled = 4.0 * (double)t.m;
+    sg_plan p;
+    sg_plan_input in = input(&t, SG_PLAN_BFS, budget, UINT64_MAX);
+    const sg_rates r = in.rates;
+    /* hubs: a list of 16 mean degrees or more (sgi_hub_free) */
+    const uint64_t hub = 16 * t.m / t.n + 1;
+    struct {
+        uint64_t max_degree;
+        bool directed, pinned;
+        double frac, gbps;
+        const char *what;
+    } cases[] = {
+        {hub, false, false, 0.025, r.zc_rand_gbps, "hubs, managed"},
+        {hub, false, true, 0.025, r.zc_rand_gbps, "hubs, pinned"},
+        {t.m, false, false, 0.025, r.zc_rand_gbps, "a star's hub, managed"},
+        {hub - 1, false, false, 1.0, 0.45 * r.pcie_gbps, "hub-free, managed"},
+        {0, false, true, 1.0, r.zc_rand_gbps, "degree unknown (0), pinned"},
+        {hub, true, false, 1.0, 0.45 * r.pcie_gbps, "directed, managed"},
+        {hub, true, true, 1.0, r.zc_rand_gbps, "directed, pinned"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        in = input(&t, SG_PLAN_BFS, budget, cases[i].pinned ? 0 : UINT64_MAX);
+        in.max_degree = cases[i].max_degree;
+        in.directed = cases[i].directed;
+        in.gpu_reads_all = true;
+        assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+        check_plan(&in, &p, cases[i].what);
+        assert_int_equal(p.host_bytes[1], 4 * t.m);
+        assert_int_equal(p.spill_kind[1], cases[i].pinned ? SG_SPILL_PINNED : SG_SPILL_MANAGED);
+        const double bytes = cases[i].frac * spilled;
+        if (fabs((double)p.pcie_bytes_per_pass - bytes) > 1.0 + 1e-9 * bytes ||
+            fabs(p.t_gpu_host - bytes / (cases[i].gbps * 1e9)) > 1e-9 * p.t_gpu_host)
+            fail_msg("%s: %llu bytes in %g s, wanted %g in %g", cases[i].what,
+                     (unsigned long long)p.pcie_bytes_per_pass, p.t_gpu_host, bytes,
+                     bytes / (cases[i].gbps * 1e9));
+        assert_true(fabs(p.t_result - 4.0 * (double)t.n / 35e9) < 1e-12);
+    }
+    /* the result's copy: SSSP 8 bytes a vertex, the forest none */
+    in = input(&t, SG_PLAN_SSSP, UINT64_MAX, 0);
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    assert_true(fabs(p.t_result - 8.0 * (double)t.n / 35e9) < 1e-12);
+    in = input(&t, SG_PLAN_MST, UINT64_MAX, 0);
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    assert_true(p.t_result == 0.0);
 }
 
 static void test_errors(void **state)
@@ -664,6 +726,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_budget_sweep), cmocka_unit_test(test_spill_order),
         cmocka_unit_test(test_managed_cap),  cmocka_unit_test(test_owner_split),
+        cmocka_unit_test(test_bfs_model),
         cmocka_unit_test(test_errors),       cmocka_unit_test(test_rates_file),
         cmocka_unit_test(test_calibrate_save), cmocka_unit_test(test_executor_inputs),
         cmocka_unit_test(test_executor_reserves),

@@ -632,6 +632,7 @@ void cli_json_plan(cli_json *j, const sg_plan *pl)
     if (pl->algo == SG_PLAN_MST) cli_json_bool(j, "forest_heads", pl->forest_heads);
     cli_json_num(j, "rounds_s", pl->t_rounds);
     cli_json_num(j, "index_s", pl->t_index);
+    cli_json_num(j, "result_s", pl->t_result);
     cli_json_num(j, "total_s", pl->predicted_s);
     cli_json_object_end(j);
 }

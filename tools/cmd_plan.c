@@ -228,7 +228,8 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
      * degrees */
     in.gpu_reads_all = algo != SG_PLAN_MST;
     in.executor_reserves = true;
-    if (algo == SG_PLAN_SSSP || in.lists_weight_order) {
+    in.directed = info.directed;
+    if (algo != SG_PLAN_MST || in.lists_weight_order) {
         sg_degree_stats ds;
         if ((st = sg_store_degree_stats(s, NULL, &ds, &err)) != SG_OK) {
             rc = cli_fail_status(cmd, st, &err);
@@ -314,6 +315,7 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     printf("predicted  %.1f passes x %s", pl.passes, cli_seconds(pl.predicted_pass_s).s);
     if (pl.t_rounds > 0) printf(" + rounds %s", cli_seconds(pl.t_rounds).s);
     if (pl.t_index > 0) printf(" + light index %s", cli_seconds(pl.t_index).s);
+    if (pl.t_result > 0) printf(" + result copy %s", cli_seconds(pl.t_result).s);
     printf(" = %s (upload of the device part %s)\n", cli_seconds(pl.predicted_s).s,
            cli_seconds(pl.t_upload).s);
     if (pl.t_index > 0)
