@@ -269,7 +269,9 @@ uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
  * from their heads instead (the K lightest leaving entries are the first K
  * leaving ones), counter "weight_order" 1. Disable names: "vertex-cache",
  * "wide-cache" (one slot), "stream-first" (read them in place), "dma-pull"
- * (copy them with a kernel), "contract", "weight-order" (whole lists
+ * (copy them with a kernel), "dma-queue" (beside a CPU share, DMA pieces
+ * on a stream of their own, not on the context's copy stream in pieces of
+ * at most 4 M entries), "contract", "weight-order" (whole lists
  * always), "heads-rule" (the heads on any graph in weight order). */
 typedef struct sgk_cpu_share {
     uint64_t from;            /* vertices [from, n): the CPU threads' (n: none) */

@@ -1739,11 +1739,12 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
 // the first round every tree is one vertex) into a staging buffer and
 // copied to vc on the copy stream while the next chunk is filled; each
 // list by topk (kernels/cpu_topk.h). Adds the lists with entries, those
-// taken in blocks (the top-K's filter), their entries and the leaving ones.
+// taken in blocks (the top-K's filter), their entries and the leaving ones,
+// and the microseconds spent waiting for a staging buffer (its last copy).
 static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &mt, uint64_t maxe,
                                 sgk_topk_fn topk, bool f32, bool filter, bool prefetch, int K,
                                 uint64_t *vc, uint64_t &lists, uint64_t &longs, uint64_t &entries,
-                                uint64_t &leaving, sg_error *err)
+                                uint64_t &leaving, uint64_t &wait_us, sg_error *err)
 {
     const uint64_t per = 8 * (uint64_t)K;
     uint64_t v0 = 0, v1 = 0;
@@ -1756,7 +1757,9 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
     }
     while (mt.cpu(SGK_STAGE_BYTES / per, maxe, v0, v1)) {
         sgk_stage stg = {nullptr, 0, 0};
+        const double tw = sgi_now();
         SGK_TRY(sgk_stage_begin(c, &stg, err));
+        wait_us += sgk_us_since(tw);
         const uint64_t cnt = v1 - v0;
         uint64_t *out = static_cast<uint64_t *>(stg.buf);
         // Pieces of about equal entries, not of equal vertices: on a store
@@ -2071,7 +2074,8 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // DISABLE NAMES: vertex-cache (no cache), wide-cache (one slot), cpu-share,
 // dynamic-split (the CPU share fixed at the plan's split), stream-first
 // (the first round reads host lists in place), dma-pull (its pieces copied
-// by a kernel, not DMA), topk-filter (the CPU share's long lists entry by
+// by a kernel, not DMA), dma-queue (DMA pieces beside a CPU share on a
+// stream of their own, up to STREAM_MAX entries), topk-filter (the CPU share's long lists entry by
 // entry, not in filtered blocks), topk-simd (the CPU share's top-K scalar,
 // not AVX-512), topk-prefetch (its lists read on demand misses and the
 // hardware's prefetch alone), walk-batch (each lane's reads of a walk tile one after the
@@ -2304,15 +2308,29 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // little (0.79 to 0.73 s). Without room or host entries (or with
     // "stream-first" disabled) the walk reads them in place; "dma-pull"
     // disabled: the kernel copies from pinned memory too.
+    // DMA beside a CPU share: the CPU threads' results go to the device by
+    // DMA too (sgk_stage_copy on the context's copy stream); with the
+    // GPU's pieces on a stream of their own the copy engine served them
+    // and left the threads' copies waiting: R-MAT 26 at 6G pinned, the
+    // threads took 50-134 M of the first round's 2.1 G entries in 300 ms
+    // (docs/benchmarks.md, twenty-first session). So the pieces go on the
+    // same copy stream, in the order issued, and are at most STREAM_MIN
+    // entries (32 MB of A and W), so that a threads' copy waits for two
+    // of them at most (~1.2 ms). "dma-queue" disabled: their own stream,
+    // pieces up to STREAM_MAX.
+    const bool cpu_on =
+        !word && K > 0 && share && share->from < n && !sgk_ctx_disabled(c, "cpu-share");
     uint64_t most = hostp < m ? (m - hostp) / 4 : 0; // four pieces or more on small graphs
     most = most < smin ? smin : most > STREAM_MAX ? STREAM_MAX : most;
     uint64_t SC = 0;
     sgk_dbuf<uint32_t> sbuf;
     Pipe pipe;
     const bool dma = !g->h_managed && !sgk_ctx_disabled(c, "dma-pull");
+    const bool one_queue = dma && cpu_on && !sgk_ctx_disabled(c, "dma-queue");
     if (!word && K > 0 && hostp < m && !sgk_ctx_disabled(c, "stream-first")) {
         const uint64_t room = free_room();
-        SC = room / 16 < most ? room / 16 : most;
+        const uint64_t want = one_queue && most > smin ? smin : most;
+        SC = room / 16 < want ? room / 16 : want;
         if (SC >= smin && (!dma || (g->ha && g->hw))) {
             SGK_TRY(sbuf.alloc(c, 4 * SC, "the forest's streamed pieces", err));
             pipe.stream = true;
@@ -2335,6 +2353,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         pgrid = (unsigned)c->sm_count;
     }
     uint64_t streamed = 0, pieces = 0, gpu_first_us = 0, cpu_first_us = 0, gpu_first_entries = 0;
+    uint64_t cpu_wait_us = 0; // the CPU threads' waits for a staging buffer
     // The HW_FILL walk of R's entries [jlo, jhi), reading lists where they live.
     auto fill_in_place = [&](const uint32_t *R, uint64_t nr, uint64_t jlo, uint64_t jhi,
                              sg_error *err) -> sg_status {
@@ -2362,7 +2381,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             }
             StagedArr sa{g->A, sbuf.p + (uint64_t)b * SC, q0 > g->A.s ? q0 : g->A.s, q1};
             StagedArr sw{g->W, sbuf.p + (uint64_t)(2 + b) * SC, q0 > g->W.s ? q0 : g->W.s, q1};
-            if (i >= 2) SGK_CU(cudaStreamWaitEvent(pipe.s, pipe.freed[b], 0));
+            const cudaStream_t cs = one_queue ? c->copy : pipe.s; // (above)
+            if (i >= 2) SGK_CU(cudaStreamWaitEvent(cs, pipe.freed[b], 0));
             for (StagedArr *z : {&sa, &sw}) {
                 if (z->p0 >= z->p1) {
                     z->p0 = z->p1 = 0;
@@ -2372,15 +2392,15 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 const uint32_t *src = z == &sa ? g->ha : g->hw;
                 if (dma) {
                     SGK_CU(cudaMemcpyAsync(const_cast<uint32_t *>(z->buf), src + z->p0, cnt * 4,
-                                           cudaMemcpyDefault, pipe.s));
+                                           cudaMemcpyDefault, cs));
                 } else {
-                    k_pull<<<pgrid, BLK, 0, pipe.s>>>(z->g.h + z->p0,
-                                                      const_cast<uint32_t *>(z->buf), cnt);
+                    k_pull<<<pgrid, BLK, 0, cs>>>(z->g.h + z->p0, const_cast<uint32_t *>(z->buf),
+                                                  cnt);
                     SGK_LAUNCHED("k_pull");
                 }
                 streamed += 4 * cnt;
             }
-            SGK_CU(cudaEventRecord(pipe.ready[b], pipe.s));
+            SGK_CU(cudaEventRecord(pipe.ready[b], cs));
             SGK_CU(cudaStreamWaitEvent(st, pipe.ready[b], 0));
             // the staged pieces are in device memory: entry by entry (issuing a
             // tile's reads together gained nothing there, and its registers
@@ -2435,8 +2455,6 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // the two meet unless "dynamic-split" is disabled: then it is the
     // plan's (share->from).
     uint64_t rescans = 0, cpu_lists = 0, cpu_long = 0, cpu_entries = 0, cpu_inter = 0;
-    const bool cpu_on =
-        !word && K > 0 && share && share->from < n && !sgk_ctx_disabled(c, "cpu-share");
     const bool dynamic = cpu_on && !sgk_ctx_disabled(c, "dynamic-split");
     const bool filter = !sgk_ctx_disabled(c, "topk-filter");
     const sgk_topk_fn topk = sgk_ctx_disabled(c, "topk-simd") ? sgk_topk_scalar : sgk_topk_simd;
@@ -2463,7 +2481,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 c, mt, [&](sg_error *e) { return gpu_first(R, nr, mt, P, e); },
                 [&](sg_error *e) {
                     return cpu_first_fill(c, *share, mt, maxe, topk, f32, filter, prefetch, K,
-                                          vc, cpu_lists, cpu_long, cpu_entries, cpu_inter, e);
+                                          vc, cpu_lists, cpu_long, cpu_entries, cpu_inter,
+                                          cpu_wait_us, e);
                 },
                 &cpu_first_us, err));
         }
@@ -2696,6 +2715,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "streamed_pieces", pieces);
     sgk_stats_set(stats, "gpu_first_us", gpu_first_us);
     sgk_stats_set(stats, "cpu_first_us", cpu_first_us);
+    sgk_stats_set(stats, "cpu_first_wait_us", cpu_wait_us);
     sgk_stats_set(stats, "gpu_first_entries", gpu_first_entries);
     sgk_stats_set(stats, "first_round_us", first_round_us);
     sgk_stats_set(stats, "later_rounds_us", later_us);
