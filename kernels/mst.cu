@@ -2473,6 +2473,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         // CPU chunks: a stage buffer's vertices, at most a piece's entries
         const uint64_t maxe = most;
         SGK_CU(cudaEventRecord(pipe.t0, st));
+        // The CPU threads' cache entries land on the copy stream: after the
+        // cache's clearing and everything else queued on st so far.
+        if (cpu_on) SGK_CU(cudaStreamWaitEvent(c->copy, pipe.t0, 0));
         if (dev_end > 0) SGK_TRY(fill_in_place(R, nr, 0, dev_end, err));
         if (!cpu_on) {
             SGK_TRY(gpu_first(R, nr, mt, P, err));
