@@ -289,7 +289,8 @@ static void test_prepare(void **state)
     char *dir = tu_tmpdir("graph-prep");
     char path[512];
     snprintf(path, sizeof path, "%s/g", dir);
-    /* several components, self-loops and duplicates among 9000 random edges */
+    /* 9000 random edges on 5000 vertices: weight ties (1..40), isolated
+     * vertices, several components */
     tu_graph t = tu_random_graph(5000, 9000, 40, 17, false);
     tu_write_store(path, &t, NULL);
     sg_error err = {0};
