@@ -1012,13 +1012,22 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
     SGK_TRY(read_counts(s, &dsum, err));
     *reached = s.prev.reached;
     *max_level = (uint32_t)s.prev.maxl;
+    uint64_t w0 = 0, c0 = 0, w1 = 0, c1 = 0;
+    sgk_download_us(s.c, &w0, &c0);
+    const double td = sgi_now();
     SGK_TRY(sgk_download(s.c, level, s.level, n * sizeof(uint32_t), err));
     if (parent) SGK_TRY(sgk_download(s.c, parent, s.parent, n * sizeof(uint32_t), err));
     const double t2 = sgi_now();
 
     if (stats) {
         stats->seconds_compute += t1 - t0;
+        sgk_download_us(s.c, &w1, &c1);
         sgk_stats_set(stats, "download_us", (uint64_t)((t2 - t1) * 1e6));
+        // of it: the copies alone (after the reached count), their waits for
+        // the copy engine, the host threads' copies out
+        sgk_stats_set(stats, "download_copies_us", (uint64_t)((t2 - td) * 1e6));
+        sgk_stats_set(stats, "download_wait_us", w1 - w0);
+        sgk_stats_set(stats, "download_host_us", c1 - c0);
         sgk_stats_set(stats, "download_bytes", (parent ? 8 : 4) * n);
         sgk_stats_set(stats, "top_down_steps", s.td_steps);
         sgk_stats_set(stats, "bottom_up_steps", s.bu_steps);

@@ -333,6 +333,12 @@ static void host_pcopy(void *dst, const void *src, size_t bytes)
     }
 }
 
+void sgk_download_us(const sgk_ctx *c, uint64_t *wait, uint64_t *copy)
+{
+    *wait = c->dl_wait_us;
+    *copy = c->dl_copy_us;
+}
+
 sg_status sgk_download(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_error *err)
 {
     // Waits for uploads still in flight on the staging buffers first.
@@ -359,9 +365,13 @@ sg_status sgk_download(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_
             SGK_CU(cudaEventRecord(c->stage_done[b], c->stream));
         }
         const int b = (int)(i & 1);
+        const double t0 = sgi_now();
         SGK_CU(cudaEventSynchronize(c->stage_done[b]));
+        const double t1 = sgi_now();
         const size_t off = i * cap, len = bytes - off < cap ? bytes - off : cap;
         host_pcopy(static_cast<char *>(dst) + off, c->stage[b], len);
+        c->dl_wait_us += (uint64_t)((t1 - t0) * 1e6);
+        c->dl_copy_us += (uint64_t)((sgi_now() - t1) * 1e6);
     }
     return SG_OK;
 }

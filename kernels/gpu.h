@@ -149,8 +149,13 @@ sg_status sgk_upload(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_er
  * memory dst through the staging buffers: the copy engine fills one
  * (cudaMemcpyAsync on the compute stream, so it follows the kernels queued
  * there) while host threads (OpenMP) copy the other out. Much faster than
- * a cudaMemcpy into pageable memory. Returns when dst holds the data. */
+ * a cudaMemcpy into pageable memory. Returns when dst holds the data. Its
+ * time is summed in the context (sgk_download_us): waiting for the pieces
+ * and copying them out. */
 sg_status sgk_download(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_error *err);
+/* The downloads' time so far (microseconds): *wait for the copy engine's
+ * pieces, *copy the host threads' copies out of the staging buffers. */
+void sgk_download_us(const sgk_ctx *c, uint64_t *wait, uint64_t *copy);
 
 /* ------------------------------------------------------------ device graphs
  *

@@ -66,6 +66,9 @@ struct sgk_ctx {
     // busy time: one (start, end) event pair per staging buffer fill
     std::vector<std::pair<cudaEvent_t, cudaEvent_t>> *busy;
     bool slot_timed[2];       // the current fill of the slot has its start event
+    // sgk_download's time so far: waiting for the copy engine's pieces, and
+    // the host threads' copies out of the staging buffers (microseconds)
+    uint64_t dl_wait_us, dl_copy_us;
     char disabled[256];       // SPILLGRAPH_GPU_DISABLE, with commas around: ",a,b,"
 };
 
