@@ -347,6 +347,18 @@ sg_status sgk_download(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_
             SGK_CU(cudaEventSynchronize(c->stage_done[i]));
             c->stage_busy[i] = false;
         }
+    // A page-locked destination (a result pinned while the graph loaded)
+    // takes one DMA, no host copy.
+    cudaPointerAttributes at;
+    memset(&at, 0, sizeof at);
+    SGK_CU(cudaPointerGetAttributes(&at, dst));
+    if (at.type == cudaMemoryTypeHost) {
+        SGK_CU(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, c->stream));
+        const double t0 = sgi_now();
+        SGK_CU(cudaStreamSynchronize(c->stream));
+        c->dl_wait_us += (uint64_t)((sgi_now() - t0) * 1e6);
+        return SG_OK;
+    }
     const size_t cap = SGK_STAGE_BYTES;
     const size_t pieces = (bytes + cap - 1) / cap;
     // Queue piece 0; then for each piece: queue the next one into the other

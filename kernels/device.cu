@@ -144,6 +144,15 @@ fail:
     return st;
 }
 
+extern "C" sg_status sgk_host_pin(int device, void *p, size_t bytes, sg_error *err)
+{
+    sg_status st = SG_OK;
+    CU_TRY(cudaSetDevice(device));
+    st = sgk_host_register(p, bytes, err);
+fail:
+    return st;
+}
+
 extern "C" void sgk_host_unregister(void *p)
 {
     if (p) (void)cudaHostUnregister(p);

@@ -149,7 +149,9 @@ sg_status sgk_upload(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_er
  * memory dst through the staging buffers: the copy engine fills one
  * (cudaMemcpyAsync on the compute stream, so it follows the kernels queued
  * there) while host threads (OpenMP) copy the other out. Much faster than
- * a cudaMemcpy into pageable memory. Returns when dst holds the data. Its
+ * a cudaMemcpy into pageable memory. A page-locked dst (registered or
+ * pinned) takes one DMA on the compute stream instead. Returns when dst
+ * holds the data. Its
  * time is summed in the context (sgk_download_us): waiting for the pieces
  * and copying them out. */
 sg_status sgk_download(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_error *err);
@@ -203,6 +205,10 @@ sg_status sgk_graph_set_host(sgk_graph *g, const uint64_t *x, const uint32_t *a,
 sg_status sgk_managed_alloc(int device, size_t bytes, void **out, sg_error *err);
 void sgk_managed_free(void *p);
 sg_status sgk_host_register(void *p, size_t bytes, sg_error *err);
+/* sgk_host_register from a thread of its own: makes `device` the thread's
+ * current one first (a result pinned while the graph loads, so that its
+ * download is one DMA: src/result_mem.c). */
+sg_status sgk_host_pin(int device, void *p, size_t bytes, sg_error *err);
 void sgk_host_unregister(void *p);
 /* Accepts NULL; returns the memory to the accountant of the context it was
  * created with (which must still exist). */

@@ -142,7 +142,8 @@ sg_status sg_graph_open(sg_run *run, const char *path, const sg_graph_options *o
     if (mem == SG_MEM_MANAGED) SG_TRY(sgi_gpu_managed_room(run, bytes, path, err));
     SG_TRY(graph_new(info.n_vertices, info.n_edges, weights, mem, run->device, path, &g, err));
     /* the first search's result, faulted in beside the reads below */
-    SG_TRY(sgi_prefault_start(opt, info.n_vertices, info.weight_type, &pf, err));
+    SG_TRY(sgi_prefault_start(opt, info.n_vertices, info.weight_type,
+                              run->backend == SG_BACKEND_CPU ? -1 : run->device, &pf, err));
     g->directed = info.directed;
     g->negative_weights = info.negative_weights;
     g->weight_order = info.weight_order;

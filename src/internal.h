@@ -57,7 +57,10 @@ struct sg_run {
 };
 
 /* sg_graph_options.prepare (result_mem.c): a result for a graph of n
- * vertices whose pages a helper thread faults in. start allocates it and
+ * vertices whose pages a helper thread faults in, and pins for GPU
+ * `pin_device`'s DMA when it is >= 0 (arrays of 2 MiB or more; unpinned
+ * by sg_bfs_free / sg_sssp_free; the switch "prepare-pin" off: not
+ * pinned). start allocates it and
  * starts the thread (no thread, and the pages left to the search, when one
  * cannot be made; SG_E_NOMEM when the result cannot be allocated); finish
  * joins it and hands the result to the run for graph `uid` (drop: frees
@@ -68,7 +71,7 @@ typedef struct sgi_prefault sgi_prefault;
  * read here, for either backend). */
 bool sgi_switch_off(const char *name);
 sg_status sgi_prefault_start(const sg_graph_options *opt, uint64_t n, sg_weight_type wt,
-                             sgi_prefault **out, sg_error *err);
+                             int pin_device, sgi_prefault **out, sg_error *err);
 void sgi_prefault_finish(sgi_prefault *p, sg_run *run, uint64_t uid);
 void sgi_prefault_drop(sgi_prefault *p);
 /* The run's prepared result for a search on g with(out) parents, taken

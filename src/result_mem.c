@@ -7,6 +7,12 @@
 #include <string.h>
 
 #include "internal.h"
+#include "sg_config.h"
+#if SG_HAVE_CUDA
+#include "gpu.h"
+#endif
+
+static void result_unpin(void *p);
 
 sg_forest *sgi_forest_alloc(uint64_t n, uint64_t max_edges, sg_weight_type wt)
 {
@@ -114,6 +120,9 @@ sg_sssp_result *sgi_sssp_alloc(uint64_t n, uint32_t source, sg_weight_type wt, b
 void sg_sssp_free(sg_sssp_result *r)
 {
     if (!r) return;
+    result_unpin(r->dist);
+    result_unpin(r->dist_f);
+    result_unpin(r->parent);
     sgi_free(r->dist);
     sgi_free(r->dist_f);
     sgi_free(r->parent);
@@ -153,6 +162,8 @@ void sgi_dist_summary(const uint64_t *dist, uint64_t n, uint64_t inf, int thread
 void sg_bfs_free(sg_bfs_result *r)
 {
     if (!r) return;
+    result_unpin(r->level);
+    result_unpin(r->parent);
     sgi_free(r->level);
     sgi_free(r->parent);
     sgi_free(r);
@@ -192,12 +203,77 @@ bool sgi_switch_off(const char *name)
 struct sgi_prefault {
     pthread_t th;
     bool started;
+    int pin_device;               /* >= 0: pin the arrays for this GPU's DMA */
     sg_bfs_result *bfs;
     sg_sssp_result *sssp;
     void *arr[2];
     size_t bytes[2];
+    unsigned pinned;              /* arrays the helper pinned */
     double seconds;               /* the helper's own time */
 };
+
+/* Result arrays pinned for the GPU's DMA (cudaHostRegister), unpinned when
+ * the result is freed: the download of a pinned result is one DMA
+ * (kernels/context.cu, sgk_download), without the host threads' copy out
+ * of the staging buffers, which took 6-23 ms of R-MAT 26's 268 MB of
+ * levels and varied with whatever else the host was doing
+ * (docs/benchmarks.md, twenty-first session). Only arrays of 2 MiB or more
+ * (sgi_huge_alloc's, aligned and sized in whole 2 MiB pages, so that no
+ * other allocation shares a pinned page); a few at a time. */
+#define PIN_SLOTS 8
+static pthread_mutex_t pin_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *pin_slot[PIN_SLOTS];
+
+static size_t pin_bytes(size_t bytes)
+{
+    const size_t huge = (size_t)2 << 20;
+    return bytes < huge ? 0 : (bytes + huge - 1) & ~(huge - 1);
+}
+
+/* Pins p (bytes long) for device `dev`; whether it is pinned. */
+static bool result_pin(int dev, void *p, size_t bytes)
+{
+#if SG_HAVE_CUDA
+    const size_t len = pin_bytes(bytes);
+    if (!p || len == 0) return false;
+    (void)pthread_mutex_lock(&pin_lock);
+    int slot = -1;
+    for (int i = 0; i < PIN_SLOTS && slot < 0; i++)
+        if (!pin_slot[i]) slot = i;
+    if (slot >= 0) pin_slot[slot] = p; /* reserved before the call */
+    (void)pthread_mutex_unlock(&pin_lock);
+    if (slot < 0) return false;
+    sg_error e = {0};
+    if (sgk_host_pin(dev, p, len, &e) == SG_OK) return true;
+    /* not pinned (no room to lock it, say): the search copies it out as
+     * unprepared */
+    (void)pthread_mutex_lock(&pin_lock);
+    pin_slot[slot] = NULL;
+    (void)pthread_mutex_unlock(&pin_lock);
+    return false;
+#else
+    (void)dev, (void)p, (void)bytes;
+    return false;
+#endif
+}
+
+static void result_unpin(void *p)
+{
+    if (!p) return;
+    bool found = false;
+    (void)pthread_mutex_lock(&pin_lock);
+    for (int i = 0; i < PIN_SLOTS; i++)
+        if (pin_slot[i] == p) {
+            pin_slot[i] = NULL;
+            found = true;
+        }
+    (void)pthread_mutex_unlock(&pin_lock);
+#if SG_HAVE_CUDA
+    if (found) sgk_host_unregister(p); /* fails only when the pinning is gone already */
+#else
+    (void)found;
+#endif
+}
 
 static void touch_pages(void *p, size_t bytes)
 {
@@ -211,12 +287,14 @@ static void *prefault_main(void *arg)
     const double t0 = sgi_now();
     for (int i = 0; i < 2; i++)
         if (p->arr[i]) touch_pages(p->arr[i], p->bytes[i]);
+    for (int i = 0; i < 2 && p->pin_device >= 0; i++)
+        if (p->arr[i] && result_pin(p->pin_device, p->arr[i], p->bytes[i])) p->pinned++;
     p->seconds = sgi_now() - t0;
     return NULL;
 }
 
 sg_status sgi_prefault_start(const sg_graph_options *opt, uint64_t n, sg_weight_type wt,
-                             sgi_prefault **out, sg_error *err)
+                             int pin_device, sgi_prefault **out, sg_error *err)
 {
     *out = NULL;
     if (!opt || opt->prepare == SG_PREPARE_NONE || n == 0) return SG_OK;
@@ -228,6 +306,7 @@ sg_status sgi_prefault_start(const sg_graph_options *opt, uint64_t n, sg_weight_
     sgi_prefault *p = sgi_calloc(1, sizeof *p);
     if (!p) return sgi_fail(err, SG_E_NOMEM, "out of memory preparing the search's result");
     const bool par = opt->prepare_parents;
+    p->pin_device = sgi_switch_off("prepare-pin") ? -1 : pin_device;
     if (opt->prepare == SG_PREPARE_BFS) {
         p->bfs = sgi_bfs_alloc(n, 0, par);
         if (p->bfs) {
@@ -272,6 +351,7 @@ void sgi_prefault_finish(sgi_prefault *p, sg_run *run, uint64_t uid)
     const double wait = prefault_join(p);
     sg_run_set(run, "result_prefault_us", (uint64_t)(p->seconds * 1e6));
     sg_run_set(run, "result_prefault_wait_us", (uint64_t)(wait * 1e6));
+    sg_run_set(run, "result_pinned", p->pinned);
     sgi_run_drop_prepared(run);
     run->prep_bfs = p->bfs;
     run->prep_sssp = p->sssp;

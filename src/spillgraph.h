@@ -318,13 +318,18 @@ typedef struct sg_graph_options {
                                * the CLI asks for it on gpu and hybrid runs
                                * only: the 16-thread CPU BFS was slower with
                                * it, its own threads fault the array in where
-                               * they use it). The next
+                               * they use it). On a gpu or hybrid run the helper
+                               * also pins its arrays (2 MiB or more) for DMA,
+                               * so that the download is one copy with no host
+                               * threads' copy out of the staging buffers;
+                               * sg_bfs_free / sg_sssp_free unpin them. The next
                                * sg_bfs (sg_sssp) on the graph through the same
                                * run takes it when its parents setting matches;
                                * a search that does not match frees it. Counters
-                               * "result_prefault_us" (the helper's time) and
+                               * "result_prefault_us" (the helper's time),
                                * "result_prefault_wait_us" (what the load waited
-                               * for it at its end) */
+                               * for it at its end), "result_pinned" (arrays
+                               * pinned) */
     bool prepare_parents;     /* the prepared result has the parents array */
 } sg_graph_options;
 

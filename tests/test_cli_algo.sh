@@ -339,6 +339,9 @@ for c in "sssp g.sg --source 0" "bfs g.sg --source 0 --parents par.bin"; do
         # shellcheck disable=SC2086
         expect 0 "$name --backend gpu --json --verify" $c --backend gpu --json --verify --force
         grep_in out '"result_prefault_us"' "$name --backend gpu: the result was prepared"
+        # levels, distances and parents of a small graph are under 2 MiB:
+        # none pinned (src/result_mem.c); the large ones run on the device
+        grep_in out '"result_pinned":0' "$name --backend gpu: a small result is not pinned"
     fi
 done
 rm -f par.bin

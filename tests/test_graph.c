@@ -311,6 +311,8 @@ static void test_prepare(void **state)
     assert_true(found);
     (void)counter_of(run, "result_prefault_wait_us", &found);
     assert_true(found);
+    assert_int_equal(counter_of(run, "result_pinned", &found), 0); /* a cpu run */
+    assert_true(found);
     const uint32_t *prepared = run->prep_bfs->level;
     sg_bfs_result *b = NULL;
     const sg_bfs_options bo = {.source = 7};
