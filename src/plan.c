@@ -210,12 +210,12 @@ static double model_passes(const sg_plan_input *in)
 #define BFS_BOTTOM_UP_READ 0.025
 #define BFS_GPU_HOST 0.45
 /* The result's copy into host memory, BFS's levels (4 bytes a vertex) and
- * SSSP's distances (8), staged through pinned buffers into pages faulted
- * in during the load (sg_graph_options.prepare): R-MAT 26's 268 and 537 MB
- * in 7.0-8.3 and 13.7-17.0 ms, 32-39 GB/s (the host's writes are the
- * bound: docs/benchmarks.md, twenty-first session). The forest's constants
- * above were fitted to times that include its download. */
-#define RESULT_HOST_GBPS 35.0
+ * SSSP's distances (8): one DMA at `pcie_gbps` into the result pinned
+ * while the graph loaded (sg_graph_options.prepare, as the CLI asks for
+ * it): R-MAT 26's 268 and 537 MB in 5.0-5.1 and 10.0 ms (docs/benchmarks.md,
+ * twenty-first session; staged into unpinned pages 7-26 and 14-24 ms).
+ * The forest's constants above were fitted to times that include its
+ * download. */
 
 /* An undirected BFS on a graph with hubs: bottom-up steps (above). */
 static bool bfs_bottom_up(const sg_plan_input *in)
@@ -525,7 +525,7 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     const double result_bytes = in->algo == SG_PLAN_BFS    ? 4.0 * (double)in->n
                                 : in->algo == SG_PLAN_SSSP ? 8.0 * (double)in->n
                                                            : 0.0;
-    p.t_result = result_bytes / (RESULT_HOST_GBPS * 1e9);
+    p.t_result = result_bytes / (in->rates.pcie_gbps * 1e9);
     p.predicted_s = p.passes * p.predicted_pass_s + p.t_rounds + p.t_index + p.t_result;
     p.managed_bytes = in->managed_cap - cap;
     *out = p;
