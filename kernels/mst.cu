@@ -2075,8 +2075,8 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // dynamic-split (the CPU share fixed at the plan's split), stream-first
 // (the first round reads host lists in place), dma-pull (its pieces copied
 // by a kernel, not DMA), dma-queue (DMA pieces beside a CPU share on a
-// stream of their own, up to STREAM_MAX entries), topk-filter (the CPU share's long lists entry by
-// entry, not in filtered blocks), topk-simd (the CPU share's top-K scalar,
+// stream of their own, up to STREAM_MAX entries), topk-filter (the CPU
+// share's long lists entry by entry, not in filtered blocks), topk-simd (the CPU share's top-K scalar,
 // not AVX-512), topk-prefetch (its lists read on demand misses and the
 // hardware's prefetch alone), walk-batch (each lane's reads of a walk tile one after the
 // other, not issued together), contract, weight-order (lists in weight
