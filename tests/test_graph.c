@@ -397,6 +397,29 @@ static void test_prepare(void **state)
     assert_true(!sgi_switch_off("prepare"));
     unsetenv("SPILLGRAPH_GPU_DISABLE");
 
+    /* pinning for a GPU's DMA (what a gpu or hybrid run asks for, here by
+     * the internal call): arrays of 2 MiB or more are pinned where a GPU
+     * is present; without one the pinning fails quietly, nothing is pinned
+     * and the result is as usable; freeing unpins (a second round pins the
+     * allocator's reused addresses again) */
+    for (int round = 0; round < 2; round++) {
+        const uint64_t big = 600000; /* levels 2.4 MB, parents 2.4 MB */
+        const sg_graph_options po = {.prepare = SG_PREPARE_BFS, .prepare_parents = true};
+        sgi_prefault *pf = NULL;
+        assert_int_equal(sgi_prefault_start(&po, big, SG_WEIGHT_U32, 0, &pf, &err), SG_OK);
+        assert_non_null(pf);
+        sgi_prefault_finish(pf, run, 12345);
+        const uint64_t pinned = counter_of(run, "result_pinned", &found);
+        assert_true(found);
+        assert_int_equal(pinned, sg_gpu_count() > 0 ? 2 : 0);
+        assert_non_null(run->prep_bfs);
+        assert_int_equal(run->prep_uid, 12345);
+        run->prep_bfs->level[big - 1] = 7; /* writable */
+        sgi_run_drop_prepared(run);
+        assert_null(run->prep_bfs);
+    }
+    assert_int_equal(sgi_alloc_live(), live);
+
     /* an unknown kind is refused; a run freed untaken leaks nothing (the
      * whole test's count is checked by the run below) */
     go = (sg_graph_options){.prepare = (sg_prepare)9};
