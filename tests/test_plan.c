@@ -243,6 +243,7 @@ static void test_spill_order(void **state)
     {
         sg_plan_input gin = in; /* as the hybrid backend plans it: the GPU reads all */
         gin.gpu_reads_all = true;
+        gin.max_degree = t.m; /* a hub */
         sg_plan sp;
         assert_int_equal(sg_plan_make(&gin, &sp, &err), SG_OK);
         check_plan(&gin, &sp, "sssp, the GPU reads all");
@@ -370,7 +371,8 @@ static void test_owner_split(void **state)
     assert_true(fabs(p.predicted_pass_s - host_bytes / 88e9) < 1e-6 * p.predicted_pass_s);
 }
 
-/* BFS's host reads by the kind of search the graph gets (src/plan.c): an
+/* BFS's and SSSP's host reads by the kind of search the graph gets
+ * (src/plan.c). BFS: an
  * undirected graph with hubs takes bottom-up steps that read the heads of
  * the lists (a fortieth of the spilled A, at the random-read rate whatever
  * the memory kind); a graph without hubs, or a directed one, reads every
@@ -419,6 +421,34 @@ static void test_bfs_model(void **state)
                      (unsigned long long)p.pcie_bytes_per_pass, p.t_gpu_host, bytes,
                      bytes / (cases[i].gbps * 1e9));
         assert_true(fabs(p.t_result - 4.0 * (double)t.n / (r.pcie_gbps * 1e9)) < 1e-12);
+    }
+    /* SSSP's rounds: each spilled list once; on a graph with hubs at 0.49
+     * of the PCIe rate from either memory kind (large settle passes in id
+     * order), without hubs at 0.40 from managed memory and the random-read
+     * rate from pinned */
+    const uint64_t sbudget = 40 * t.n + 8 * (t.n + 1); /* X and the work: A and W spilled */
+    struct {
+        uint64_t max_degree;
+        bool pinned;
+        double gbps;
+        const char *what;
+    } sc[] = {
+        {hub, false, 0.49 * r.pcie_gbps, "sssp, hubs, managed"},
+        {hub, true, 0.49 * r.pcie_gbps, "sssp, hubs, pinned"},
+        {hub - 1, false, 0.40 * r.pcie_gbps, "sssp, hub-free, managed"},
+        {hub - 1, true, r.zc_rand_gbps, "sssp, hub-free, pinned"},
+    };
+    for (size_t i = 0; i < sizeof sc / sizeof sc[0]; i++) {
+        in = input(&t, SG_PLAN_SSSP, sbudget, sc[i].pinned ? 0 : UINT64_MAX);
+        in.max_degree = sc[i].max_degree;
+        in.gpu_reads_all = true;
+        assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+        check_plan(&in, &p, sc[i].what);
+        const double bytes = 8.0 * (double)t.m;
+        assert_int_equal(p.host_bytes[1] + p.host_bytes[2], 8 * t.m);
+        if (fabs(p.t_gpu_host - bytes / (sc[i].gbps * 1e9)) > 1e-9 * p.t_gpu_host)
+            fail_msg("%s: %g s for %g bytes, wanted %g GB/s", sc[i].what, p.t_gpu_host, bytes,
+                     sc[i].gbps);
     }
     /* the result's copy: SSSP 8 bytes a vertex, the forest none */
     in = input(&t, SG_PLAN_SSSP, UINT64_MAX, 0);
