@@ -91,18 +91,6 @@ static int sources_of(const sg_graph *g, uint64_t seed, uint32_t out[3])
     return ns;
 }
 
-static bool counter(const sg_run *run, const char *name, uint64_t *value)
-{
-    for (unsigned i = 0; i < sg_run_counter_count(run); i++) {
-        uint64_t v = 0;
-        if (strcmp(sg_run_counter(run, i, &v), name) == 0) {
-            *value = v;
-            return true;
-        }
-    }
-    return false;
-}
-
 /* A hybrid (or auto) run; with `eighths` the splits are forced to
  * eighths[k] * n / 8 vertices for X, A, W. */
 static sg_run *mkhybrid(sg_backend b, uint64_t device_mem, const int *eighths, uint64_t n)
@@ -188,7 +176,7 @@ static void mst_check(sg_run *cpu, sg_run *gpu, sg_backend want, const sg_graph 
      * vertices never reaches the device) */
     uint64_t bytes = 0;
     if (want != SG_BACKEND_CPU && fg->n_vertices > 0 &&
-        (!counter(gpu, "download_bytes", &bytes) || bytes != 12 * fg->n_edges))
+        (!tu_counter(gpu, "download_bytes", &bytes) || bytes != 12 * fg->n_edges))
         fail_msg("%s: %llu bytes downloaded for a forest of %llu edges", what,
                  (unsigned long long)bytes, (unsigned long long)fg->n_edges);
     sg_forest_free(fc);
@@ -235,14 +223,14 @@ static void sssp_check(sg_run *run, sg_backend want, const sg_graph *g, uint32_t
     /* the distances cross the bus in eight bytes each */
     uint64_t bytes = 0;
     if (want != SG_BACKEND_CPU && info.n_vertices > 0 &&
-        (!counter(run, "download_bytes", &bytes) || bytes != 8 * info.n_vertices))
+        (!tu_counter(run, "download_bytes", &bytes) || bytes != 8 * info.n_vertices))
         fail_msg("%s: %s: %llu bytes downloaded for %llu vertices", what, call,
                  (unsigned long long)bytes, (unsigned long long)info.n_vertices);
     /* graph bytes read from host memory: none with the whole graph on the
      * device; the part before the rounds within the whole */
     uint64_t hb = 0, pre = 0;
     if (want != SG_BACKEND_CPU &&
-        (!counter(run, "host_list_bytes", &hb) || !counter(run, "preprocess_host_bytes", &pre) ||
+        (!tu_counter(run, "host_list_bytes", &hb) || !tu_counter(run, "preprocess_host_bytes", &pre) ||
          (want == SG_BACKEND_GPU && hb != 0) || pre > hb))
         fail_msg("%s: %s: host_list_bytes %llu, preprocess_host_bytes %llu", what, call,
                  (unsigned long long)hb, (unsigned long long)pre);
@@ -290,14 +278,14 @@ static void bfs_check(sg_run *run, sg_backend want, const sg_graph *g, uint32_t 
         fail_msg("%s: %s: reached %llu, max level %u; the levels say %llu, %u", what, call,
                  (unsigned long long)r->reached, r->max_level, (unsigned long long)hit, deepest);
     uint64_t b = 0, t = 0;
-    if (!counter(run, "bottom_up_steps", &b) || !counter(run, "top_down_steps", &t))
+    if (!tu_counter(run, "bottom_up_steps", &b) || !tu_counter(run, "top_down_steps", &t))
         fail_msg("%s: %s: the step counters are not set", what, call);
     if (bu) *bu = b;
     /* list entries read from host memory: none with the whole graph on the
      * device, never more than the entries examined */
     uint64_t hb = 0, ex = 0;
     if (want != SG_BACKEND_CPU &&
-        (!counter(run, "host_list_bytes", &hb) || !counter(run, "edges_examined", &ex) ||
+        (!tu_counter(run, "host_list_bytes", &hb) || !tu_counter(run, "edges_examined", &ex) ||
          (want == SG_BACKEND_GPU && hb != 0) || hb > 4 * ex))
         fail_msg("%s: %s: host_list_bytes %llu for %llu entries examined", what, call,
                  (unsigned long long)hb, (unsigned long long)ex);
@@ -425,9 +413,9 @@ static void test_sssp_light_index(void **state)
         for (int i = 0; i < 2; i++) {
             sssp_check(gpu, b, g, 1, SG_SSSP_DELTA, widths[i], true, what);
             uint64_t light = 0, settles = 0, sorted = 0, fused = 0, slots = 0, moves = 0;
-            if (!counter(gpu, "light_edges", &light) || !counter(gpu, "settle_passes", &settles) ||
-                !counter(gpu, "settle_sorted", &sorted) || !counter(gpu, "index_fused", &fused) ||
-                !counter(gpu, "index_slots", &slots) || !counter(gpu, "index_moves", &moves))
+            if (!tu_counter(gpu, "light_edges", &light) || !tu_counter(gpu, "settle_passes", &settles) ||
+                !tu_counter(gpu, "settle_sorted", &sorted) || !tu_counter(gpu, "index_fused", &fused) ||
+                !tu_counter(gpu, "index_slots", &slots) || !tu_counter(gpu, "index_moves", &moves))
                 fail_msg("%s: the light index counters are not set", what);
             /* the index's size is the weights' own count, whichever pass built it */
             uint64_t want = 0;
@@ -519,9 +507,9 @@ static void test_sssp_fused_fallback(void **state)
                     kind == 0 ? mkrun(b, 0) : mkhybrid(b, 0, kind == 1 ? all_host : half, N);
                 sssp_check(run, b, g, 3, SG_SSSP_DELTA, 16.0, true, what);
                 uint64_t light = 0, fused = 0, fused_us = 0;
-                if (!counter(run, "light_edges", &light) ||
-                    !counter(run, "index_fused", &fused) ||
-                    !counter(run, "index_fused_us", &fused_us))
+                if (!tu_counter(run, "light_edges", &light) ||
+                    !tu_counter(run, "index_fused", &fused) ||
+                    !tu_counter(run, "index_fused_us", &fused_us))
                     fail_msg("%s: the light index counters are not set", what);
                 const uint64_t want_fused = pat == 1 && kind == 0;
                 if (light != want || fused != want_fused || fused_us == 0)
@@ -753,7 +741,7 @@ static void test_bfs(void **state)
                 bfs_check(gpu, SG_BACKEND_GPU, g, 0, 0, 0, parents, what, NULL);
                 uint64_t bytes = 0;
                 const uint64_t want = pn[i] * (parents ? 8 : 4);
-                if (!counter(gpu, "download_bytes", &bytes) || bytes != want)
+                if (!tu_counter(gpu, "download_bytes", &bytes) || bytes != want)
                     fail_msg("%s: %llu bytes downloaded, want %llu", what,
                              (unsigned long long)bytes, (unsigned long long)want);
             }
@@ -1274,7 +1262,7 @@ static sg_plan expect_plan(const sg_run *run, const int *eighths, uint64_t n, bo
 static void expect_bfs_host_bytes(const sg_run *run, const int *eighths, const char *what)
 {
     uint64_t hb = 0, ex = 0;
-    assert_true(counter(run, "host_list_bytes", &hb) && counter(run, "edges_examined", &ex));
+    assert_true(tu_counter(run, "host_list_bytes", &hb) && tu_counter(run, "edges_examined", &ex));
     const uint64_t want = eighths[1] == 0 ? 4 * ex : 0;
     if ((eighths[1] == 0 || eighths[1] == 8) && hb != want)
         fail_msg("%s: bfs host_list_bytes %llu, want %llu (%llu entries examined)", what,
@@ -1291,8 +1279,8 @@ static void expect_sssp_host_bytes(const sg_run *run, const int *eighths, const 
                                    const char *what)
 {
     uint64_t hb = 0, pre = 0, buckets = 0, scanned = 0, light = 0, edges = 0;
-    assert_true(counter(run, "host_list_bytes", &hb) &&
-                counter(run, "preprocess_host_bytes", &pre) && counter(run, "buckets", &buckets));
+    assert_true(tu_counter(run, "host_list_bytes", &hb) &&
+                tu_counter(run, "preprocess_host_bytes", &pre) && tu_counter(run, "buckets", &buckets));
     const uint64_t m = sg_graph_offsets(g)[nverts(g)];
     if (eighths[1] == 8 && eighths[2] == 8) {
         if (hb != 0) fail_msg("%s: sssp host_list_bytes %llu on the device", what,
@@ -1301,14 +1289,14 @@ static void expect_sssp_host_bytes(const sg_run *run, const int *eighths, const 
     }
     if (eighths[1] != 0 || eighths[2] != 0) return;
     if (buckets == 0) { /* Bellman-Ford */
-        assert_true(counter(run, "edge_list", &edges));
+        assert_true(tu_counter(run, "edge_list", &edges));
         const uint64_t want = 4 * (m + (edges ? m : 0) + edges); /* the scatter when it ran */
         if (hb != want || pre != hb)
             fail_msg("%s: Bellman-Ford host_list_bytes %llu (preprocess %llu), want %llu", what,
                      (unsigned long long)hb, (unsigned long long)pre, (unsigned long long)want);
         return;
     }
-    assert_true(counter(run, "edges_scanned", &scanned) && counter(run, "light_edges", &light));
+    assert_true(tu_counter(run, "edges_scanned", &scanned) && tu_counter(run, "light_edges", &light));
     const uint64_t rounds = hb - pre;
     if (light == 0 ? rounds != 8 * scanned : rounds > 8 * scanned)
         fail_msg("%s: sssp rounds read %llu host bytes for %llu entries scanned (light index %llu)",
@@ -1355,7 +1343,7 @@ static void test_hybrid_splits(void **state)
                         expect_plan(run, fr[i], n, false, what);
                         expect_bfs_host_bytes(run, fr[i], what);
                         uint64_t ord = 0;
-                        assert_true(counter(run, "ordered_steps", &ord));
+                        assert_true(tu_counter(run, "ordered_steps", &ord));
                         if (ord > 0 && (directed || fr[i][1] == 8))
                             fail_msg("%s: %llu top-down frontiers put in id order without host "
                                      "lists or bottom-up steps",
@@ -1380,7 +1368,7 @@ static void test_hybrid_splits(void **state)
         sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, host, nverts(g));
         bfs_check(run, SG_BACKEND_HYBRID, g, 0, 0, 0, true, "frontier-order off", NULL);
         uint64_t ord = 0;
-        assert_true(counter(run, "ordered_steps", &ord));
+        assert_true(tu_counter(run, "ordered_steps", &ord));
         assert_int_equal(ord, 0);
         sg_run_free(run);
         sg_graph_free(g);
@@ -1472,16 +1460,16 @@ static void test_hybrid_forest_cache(void **state)
                         mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
                         uint64_t slots = 0, refilled = 0, iters = 0, cpu_lists = 0, pieces = 0,
                                  streamed = 0, hostb = 0, cpu_ent = 0, gpu_ent = 0, longs = 0;
-                        if (!counter(run, "cache_slots", &slots) ||
-                            !counter(run, "cpu_long_lists", &longs) ||
-                            !counter(run, "lists_refilled", &refilled) ||
-                            !counter(run, "iterations", &iters) ||
-                            !counter(run, "cpu_lists", &cpu_lists) ||
-                            !counter(run, "cpu_entries_read", &cpu_ent) ||
-                            !counter(run, "gpu_first_entries", &gpu_ent) ||
-                            !counter(run, "streamed_pieces", &pieces) ||
-                            !counter(run, "streamed_bytes", &streamed) ||
-                            !counter(run, "host_list_bytes", &hostb))
+                        if (!tu_counter(run, "cache_slots", &slots) ||
+                            !tu_counter(run, "cpu_long_lists", &longs) ||
+                            !tu_counter(run, "lists_refilled", &refilled) ||
+                            !tu_counter(run, "iterations", &iters) ||
+                            !tu_counter(run, "cpu_lists", &cpu_lists) ||
+                            !tu_counter(run, "cpu_entries_read", &cpu_ent) ||
+                            !tu_counter(run, "gpu_first_entries", &gpu_ent) ||
+                            !tu_counter(run, "streamed_pieces", &pieces) ||
+                            !tu_counter(run, "streamed_bytes", &streamed) ||
+                            !tu_counter(run, "host_list_bytes", &hostb))
                             fail_msg("%s: no cache_slots / lists_refilled / iterations / "
                                      "cpu_lists / first-round / streamed counters",
                                      what);
@@ -1593,12 +1581,12 @@ static void test_hybrid_sssp_share(void **state)
                             sssp_check(run, SG_BACKEND_HYBRID, g, src[(i + di) % ns],
                                        SG_SSSP_DELTA, di ? 3.0 : 0.0, di, what);
                             uint64_t split = 0, lists = 0, ent = 0, light = 0, up = 0, fused = 0;
-                            if (!counter(run, "index_fused", &fused) ||
-                                !counter(run, "cpu_index_split", &split) ||
-                                !counter(run, "cpu_index_lists", &lists) ||
-                                !counter(run, "cpu_index_entries", &ent) ||
-                                !counter(run, "cpu_upload_bytes", &up) ||
-                                !counter(run, "light_edges", &light))
+                            if (!tu_counter(run, "index_fused", &fused) ||
+                                !tu_counter(run, "cpu_index_split", &split) ||
+                                !tu_counter(run, "cpu_index_lists", &lists) ||
+                                !tu_counter(run, "cpu_index_entries", &ent) ||
+                                !tu_counter(run, "cpu_upload_bytes", &up) ||
+                                !tu_counter(run, "light_edges", &light))
                                 fail_msg("%s: no cpu_index_* / light_edges counters", what);
                             /* light_edges 0: no index (the threads may have counted one
                              * not kept: split n) or an empty one (a split of its own) */
@@ -1682,7 +1670,7 @@ static uint64_t forest_budgets(sg_run *cpu, const sg_graph *g, sg_backend backen
         if (rep.peak_bytes > budget)
             fail_msg("%s: peak %llu over the budget", what, (unsigned long long)rep.peak_bytes);
         uint64_t wo = 0;
-        if (weight_order >= 0 && (!counter(run, "weight_order", &wo) || wo != (uint64_t)weight_order))
+        if (weight_order >= 0 && (!tu_counter(run, "weight_order", &wo) || wo != (uint64_t)weight_order))
             fail_msg("%s: weight_order %llu, want %d", what, (unsigned long long)wo, weight_order);
         sg_run_free(run);
     }
@@ -1749,7 +1737,7 @@ static void test_weight_order_sssp(void **state)
                 sssp_check(run, i == 2 ? SG_BACKEND_GPU : SG_BACKEND_HYBRID, g, s * 97,
                            SG_SSSP_DELTA, 0.5, s == 1, what);
             uint64_t light = 0;
-            if (!counter(run, "light_edges", &light) || light == 0)
+            if (!tu_counter(run, "light_edges", &light) || light == 0)
                 fail_msg("%s: no light index", what);
             sg_run_free(run);
         }
@@ -1820,8 +1808,8 @@ static void test_hybrid_weight_order(void **state)
                     mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
                     expect_plan(run, f, n, true, what);
                     uint64_t wo = 0, iters = 0, slots = 0;
-                    if (!counter(run, "weight_order", &wo) || !counter(run, "iterations", &iters) ||
-                        !counter(run, "cache_slots", &slots))
+                    if (!tu_counter(run, "weight_order", &wo) || !tu_counter(run, "iterations", &iters) ||
+                        !tu_counter(run, "cache_slots", &slots))
                         fail_msg("%s: no weight_order / iterations / cache_slots counter", what);
                     if (iters > 0 && wo != (off ? 0u : 1u))
                         fail_msg("%s: weight_order %llu", what, (unsigned long long)wo);
@@ -1834,7 +1822,7 @@ static void test_hybrid_weight_order(void **state)
                     /* the heads are read over PCIe exactly when the lists
                      * live in host memory */
                     uint64_t hb = 0;
-                    if (!counter(run, "host_list_bytes", &hb))
+                    if (!tu_counter(run, "host_list_bytes", &hb))
                         fail_msg("%s: no host_list_bytes", what);
                     if (!off && f[1] == 8 && f[2] == 8 && hb != 0)
                         fail_msg("%s: %llu host bytes with the lists on the device", what,
@@ -2011,10 +1999,10 @@ static void sssp_into_check(sg_run *run, const sg_graph *g, sg_sssp_result *r, u
     if (r->source != source || sg_verify_sssp(g, r, &err) != SG_OK)
         fail_msg("%s: into from %u, delta %g: verify: %s", what, source, delta, err.msg);
     uint64_t reused = 2, pre = 1;
-    if (!counter(run, "index_reused", &reused) || reused != want_reused)
+    if (!tu_counter(run, "index_reused", &reused) || reused != want_reused)
         fail_msg("%s: into from %u, delta %g: index_reused %llu, want %llu", what, source, delta,
                  (unsigned long long)reused, (unsigned long long)want_reused);
-    if (reused && (!counter(run, "preprocess_host_bytes", &pre) || pre != 0))
+    if (reused && (!tu_counter(run, "preprocess_host_bytes", &pre) || pre != 0))
         fail_msg("%s: a reused index read %llu host bytes before the rounds", what,
                  (unsigned long long)pre);
     expect_report(run, true, what);
@@ -2061,8 +2049,8 @@ static void test_searches_into(void **state)
         expect_backend(run, b, what, "the first sg_sssp");
         if (sg_verify_sssp(g, r, &err) != SG_OK) fail_msg("%s: first search: %s", what, err.msg);
         uint64_t light = 0, reused = 2, l2 = 0;
-        if (!counter(run, "light_edges", &light) || light == 0 ||
-            !counter(run, "index_reused", &reused) || reused != 0)
+        if (!tu_counter(run, "light_edges", &light) || light == 0 ||
+            !tu_counter(run, "index_reused", &reused) || reused != 0)
             fail_msg("%s: first search: %llu light edges, index_reused %llu", what,
                      (unsigned long long)light, (unsigned long long)reused);
         const uint64_t up = expect_report(run, true, what).upload_bytes;
@@ -2073,7 +2061,7 @@ static void test_searches_into(void **state)
             fail_msg("%s: no plan, or the planner kept every list on the device", what);
         for (uint32_t s = 1; s < n; s += (uint32_t)(n / 4) + 3) {
             sssp_into_check(run, g, r, s, 4.0, keep, what);
-            if (!counter(run, "light_edges", &l2) || l2 != light)
+            if (!tu_counter(run, "light_edges", &l2) || l2 != light)
                 fail_msg("%s: into from %u: %llu light edges, the first search %llu", what, s,
                          (unsigned long long)l2, (unsigned long long)light);
             if (expect_report(run, true, what).upload_bytes != up)
@@ -2112,7 +2100,7 @@ static void test_searches_into(void **state)
                 fail_msg("%s: BFS into from %u: %s", what, s, err.msg);
             }
             uint64_t wr = 2;
-            if (sg_verify_bfs(g, br, &err) != SG_OK || !counter(run, "work_reused", &wr) ||
+            if (sg_verify_bfs(g, br, &err) != SG_OK || !tu_counter(run, "work_reused", &wr) ||
                 wr != (uint64_t)(keep && i != 2))
                 fail_msg("%s: BFS from %u: %s, work_reused %llu", what, s, err.msg,
                          (unsigned long long)wr);
@@ -2166,9 +2154,9 @@ static void test_sssp_device_rounds(void **state)
             for (int w = 0; w < 2; w++) {
                 sssp_check(run, b, g, src[i], SG_SSSP_DELTA, w ? 8.0 : 0.0, w == 0, what);
                 uint64_t dr = 0, it = 0, ds = 0, sp = 0, dsp = 0, bk = 0;
-                if (!counter(run, "device_rounds", &dr) || !counter(run, "iterations", &it) ||
-                    !counter(run, "device_settles", &ds) || !counter(run, "settle_passes", &sp) ||
-                    !counter(run, "device_splits", &dsp) || !counter(run, "buckets", &bk))
+                if (!tu_counter(run, "device_rounds", &dr) || !tu_counter(run, "iterations", &it) ||
+                    !tu_counter(run, "device_settles", &ds) || !tu_counter(run, "settle_passes", &sp) ||
+                    !tu_counter(run, "device_splits", &dsp) || !tu_counter(run, "buckets", &bk))
                     fail_msg("%s: from %u: a device loop counter is missing", what, src[i]);
                 if (dr > it || ds > sp || dsp >= bk || (mode == 2 && dr != 0) ||
                     (mode >= 1 && (ds != 0 || dsp != 0)))
@@ -2258,7 +2246,7 @@ static void test_hybrid_host_memory(void **state)
                 if (sg_verify_forest(g, f, &err) != SG_OK) fail_msg("%s: mst: %s", what, err.msg);
                 sg_forest_free(f);
                 uint64_t pieces = 0;
-                if (!counter(run, "streamed_pieces", &pieces) || (i < 2) != (pieces > 0))
+                if (!tu_counter(run, "streamed_pieces", &pieces) || (i < 2) != (pieces > 0))
                     fail_msg("%s: mst: %llu first-round pieces streamed", what,
                              (unsigned long long)pieces);
                 /* the run kept every counter of the three algorithms (a full
@@ -2313,13 +2301,13 @@ static void test_prepared_pinned(void **state)
             if (sg_graph_open(run, path, &go, &g, &err) != SG_OK)
                 fail_msg("%s: open: %s", what, err.msg);
             uint64_t pinned = 99, host_us = 99, prefault = 0;
-            if (!counter(run, "result_pinned", &pinned) ||
-                !counter(run, "result_prefault_us", &prefault) || pinned != (mode ? 0u : 1u))
+            if (!tu_counter(run, "result_pinned", &pinned) ||
+                !tu_counter(run, "result_prefault_us", &prefault) || pinned != (mode ? 0u : 1u))
                 fail_msg("%s: BFS levels: %llu arrays pinned", what, (unsigned long long)pinned);
             sg_bfs_result *b = NULL;
             if (sg_bfs(run, g, &bo, &b, &err) != SG_OK) fail_msg("%s: bfs: %s", what, err.msg);
             if (sg_run_backend(run) != SG_BACKEND_GPU) fail_msg("%s: bfs not on the gpu", what);
-            if (!counter(run, "download_host_us", &host_us) || (host_us == 0) != (mode == 0))
+            if (!tu_counter(run, "download_host_us", &host_us) || (host_us == 0) != (mode == 0))
                 fail_msg("%s: the levels' host copy took %llu us", what,
                          (unsigned long long)host_us);
             if (b->reached != bc->reached || memcmp(b->level, bc->level, t.n * 4) != 0)
@@ -2329,7 +2317,7 @@ static void test_prepared_pinned(void **state)
             go = (sg_graph_options){.prepare = SG_PREPARE_SSSP, .prepare_parents = true};
             if (sg_graph_open(run, path, &go, &g, &err) != SG_OK)
                 fail_msg("%s: open: %s", what, err.msg);
-            if (!counter(run, "result_pinned", &pinned) || pinned != (mode ? 0u : 2u))
+            if (!tu_counter(run, "result_pinned", &pinned) || pinned != (mode ? 0u : 2u))
                 fail_msg("%s: SSSP: %llu arrays pinned", what, (unsigned long long)pinned);
             sg_sssp_result *r = NULL;
             if (sg_sssp(run, g, &so, &r, &err) != SG_OK) fail_msg("%s: sssp: %s", what, err.msg);

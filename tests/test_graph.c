@@ -267,19 +267,6 @@ static void test_open_alloc_failures(void **state)
     free(dir);
 }
 
-static uint64_t counter_of(const sg_run *run, const char *name, bool *found)
-{
-    *found = false;
-    for (unsigned i = 0; i < sg_run_counter_count(run); i++) {
-        uint64_t v = 0;
-        if (strcmp(sg_run_counter(run, i, &v), name) == 0) {
-            *found = true;
-            return v;
-        }
-    }
-    return 0;
-}
-
 /* sg_graph_options.prepare: the first search's result, faulted in while the
  * graph loads, is the memory the search returns when it matches; any other
  * search frees it; nothing leaks, also when the load fails. */
@@ -306,13 +293,11 @@ static void test_prepare(void **state)
     assert_non_null(run->prep_bfs);
     assert_null(run->prep_bfs->parent);
     assert_int_equal(run->prep_uid, g->uid);
-    bool found = false;
-    (void)counter_of(run, "result_prefault_us", &found);
-    assert_true(found);
-    (void)counter_of(run, "result_prefault_wait_us", &found);
-    assert_true(found);
-    assert_int_equal(counter_of(run, "result_pinned", &found), 0); /* a cpu run */
-    assert_true(found);
+    uint64_t cv = 0;
+    assert_true(tu_counter(run, "result_prefault_us", &cv));
+    assert_true(tu_counter(run, "result_prefault_wait_us", &cv));
+    assert_true(tu_counter(run, "result_pinned", &cv));
+    assert_int_equal(cv, 0); /* a cpu run */
     const uint32_t *prepared = run->prep_bfs->level;
     sg_bfs_result *b = NULL;
     const sg_bfs_options bo = {.source = 7};
@@ -409,8 +394,8 @@ static void test_prepare(void **state)
         assert_int_equal(sgi_prefault_start(&po, big, SG_WEIGHT_U32, 0, &pf, &err), SG_OK);
         assert_non_null(pf);
         sgi_prefault_finish(pf, run, 12345);
-        const uint64_t pinned = counter_of(run, "result_pinned", &found);
-        assert_true(found);
+        uint64_t pinned = 0;
+        assert_true(tu_counter(run, "result_pinned", &pinned));
         assert_int_equal(pinned, sg_gpu_count() > 0 ? 2 : 0);
         assert_non_null(run->prep_bfs);
         assert_int_equal(run->prep_uid, 12345);

@@ -182,3 +182,15 @@ tu_graph tu_read_store(const char *path)
     sg_store_close(s);
     return g;
 }
+
+bool tu_counter(const sg_run *run, const char *name, uint64_t *value)
+{
+    for (unsigned i = 0; i < sg_run_counter_count(run); i++) {
+        uint64_t v = 0;
+        if (strcmp(sg_run_counter(run, i, &v), name) == 0) {
+            *value = v;
+            return true;
+        }
+    }
+    return false;
+}

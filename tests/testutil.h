@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "sg_store.h"
+#include "spillgraph.h"
 
 /* A fresh directory "tmp-<tag>-XXXXXX" in the current directory (the test
  * build dir). Returns a malloc'd path. */
@@ -50,5 +51,8 @@ tu_graph tu_read_store(const char *path);
 
 /* splitmix64, for test data. */
 uint64_t tu_rand(uint64_t *state);
+
+/* The run's counter `name` into *value; false when the run has not set it. */
+bool tu_counter(const sg_run *run, const char *name, uint64_t *value);
 
 #endif
