@@ -69,6 +69,31 @@
 //     time (17 of 45 passes sorted; only the largest, n / 16 up, gave 3 %);
 //     in core no gain on R-MAT and 4 % lost on SSCA2 (393 sorts of ~80 us),
 //     hence host lists only (docs/benchmarks.md).
+//   Streamed settle passes: on R-MAT the first bucket settles most of the
+//     graph's edges (scale 24: 94 % of the list entries in bucket 0 at
+//     delta 65536; scale 26: its settle pass examines 1.65 G of 2.1 G), so
+//     its sorted settle pass reads nearly every host list in address order,
+//     as warp gathers: 13 GB in 390-400 ms at 6 GiB (33 GB/s), pinned or
+//     managed. With host lists the copy engine reads (pinned or registered)
+//     and room in the budget for two staging buffers (S entries of A and of
+//     W each, up to SSTREAM_MAX, four chunks or more on small graphs), the
+//     host range (the lists wholly past both device prefixes) is cut into
+//     chunks of at most S entries at vertex boundaries (stream_bounds). A
+//     sorted settle pass first counts the entries its vertices hold in each
+//     chunk (settle_cover, read back); a chunk it reads half of or more is
+//     copied whole by DMA to a staging buffer on the copy stream while the
+//     chunk before it is relaxed from the other, and its vertices are
+//     relaxed from there; the rest of the list is relaxed where its lists
+//     live. R-MAT 26 at 6 GiB pinned: that pass 390 to 296 ms (16 GB at the
+//     wire's 54 GB/s), the search's kernels 679 to 589 ms. Managed memory
+//     keeps the gathers: its DMA is slow (kernels/mst.cu), and a copy
+//     kernel (the forest's k_pull) beside the relaxations made the pass
+//     slower, 400 to 482 ms (docs/benchmarks.md, twenty-second session).
+//     Counters "settle_streamed_chunks", "settle_streamed_bytes" (in
+//     host_list_bytes too), and the host-launched settle passes' time
+//     "settle_us", the longest one's "settle_max_us" and the entries it
+//     examined, "settle_max_entries"; "settle-stream" disables the
+//     streaming, "settle-rule" streams every chunk a pass reads at all.
 //   Final-vertex bits: before a settle pass its list's vertices are marked
 //     final in a bitmap (n / 8 bytes: 2 MB at 16M vertices, held in L2);
 //     every relaxation (rounds and settle passes) tests its target's bit
@@ -178,6 +203,10 @@
 //                     passes over W), not one fused pass
 //   "settle-sort"     near-far: settle passes take their vertices in the
 //                     rounds' order (not sorted by id first)
+//   "settle-stream"   near-far: settle passes read every host list in place
+//                     (no streamed chunks)
+//   "settle-rule"     near-far: a sorted settle pass streams every chunk it
+//                     reads from, however little
 //   "keep-index"      near-far: the light index is freed at the end of the
 //                     call (not kept for the next call with the same delta)
 //   "device-rounds"   near-far: every round launched and read back by the
@@ -1335,6 +1364,86 @@ __global__ void __launch_bounds__(256)
     if (__syncthreads_or(changed) && threadIdx.x == 0) *modif = iter;
 }
 
+// ---------------------------------------------------------------- streamed settle passes
+
+// The chunk candidates of the streamed range: v[0] = the first vertex whose
+// lists lie wholly past both device prefixes (X[v] >= eh), v[k] (0 < k < cnt)
+// the last vertex v with X[v] <= eh + k step, v[cnt] = n; e[k] = X[v[k]].
+__global__ void stream_bounds(XArr x, u64 n, u64 eh, u64 step, u64 cnt, u64 *vb, u64 *eb)
+{
+    const u64 k = (u64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k > cnt) return;
+    u64 v = n;
+    if (k == 0) {
+        u64 lo = 0, hi = n; // the first v with x[v] >= eh (x[n] = m >= eh)
+        while (lo < hi) {
+            const u64 mid = lo + (hi - lo) / 2;
+            if (x[mid] < eh) lo = mid + 1;
+            else hi = mid;
+        }
+        v = lo;
+    } else if (k < cnt) {
+        const u64 t = eh + k * step;
+        u64 lo = 0, hi = n; // the last v with x[v] <= t (x[0] = 0 <= t)
+        while (lo < hi) {
+            const u64 mid = lo + (hi - lo + 1) / 2;
+            if (x[mid] <= t) lo = mid;
+            else hi = mid - 1;
+        }
+        v = lo;
+    }
+    vb[k] = v;
+    eb[k] = x[v];
+}
+
+// For a settle pass over the sorted list[0, cnt): pos[k] (k = 0..nc) = the
+// first position whose vertex is cb[k] or more, and cov[k] += the list
+// entries of its vertices in chunk k, [cb[k], cb[k + 1]) (cov zeroed
+// before). A warp whose vertices share one chunk (the list is sorted:
+// nearly every warp) adds once.
+__global__ void __launch_bounds__(256)
+    settle_cover(const uint32_t *__restrict__ list, u64 cnt, XArr x, const u64 *__restrict__ cb,
+                 u64 nc, u64 *cov, u64 *pos)
+{
+    const u64 tid = (u64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid <= nc) {
+        const u64 b = cb[tid];
+        u64 lo = 0, hi = cnt;
+        while (lo < hi) {
+            const u64 mid = lo + (hi - lo) / 2;
+            if (list[mid] < b) lo = mid + 1;
+            else hi = mid;
+        }
+        pos[tid] = lo;
+    }
+    const unsigned lane = threadIdx.x & 31u;
+    const u64 stride = (u64)gridDim.x * blockDim.x;
+    for (u64 base = tid - lane; base < cnt; base += stride) {
+        const u64 i = base + lane;
+        const uint32_t v = i < cnt ? list[i] : 0u;
+        const bool ok = i < cnt && v >= cb[0] && v < cb[nc];
+        u64 k = 0, deg = 0;
+        if (ok) {
+            u64 lo = 0, hi = nc - 1; // the chunk: the last k with cb[k] <= v
+            while (lo < hi) {
+                const u64 mid = lo + (hi - lo + 1) / 2;
+                if (cb[mid] <= v) lo = mid;
+                else hi = mid - 1;
+            }
+            k = lo;
+            deg = x[v + 1] - x[v];
+        }
+        const u64 k0 = __shfl_sync(FULL, k, __ffs(__ballot_sync(FULL, ok) | 0x80000000u) - 1);
+        if (__all_sync(FULL, !ok || k == k0)) {
+            u64 sum = deg;
+            for (int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(FULL, sum, o);
+            if (lane == 0 && sum) atomicAdd(cov + k0, sum);
+        } else if (deg) {
+            atomicAdd(cov + k, deg);
+        }
+    }
+}
+
 // ---------------------------------------------------------------- host side
 
 // An allocation's bytes as the accountant counts them, rounded up to at
@@ -1351,6 +1460,104 @@ u64 hub_cap(u64 n, u64 m)
 struct PinnedCounters {
     Counters *p = nullptr;
     ~PinnedCounters() { sgk_host_free(p); }
+};
+
+// Streamed settle passes (see "Streamed settle passes" at the top): the
+// chunks of the host range, their staging buffers and events.
+constexpr u64 SSTREAM_MAX = 32ull << 20; // entries a staging buffer holds at most (A and W: 256 MB)
+constexpr u64 SSTREAM_MIN = 4096;        // at least (else no streaming)
+struct SettleStream {
+    sgk_ctx *c = nullptr;
+    bool on = false;
+    u64 S = 0;                 // entries per staging buffer
+    u64 nc = 0;                // chunks
+    std::vector<u64> cb, ce;   // chunk k: vertices [cb[k], cb[k + 1]), entries [ce[k], ce[k + 1])
+    sgk_dbuf<u64> dcb, dwork;  // cb on the device; cov[nc] and pos[nc + 1]
+    sgk_dbuf<uint32_t> buf;    // A0, A1, W0, W1: S entries each
+    u64 *hwork = nullptr;      // pinned: cov and pos read back
+    cudaEvent_t ready[2] = {nullptr, nullptr}, freed[2] = {nullptr, nullptr};
+    cudaEvent_t t0 = nullptr, t1 = nullptr; // a host settle pass, timed
+    u64 chunks = 0, bytes = 0;
+
+    SettleStream() = default;
+    SettleStream(const SettleStream &) = delete;
+    SettleStream &operator=(const SettleStream &) = delete;
+    ~SettleStream()
+    {
+        release();
+        for (cudaEvent_t e : {ready[0], ready[1], freed[0], freed[1], t0, t1})
+            if (e) (void)cudaEventDestroy(e);
+    }
+    void release()
+    {
+        buf.release();
+        dwork.release();
+        dcb.release();
+        sgk_host_free(hwork);
+        hwork = nullptr;
+        on = false;
+    }
+    // The pass timing events, then, for host lists the copy engine reads
+    // (pinned or registered, not managed), the chunks and buffers where the
+    // budget has room for two staging buffers of SSTREAM_MIN entries or
+    // more beside what is allocated.
+    sg_status open(sgk_ctx *ctx, const sgk_graph *g, bool want, sg_error *err)
+    {
+        c = ctx;
+        SGK_CU(cudaEventCreate(&t0));
+        SGK_CU(cudaEventCreate(&t1));
+        const u64 n = g->d.n, m = g->d.m;
+        const u64 eh = g->A.s > g->W.s ? g->A.s : g->W.s;
+        if (!want || !g->spilled || eh >= m || g->h_managed || !g->ha || !g->hw) return SG_OK;
+        const u64 host = m - eh, margin = 1ull << 20;
+        u64 want_s = host / 4; // four chunks or more on small graphs
+        want_s = want_s < SSTREAM_MIN ? SSTREAM_MIN : want_s > SSTREAM_MAX ? SSTREAM_MAX : want_s;
+        const u64 room = c->budget > c->in_use + margin ? c->budget - c->in_use - margin : 0;
+        S = room / 16 < want_s ? room / 16 : want_s;
+        if (S < SSTREAM_MIN) return SG_OK;
+        // candidates every S / 2 entries, joined into chunks of at most S
+        const u64 step = S / 2, cnt = (host + step - 1) / step;
+        {
+            sgk_dbuf<u64> vb;
+            SGK_TRY(vb.alloc(c, 2 * (cnt + 1), "the SSSP settle chunk candidates", err));
+            stream_bounds<<<(unsigned)((cnt + 256) / 256), 256, 0, c->stream>>>(
+                graph_x(g), n, eh, step, cnt, vb.get(), vb.get() + cnt + 1);
+            SGK_LAUNCHED("stream_bounds");
+            std::vector<u64> h(2 * (cnt + 1));
+            SGK_CU(cudaMemcpyAsync(h.data(), vb.get(), h.size() * sizeof(u64),
+                                   cudaMemcpyDeviceToHost, c->stream));
+            SGK_CU(cudaStreamSynchronize(c->stream));
+            const u64 *v = h.data(), *e = v + cnt + 1;
+            cb.push_back(v[0]);
+            ce.push_back(e[0]);
+            for (u64 i = 0; i < cnt;) {
+                u64 j = i + 1;
+                while (j < cnt && e[j + 1] - e[i] <= S) j++;
+                if (v[j] > cb.back()) { // (a list past S / 2 maps candidates to its start)
+                    cb.push_back(v[j]);
+                    ce.push_back(e[j]);
+                }
+                i = j;
+            }
+        }
+        nc = cb.size() - 1;
+        if (nc == 0) return SG_OK;
+        SGK_TRY(dcb.alloc(c, nc + 1, "the SSSP settle chunks", err));
+        SGK_CU(cudaMemcpyAsync(dcb.get(), cb.data(), (nc + 1) * sizeof(u64), cudaMemcpyHostToDevice,
+                               c->stream));
+        SGK_TRY(dwork.alloc(c, 2 * nc + 1, "the SSSP settle chunk counts", err));
+        SGK_TRY(buf.alloc(c, 4 * S, "the SSSP streamed settle lists", err));
+        void *hp = nullptr;
+        SGK_TRY(sgk_host_alloc((2 * nc + 1) * sizeof(u64), &hp, err));
+        hwork = static_cast<u64 *>(hp);
+        for (int b = 0; b < 2; b++) {
+            SGK_CU(cudaEventCreateWithFlags(&ready[b], cudaEventDisableTiming));
+            SGK_CU(cudaEventCreateWithFlags(&freed[b], cudaEventDisableTiming));
+        }
+        SGK_CU(cudaStreamSynchronize(c->stream)); // (cb's copy)
+        on = true;
+        return SG_OK;
+    }
 };
 
 u64 round_counter(double d)
@@ -2208,6 +2415,13 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                                    err));
     }
     u64 sorted_passes = 0;
+    // Sorted settle passes stream the host chunks most of whose entries
+    // they read (see "Streamed settle passes" at the top).
+    SettleStream ss;
+    SGK_TRY(ss.open(c, g, defer && sort_tmp.get() && !sgk_ctx_disabled(c, "settle-stream"), err));
+    const bool dense_rule = !sgk_ctx_disabled(c, "settle-rule");
+    u64 settle_us = 0, settle_max_us = 0, settle_max_entries = 0, settle_relax0 = 0;
+    bool settle_timed = false;
 
     const double t1 = sgi_now();
     const u64 inf = f32 ? INF_F32 : INF_U32;
@@ -2251,13 +2465,15 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     u64 settled_cnt = 0, rounds = 0, phases = 1, far_splits = 0, mid_work = 0, settle_passes = 0;
     const unsigned hub_grid = (unsigned)c->sm_count * 4;
     // One relaxation pass over list[0, cnt): the round kernel, then the hub
-    // queue's edges.
-    auto relax_pass = [&](const uint32_t *list, u64 cnt, size_t clear) -> sg_status {
-        SGK_CU(cudaMemsetAsync(ctr.get(), 0, clear, st));
+    // queue's edges; the counters' bytes [from, clear) zeroed first.
+    auto relax_pass = [&](const uint32_t *list, u64 cnt, size_t clear,
+                          size_t from = 0) -> sg_status {
+        SGK_CU(cudaMemsetAsync(reinterpret_cast<char *>(ctr.get()) + from, 0, clear - from, st));
+        const unsigned grid = sgk_grid(c, cnt, RBLOCK);
         if (f32)
-            relax_round<true><<<sgk_grid(c, cnt, RBLOCK), RBLOCK, 0, st>>>(r, list, cnt, balance, use_big);
+            relax_round<true><<<grid, RBLOCK, 0, st>>>(r, list, cnt, balance, use_big);
         else
-            relax_round<false><<<sgk_grid(c, cnt, RBLOCK), RBLOCK, 0, st>>>(r, list, cnt, balance, use_big);
+            relax_round<false><<<grid, RBLOCK, 0, st>>>(r, list, cnt, balance, use_big);
         SGK_LAUNCHED("relax_round");
         if (use_big) {
             hub_scan<<<1, SCAN_BLOCK, 0, st>>>(r.x, bigq, bigoff, ctr); // the pass's lists
@@ -2269,6 +2485,69 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             SGK_LAUNCHED("hub_relax");
         }
         return SG_OK;
+    };
+    // A settle pass over the sorted list[0, cnt) with streamed chunks: the
+    // entries of each chunk's settled vertices are counted (settle_cover,
+    // read back); a chunk whose size is at most S and of which the pass
+    // reads half or more ("settle-rule" disabled: any) is copied whole into
+    // a staging buffer by DMA on the copy stream and its vertices relaxed from
+    // there; the rest of the list (the device part's vertices and the
+    // other chunks') is relaxed from where the lists live, in order. The
+    // first sub-pass clears the settle pass's counters, the later ones the
+    // hub queue's only (its pushes to the near queue add up).
+    auto settle_streamed = [&](const uint32_t *list, u64 cnt) -> sg_status {
+        u64 *cov = ss.dwork.get(), *pos = cov + ss.nc;
+        SGK_CU(cudaMemsetAsync(cov, 0, ss.nc * sizeof(u64), st));
+        unsigned cgrid = sgk_grid(c, cnt, 256);
+        const unsigned pgrid_need = (unsigned)((ss.nc + 256) / 256);
+        if (cgrid < pgrid_need) cgrid = pgrid_need;
+        settle_cover<<<cgrid, 256, 0, st>>>(list, cnt, r.x, ss.dcb, ss.nc, cov, pos);
+        SGK_LAUNCHED("settle_cover");
+        SGK_CU(cudaMemcpyAsync(ss.hwork, cov, (2 * ss.nc + 1) * sizeof(u64),
+                               cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaStreamSynchronize(st));
+        const u64 *hcov = ss.hwork, *hpos = hcov + ss.nc;
+        bool first = true;
+        auto sub = [&](u64 lo, u64 hi) -> sg_status {
+            if (hi <= lo) return SG_OK;
+            SGK_TRY(first ? relax_pass(list + lo, hi - lo, offsetof(Counters, mid))
+                          : relax_pass(list + lo, hi - lo, offsetof(Counters, settled),
+                                       offsetof(Counters, big)));
+            first = false;
+            return SG_OK;
+        };
+        u64 from = 0; // the first list position not yet relaxed
+        for (u64 k = 0; k < ss.nc; k++) {
+            const u64 lo = hpos[k], hi = hpos[k + 1], e0 = ss.ce[k], size = ss.ce[k + 1] - e0;
+            if (hi <= lo || size > ss.S || !(dense_rule ? 2 * hcov[k] >= size : hcov[k] > 0))
+                continue; // relaxed in place with the positions around it
+            SGK_TRY(sub(from, lo));
+            const u64 b = ss.chunks & 1;
+            uint32_t *ba = ss.buf.get() + b * ss.S, *bw = ss.buf.get() + (2 + b) * ss.S;
+            SGK_CU(cudaStreamWaitEvent(c->copy, ss.freed[b], 0)); // its last relax done
+            SGK_CU(cudaMemcpyAsync(ba, g->ha + e0, 4 * size, cudaMemcpyDefault, c->copy));
+            SGK_CU(cudaMemcpyAsync(bw, g->hw + e0, 4 * size, cudaMemcpyDefault, c->copy));
+            SGK_CU(cudaEventRecord(ss.ready[b], c->copy));
+            SGK_CU(cudaStreamWaitEvent(st, ss.ready[b], 0));
+            // The chunk's entries [e0, e0 + size) from the buffers: the
+            // views' device base is set e0 entries before them, so that
+            // entry e reads buf[e - e0] (only this chunk's lists are read).
+            EArr sa = full_a, sw = full_w;
+            sa.d = ba - e0;
+            sw.d = bw - e0;
+            sa.s = sw.s = e0 + size;
+            r.a = sa;
+            r.w = sw;
+            const sg_status sr = sub(lo, hi);
+            r.a = full_a;
+            r.w = full_w;
+            SGK_TRY(sr);
+            SGK_CU(cudaEventRecord(ss.freed[b], st));
+            ss.chunks++;
+            ss.bytes += 8 * size;
+            from = hi;
+        }
+        return sub(from, cnt);
     };
     // The counters after a round, split or device loop: the next launch's
     // size and the piles.
@@ -2389,7 +2668,11 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             // near queue (the last round pushed nothing, so no vertex holds
             // this round's stamp) and the bucket goes on.
             r.mode = MODE_SETTLE;
+            SGK_CU(cudaEventRecord(ss.t0, st));
+            settle_timed = true;
+            settle_relax0 = hc.p->relax;
             const uint32_t *slist = settled;
+            bool sorted_now = false;
             if (sort_tmp.get() && settled_cnt >= sort_min) {
                 cub::DoubleBuffer<uint32_t> kb(settled.get(), qin); // qin: empty here
                 size_t tb = 0;
@@ -2400,6 +2683,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                                                           sort_bits, st));
                     slist = kb.Current();
                     sorted_passes++;
+                    sorted_now = true;
                 }
             }
             if (r.done) {
@@ -2409,7 +2693,11 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             r.x = full_x;
             r.a = full_a;
             r.w = full_w;
-            SGK_TRY(relax_pass(slist, settled_cnt, offsetof(Counters, mid)));
+            if (sorted_now && ss.on)
+                SGK_TRY(settle_streamed(slist, settled_cnt));
+            else
+                SGK_TRY(relax_pass(slist, settled_cnt, offsetof(Counters, mid)));
+            SGK_CU(cudaEventRecord(ss.t1, st));
             settle_passes++;
             uint32_t *t = qin;
             qin = qout;
@@ -2458,7 +2746,19 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         }
         // One read-back per round or split: it sizes the next launch.
         SGK_TRY(read_back());
+        if (settle_timed) {
+            float ms = 0.0f;
+            SGK_CU(cudaEventElapsedTime(&ms, ss.t0, ss.t1));
+            const u64 us = (u64)(ms * 1000.0f), ent = hc.p->relax - settle_relax0;
+            settle_us += us;
+            if (us > settle_max_us) {
+                settle_max_us = us;
+                settle_max_entries = ent;
+            }
+            settle_timed = false;
+        }
     }
+    ss.release(); // before the download, and whatever the caller allocates next
     stats->seconds_compute = sgi_now() - t1;
     const u64 relaxations = hc.p->tries, scanned = hc.p->relax;
 
@@ -2475,6 +2775,11 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     sgk_stats_set(stats, "device_settles", loop_settles);
     sgk_stats_set(stats, "device_splits", loop_splits);
     sgk_stats_set(stats, "settle_sorted", sorted_passes);
+    sgk_stats_set(stats, "settle_us", settle_us);
+    sgk_stats_set(stats, "settle_max_us", settle_max_us);
+    sgk_stats_set(stats, "settle_max_entries", settle_max_entries);
+    sgk_stats_set(stats, "settle_streamed_chunks", ss.chunks);
+    sgk_stats_set(stats, "settle_streamed_bytes", ss.bytes);
     sgk_stats_set(stats, "light_edges", lx.get() ? light_m : 0);
     const bool shared = ishare.sh && lx.get();
     sgk_stats_set(stats, "cpu_index_split", shared ? ishare.split : n);
@@ -2490,7 +2795,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     sgk_stats_set(stats, "index_moves", ishare.moves);
     sgk_stats_set(stats, "cpu_upload_bytes", ishare.upload);
     sgk_stats_set(stats, "gpu_index_pieces", ishare.gpu_pieces);
-    sgk_stats_set(stats, "host_list_bytes", 4 * (index_host + hc.p->ihost + hc.p->host));
+    sgk_stats_set(stats, "host_list_bytes", 4 * (index_host + hc.p->ihost + hc.p->host) + ss.bytes);
     sgk_stats_set(stats, "preprocess_host_bytes", 4 * (index_host + hc.p->ihost));
     sgk_stats_set(stats, "delta", f32 ? round_counter(delta_f) : delta_u);
     sgk_stats_set(stats, "index_reused", index_reused ? 1 : 0);

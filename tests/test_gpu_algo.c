@@ -2180,6 +2180,100 @@ static void test_sssp_device_rounds(void **state)
     }
 }
 
+/* SSSP's streamed settle passes (kernels/sssp.cu): every family, directed
+ * and undirected, u32 and f32, at splits that spill (X, A and W split
+ * differently; registered host arrays), and an R-MAT store opened in
+ * pinned and in managed memory, each as built (chunks read half or more
+ * are streamed), with "settle-rule" off (every chunk a pass reads is) and
+ * with "settle-stream" off (none): distances and trees equal Dijkstra's,
+ * the accountant's peak within the budget, streamed bytes within the host
+ * bytes; pinned R-MAT streams chunks as built, the families too with
+ * "settle-rule" off, managed memory never (the copy engine reads it
+ * slowly), and nothing streams with "settle-stream" off. */
+static void test_settle_stream(void **state)
+{
+    (void)state;
+    static const int fr[][3] = {{0, 0, 0}, {8, 3, 3}, {3, 5, 1}};
+    static const char *const modes[] = {NULL, "settle-rule", "settle-stream"};
+    char *dir = tu_tmpdir("gpu-settle");
+    char path[512];
+    snprintf(path, sizeof path, "%s/g", dir);
+    sg_rmat_options ro;
+    sg_rmat_defaults(&ro);
+    ro.scale = small_only ? 11 : 13;
+    ro.seed = 3;
+    sg_error err = {0};
+    if (sg_gen_rmat(path, &ro, NULL, &err) != SG_OK) fail_msg("gen rmat: %s", err.msg);
+    for (int mi = 0; mi < 3; mi++) {
+        char *saved = env_push(modes[mi]);
+        char what[300];
+        uint64_t fam_chunks = 0, kind_chunks[2] = {0, 0};
+        for (int k = 0; k < TG_NKINDS; k++)
+            for (int f32 = 0; f32 < 2; f32++) {
+                const int directed = (k + f32) % 2;
+                sg_graph *g = tg_make((tg_kind)k, MEDIUM_N, 4, directed, f32);
+                uint32_t src[3];
+                const int ns = sources_of(g, 4, src);
+                for (int i = 0; i < 3; i++) {
+                    char base[200];
+                    describe(base, sizeof base, (tg_kind)k, MEDIUM_N, 4, directed, f32, g);
+                    snprintf(what, sizeof what, "%s, split %d/8 %d/8 %d/8, disabled: %s", base,
+                             fr[i][0], fr[i][1], fr[i][2], modes[mi] ? modes[mi] : "none");
+                    sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], nverts(g));
+                    for (int j = 0; j < ns; j++) {
+                        sssp_check(run, SG_BACKEND_HYBRID, g, src[j], SG_SSSP_DELTA, 0.0, j == 0,
+                                   what);
+                        uint64_t ch = 0, by = 0, hb = 0;
+                        if (!tu_counter(run, "settle_streamed_chunks", &ch) ||
+                            !tu_counter(run, "settle_streamed_bytes", &by) ||
+                            !tu_counter(run, "host_list_bytes", &hb) || by > hb ||
+                            (ch == 0) != (by == 0))
+                            fail_msg("%s: from %u: %llu chunks, %llu bytes streamed, %llu host "
+                                     "bytes", what, src[j], (unsigned long long)ch,
+                                     (unsigned long long)by, (unsigned long long)hb);
+                        fam_chunks += ch;
+                    }
+                    expect_report(run, true, what);
+                    sg_run_free(run);
+                }
+                sg_graph_free(g);
+            }
+        static const sg_mem_kind kinds[2] = {SG_MEM_MANAGED, SG_MEM_PINNED};
+        for (int ki = 0; ki < 2; ki++) {
+            snprintf(what, sizeof what, "rmat %d, %s memory, lists on the host, disabled: %s",
+                     (int)ro.scale, ki ? "pinned" : "managed", modes[mi] ? modes[mi] : "none");
+            static const int all_host[3] = {8, 0, 0};
+            sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, all_host, 1u << ro.scale);
+            const sg_graph_options go = {.mem = kinds[ki]};
+            sg_graph *g = NULL;
+            if (sg_graph_open(run, path, &go, &g, &err) != SG_OK) fail_msg("%s: %s", what, err.msg);
+            for (uint64_t seed = 1; seed <= 3; seed++) {
+                uint32_t s = 0;
+                if (sg_graph_random_source(g, seed, &s, &err) != SG_OK) fail_msg("%s", err.msg);
+                sssp_check(run, SG_BACKEND_HYBRID, g, s, SG_SSSP_DELTA, 0.0, seed == 1, what);
+                uint64_t ch = 0;
+                if (!tu_counter(run, "settle_streamed_chunks", &ch))
+                    fail_msg("%s: no settle_streamed_chunks", what);
+                kind_chunks[ki] += ch;
+            }
+            expect_report(run, true, what);
+            sg_graph_free(g);
+            sg_run_free(run);
+        }
+        /* as built, the families' passes may all be sparse; R-MAT's first
+         * bucket is not */
+        const bool off = mi == 2;
+        if (kind_chunks[0] != 0 || (off ? fam_chunks + kind_chunks[1] != 0
+                                        : (mi == 1 && fam_chunks == 0) || kind_chunks[1] == 0))
+            fail_msg("disabled: %s: %llu chunks streamed over the families, %llu managed, %llu "
+                     "pinned", modes[mi] ? modes[mi] : "none", (unsigned long long)fam_chunks,
+                     (unsigned long long)kind_chunks[0], (unsigned long long)kind_chunks[1]);
+        env_pop(saved);
+    }
+    tu_rm_rf(dir);
+    free(dir);
+}
+
 static void test_hybrid_host_memory(void **state)
 {
     (void)state;
@@ -2372,6 +2466,7 @@ int main(void)
         cmocka_unit_test(test_hybrid_host_memory),
         cmocka_unit_test(test_searches_into),
         cmocka_unit_test(test_sssp_device_rounds),
+        cmocka_unit_test(test_settle_stream),
         cmocka_unit_test(test_prepared_pinned),
     };
     const char *only = getenv("SG_TEST_ONLY"); /* e.g. "test_bfs", for sanitizer runs */
