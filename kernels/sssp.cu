@@ -78,7 +78,9 @@
 //     and room in the budget for two staging buffers (S entries of A and of
 //     W each, up to SSTREAM_MAX, four chunks or more on small graphs), the
 //     host range (the lists wholly past both device prefixes) is cut into
-//     chunks of at most S entries at vertex boundaries (stream_bounds). A
+//     chunks of at most S entries at vertex boundaries (stream_bounds), and
+//     the buffers allocated, at the first sorted settle pass (SSCA2, whose
+//     passes all run in the device loop, allocates nothing). A
 //     sorted settle pass first counts the entries its vertices hold in each
 //     chunk (settle_cover, read back); a chunk it reads half of or more is
 //     copied whole by DMA to a staging buffer on the copy stream while the
@@ -1469,6 +1471,7 @@ constexpr u64 SSTREAM_MIN = 4096;        // at least (else no streaming)
 struct SettleStream {
     sgk_ctx *c = nullptr;
     bool on = false;
+    bool tried = false;        // open() ran (at the first sorted settle pass)
     u64 S = 0;                 // entries per staging buffer
     u64 nc = 0;                // chunks
     std::vector<u64> cb, ce;   // chunk k: vertices [cb[k], cb[k + 1]), entries [ce[k], ce[k + 1])
@@ -1497,18 +1500,25 @@ struct SettleStream {
         hwork = nullptr;
         on = false;
     }
-    // The pass timing events, then, for host lists the copy engine reads
-    // (pinned or registered, not managed), the chunks and buffers where the
-    // budget has room for two staging buffers of SSTREAM_MIN entries or
-    // more beside what is allocated.
-    sg_status open(sgk_ctx *ctx, const sgk_graph *g, bool want, sg_error *err)
+    // The pass timing events.
+    sg_status events(sgk_ctx *ctx, sg_error *err)
     {
         c = ctx;
         SGK_CU(cudaEventCreate(&t0));
         SGK_CU(cudaEventCreate(&t1));
+        return SG_OK;
+    }
+    // At the first sorted settle pass, for host lists the copy engine reads
+    // (pinned or registered, not managed): the chunks and buffers, where
+    // the budget has room for two staging buffers of SSTREAM_MIN entries
+    // or more beside what is allocated (nothing is allocated for a search
+    // without such a pass: SSCA2's are all in the device loop).
+    sg_status open(const sgk_graph *g, sg_error *err)
+    {
+        tried = true;
         const u64 n = g->d.n, m = g->d.m;
         const u64 eh = g->A.s > g->W.s ? g->A.s : g->W.s;
-        if (!want || !g->spilled || eh >= m || g->h_managed || !g->ha || !g->hw) return SG_OK;
+        if (!g->spilled || eh >= m || g->h_managed || !g->ha || !g->hw) return SG_OK;
         const u64 host = m - eh, margin = 1ull << 20;
         u64 want_s = host / 4; // four chunks or more on small graphs
         want_s = want_s < SSTREAM_MIN ? SSTREAM_MIN : want_s > SSTREAM_MAX ? SSTREAM_MAX : want_s;
@@ -2418,7 +2428,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     // Sorted settle passes stream the host chunks most of whose entries
     // they read (see "Streamed settle passes" at the top).
     SettleStream ss;
-    SGK_TRY(ss.open(c, g, defer && sort_tmp.get() && !sgk_ctx_disabled(c, "settle-stream"), err));
+    SGK_TRY(ss.events(c, err));
+    const bool want_stream = defer && sort_tmp.get() && !sgk_ctx_disabled(c, "settle-stream");
     const bool dense_rule = !sgk_ctx_disabled(c, "settle-rule");
     u64 settle_us = 0, settle_max_us = 0, settle_max_entries = 0, settle_relax0 = 0;
     bool settle_timed = false;
@@ -2693,6 +2704,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             r.x = full_x;
             r.a = full_a;
             r.w = full_w;
+            if (sorted_now && want_stream && !ss.tried) SGK_TRY(ss.open(g, err));
             if (sorted_now && ss.on)
                 SGK_TRY(settle_streamed(slist, settled_cnt));
             else
