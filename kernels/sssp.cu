@@ -90,7 +90,9 @@
 //     wire's 54 GB/s), the search's kernels 679 to 589 ms. Managed memory
 //     keeps the gathers: its DMA is slow (kernels/mst.cu), and a copy
 //     kernel (the forest's k_pull) beside the relaxations made the pass
-//     slower, 400 to 482 ms (docs/benchmarks.md, twenty-second session).
+//     slower, 400 to 482 ms, and 397-433 to 498-533 ms with the
+//     relaxations leaving it a block per multiprocessor (docs/benchmarks.md,
+//     twenty-second session).
 //     Counters "settle_streamed_chunks", "settle_streamed_bytes" (in
 //     host_list_bytes too), and the host-launched settle passes' time
 //     "settle_us", the longest one's "settle_max_us" and the entries it
