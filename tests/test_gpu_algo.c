@@ -2180,6 +2180,22 @@ static void test_sssp_device_rounds(void **state)
     }
 }
 
+/* A temporary directory (tag in its name) holding an R-MAT store of the
+ * given scale and seed at `path` (dir/g); returns the directory, for
+ * tu_rm_rf and free. */
+static char *rmat_store(const char *tag, unsigned scale, uint64_t seed, char *path, size_t len)
+{
+    char *dir = tu_tmpdir(tag);
+    snprintf(path, len, "%s/g", dir);
+    sg_rmat_options ro;
+    sg_rmat_defaults(&ro);
+    ro.scale = scale;
+    ro.seed = seed;
+    sg_error err = {0};
+    if (sg_gen_rmat(path, &ro, NULL, &err) != SG_OK) fail_msg("gen rmat: %s", err.msg);
+    return dir;
+}
+
 /* SSSP's streamed settle passes (kernels/sssp.cu): every family, directed
  * and undirected, u32 and f32, at splits that spill (X, A and W split
  * differently; registered host arrays), and an R-MAT store opened in
@@ -2195,15 +2211,10 @@ static void test_settle_stream(void **state)
     (void)state;
     static const int fr[][3] = {{0, 0, 0}, {8, 3, 3}, {3, 5, 1}};
     static const char *const modes[] = {NULL, "settle-rule", "settle-stream"};
-    char *dir = tu_tmpdir("gpu-settle");
+    const unsigned scale = small_only ? 11 : 13;
     char path[512];
-    snprintf(path, sizeof path, "%s/g", dir);
-    sg_rmat_options ro;
-    sg_rmat_defaults(&ro);
-    ro.scale = small_only ? 11 : 13;
-    ro.seed = 3;
+    char *dir = rmat_store("gpu-settle", scale, 3, path, sizeof path);
     sg_error err = {0};
-    if (sg_gen_rmat(path, &ro, NULL, &err) != SG_OK) fail_msg("gen rmat: %s", err.msg);
     for (int mi = 0; mi < 3; mi++) {
         char *saved = env_push(modes[mi]);
         char what[300];
@@ -2240,10 +2251,10 @@ static void test_settle_stream(void **state)
             }
         static const sg_mem_kind kinds[2] = {SG_MEM_MANAGED, SG_MEM_PINNED};
         for (int ki = 0; ki < 2; ki++) {
-            snprintf(what, sizeof what, "rmat %d, %s memory, lists on the host, disabled: %s",
-                     (int)ro.scale, ki ? "pinned" : "managed", modes[mi] ? modes[mi] : "none");
+            snprintf(what, sizeof what, "rmat %u, %s memory, lists on the host, disabled: %s",
+                     scale, ki ? "pinned" : "managed", modes[mi] ? modes[mi] : "none");
             static const int all_host[3] = {8, 0, 0};
-            sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, all_host, 1u << ro.scale);
+            sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, all_host, 1u << scale);
             const sg_graph_options go = {.mem = kinds[ki]};
             sg_graph *g = NULL;
             if (sg_graph_open(run, path, &go, &g, &err) != SG_OK) fail_msg("%s: %s", what, err.msg);
@@ -2277,15 +2288,10 @@ static void test_settle_stream(void **state)
 static void test_hybrid_host_memory(void **state)
 {
     (void)state;
-    char *dir = tu_tmpdir("gpu-hybrid");
+    const unsigned scale = small_only ? 9 : 12;
     char path[512];
-    snprintf(path, sizeof path, "%s/g", dir);
-    sg_rmat_options ro;
-    sg_rmat_defaults(&ro);
-    ro.scale = small_only ? 9 : 12;
-    ro.seed = 7;
+    char *dir = rmat_store("gpu-hybrid", scale, 7, path, sizeof path);
     sg_error err = {0};
-    if (sg_gen_rmat(path, &ro, NULL, &err) != SG_OK) fail_msg("gen rmat: %s", err.msg);
     /* auto: a budget just below X and A, so that neither SSSP's nor BFS's
      * graph fits (BFS needs no W) while their working arrays do */
     uint64_t xa = 0;
@@ -2304,13 +2310,13 @@ static void test_hybrid_host_memory(void **state)
     for (int ki = 0; ki < 4; ki++)
         for (int i = 0; i < 4; i++) {
             char what[200];
-            snprintf(what, sizeof what, "rmat %d in host memory kind %d, split %d", (int)ro.scale,
+            snprintf(what, sizeof what, "rmat %u in host memory kind %d, split %d", scale,
                      (int)kinds[ki], i);
             /* without the CPU share the GPU walks every host-resident list
              * of the forest's first round: streamed by DMA from pinned or
              * registered memory, by a kernel from managed memory */
             char *saved = env_push(i < 2 ? "cpu-share" : NULL);
-            sg_run *run = i < 3 ? mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], 1u << ro.scale)
+            sg_run *run = i < 3 ? mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], 1u << scale)
                                 : mkhybrid(SG_BACKEND_AUTO, xa, NULL, 0);
             const sg_graph_options go = {.mem = kinds[ki]};
             sg_graph *g = NULL;
