@@ -2196,14 +2196,37 @@ static char *rmat_store(const char *tag, unsigned scale, uint64_t seed, char *pa
     return dir;
 }
 
+/* A hybrid SSSP run's settle counters agree: streamed bytes within the host
+ * bytes and with chunks; chunks only from sorted passes (host-launched);
+ * the longest host pass within their sum, timed when one ran, and its
+ * entries within those scanned. Returns the chunks streamed. */
+static uint64_t settle_counters(const sg_run *run, const char *what, uint32_t src)
+{
+    uint64_t ch = 0, by = 0, hb = 0, so = 0, us = 0, mx = 0, me = 0, sc = 0;
+    if (!tu_counter(run, "settle_streamed_chunks", &ch) ||
+        !tu_counter(run, "settle_streamed_bytes", &by) || !tu_counter(run, "host_list_bytes", &hb) ||
+        !tu_counter(run, "settle_sorted", &so) || !tu_counter(run, "settle_us", &us) ||
+        !tu_counter(run, "settle_max_us", &mx) || !tu_counter(run, "settle_max_entries", &me) ||
+        !tu_counter(run, "edges_scanned", &sc))
+        fail_msg("%s: from %u: a settle counter is missing", what, src);
+    if (by > hb || (ch == 0) != (by == 0) || (ch > 0 && so == 0) || mx > us || me > sc ||
+        (so > 0 && us == 0))
+        fail_msg("%s: from %u: %llu chunks, %llu bytes streamed, %llu host bytes; %llu sorted "
+                 "passes, %llu us in host passes, the longest %llu us over %llu of %llu entries",
+                 what, src, (unsigned long long)ch, (unsigned long long)by, (unsigned long long)hb,
+                 (unsigned long long)so, (unsigned long long)us, (unsigned long long)mx,
+                 (unsigned long long)me, (unsigned long long)sc);
+    return ch;
+}
+
 /* SSSP's streamed settle passes (kernels/sssp.cu): every family, directed
  * and undirected, u32 and f32, at splits that spill (X, A and W split
  * differently; registered host arrays), and an R-MAT store opened in
  * pinned and in managed memory, each as built (chunks read half or more
  * are streamed), with "settle-rule" off (every chunk a pass reads is) and
  * with "settle-stream" off (none): distances and trees equal Dijkstra's,
- * the accountant's peak within the budget, streamed bytes within the host
- * bytes; pinned R-MAT streams chunks as built, the families too with
+ * the accountant's peak within the budget, the settle counters consistent
+ * (settle_counters); pinned R-MAT streams chunks as built, the families too with
  * "settle-rule" off, managed memory never (the copy engine reads it
  * slowly), and nothing streams with "settle-stream" off. */
 static void test_settle_stream(void **state)
@@ -2234,15 +2257,7 @@ static void test_settle_stream(void **state)
                     for (int j = 0; j < ns; j++) {
                         sssp_check(run, SG_BACKEND_HYBRID, g, src[j], SG_SSSP_DELTA, 0.0, j == 0,
                                    what);
-                        uint64_t ch = 0, by = 0, hb = 0;
-                        if (!tu_counter(run, "settle_streamed_chunks", &ch) ||
-                            !tu_counter(run, "settle_streamed_bytes", &by) ||
-                            !tu_counter(run, "host_list_bytes", &hb) || by > hb ||
-                            (ch == 0) != (by == 0))
-                            fail_msg("%s: from %u: %llu chunks, %llu bytes streamed, %llu host "
-                                     "bytes", what, src[j], (unsigned long long)ch,
-                                     (unsigned long long)by, (unsigned long long)hb);
-                        fam_chunks += ch;
+                        fam_chunks += settle_counters(run, what, src[j]);
                     }
                     expect_report(run, true, what);
                     sg_run_free(run);
@@ -2262,10 +2277,7 @@ static void test_settle_stream(void **state)
                 uint32_t s = 0;
                 if (sg_graph_random_source(g, seed, &s, &err) != SG_OK) fail_msg("%s", err.msg);
                 sssp_check(run, SG_BACKEND_HYBRID, g, s, SG_SSSP_DELTA, 0.0, seed == 1, what);
-                uint64_t ch = 0;
-                if (!tu_counter(run, "settle_streamed_chunks", &ch))
-                    fail_msg("%s: no settle_streamed_chunks", what);
-                kind_chunks[ki] += ch;
+                kind_chunks[ki] += settle_counters(run, what, s);
             }
             expect_report(run, true, what);
             sg_graph_free(g);
