@@ -1535,7 +1535,15 @@ struct SettleStream {
             stream_bounds<<<(unsigned)((cnt + 256) / 256), 256, 0, c->stream>>>(
                 graph_x(g), n, eh, step, cnt, vb.get(), vb.get() + cnt + 1);
             SGK_LAUNCHED("stream_bounds");
-            std::vector<u64> h(2 * (cnt + 1));
+            std::vector<u64> h;
+            try { // (at most cnt + 1 chunk bounds: the pushes below never reallocate)
+                h.resize(2 * (cnt + 1));
+                cb.reserve(cnt + 1);
+                ce.reserve(cnt + 1);
+            } catch (...) {
+                return sgi_fail(err, SG_E_NOMEM, "SSSP's streamed settle passes: host memory for "
+                                "%llu chunk candidates", (unsigned long long)cnt);
+            }
             SGK_CU(cudaMemcpyAsync(h.data(), vb.get(), h.size() * sizeof(u64),
                                    cudaMemcpyDeviceToHost, c->stream));
             SGK_CU(cudaStreamSynchronize(c->stream));
