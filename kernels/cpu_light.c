@@ -48,6 +48,20 @@ uint64_t sgk_light_fill_scalar(const uint32_t *a, const uint32_t *w, uint64_t e0
     return k;
 }
 
+uint64_t sgk_light_lists_scalar(const uint64_t *x, const uint32_t *a, const uint32_t *w,
+                                uint64_t v0, uint64_t v1, uint64_t bound, uint32_t wmask,
+                                uint64_t *cnt, uint32_t *la, uint32_t *lw)
+{
+    uint64_t k = 0;
+    for (uint64_t v = v0; v < v1; v++) {
+        const uint64_t c = sgk_light_fill_scalar(a, w, x[v], x[v + 1], bound, wmask, la + k,
+                                                 lw + k);
+        cnt[v - v0] = c;
+        k += c;
+    }
+    return k;
+}
+
 #if SGK_HAVE_AVX512
 
 #define AVX512 __attribute__((target("avx512f")))
@@ -113,13 +127,12 @@ static AVX512 uint64_t count_avx512(const uint64_t *x, const uint32_t *w, uint64
     return total;
 }
 
-static AVX512 uint64_t fill_avx512(const uint32_t *a, const uint32_t *w, uint64_t e0,
-                                   uint64_t e1, uint64_t bound, uint32_t wmask, uint32_t *la,
-                                   uint32_t *lw, bool prefetch)
+/* The light entries of [e0, e1) into la + k up, prefetching below pend;
+ * returns k past them. */
+static inline AVX512 uint64_t fill_span(const uint32_t *a, const uint32_t *w, uint64_t e0,
+                                        uint64_t e1, __m512i lim, __m512i wm, uint64_t pend,
+                                        uint32_t *la, uint32_t *lw, uint64_t k)
 {
-    const __m512i lim = limit(bound), wm = _mm512_set1_epi32((int)wmask);
-    const uint64_t pend = prefetch ? e1 : 0;
-    uint64_t k = 0;
     for (uint64_t p = e0; p < e1; p += 16) {
         ahead(a, p, pend);
         ahead(w, p, pend);
@@ -133,6 +146,31 @@ static AVX512 uint64_t fill_avx512(const uint32_t *a, const uint32_t *w, uint64_
         _mm512_mask_storeu_epi32(la + k, out, _mm512_maskz_compress_epi32(lt, av));
         _mm512_mask_storeu_epi32(lw + k, out, _mm512_maskz_compress_epi32(lt, wv));
         k += c;
+    }
+    return k;
+}
+
+static AVX512 uint64_t fill_avx512(const uint32_t *a, const uint32_t *w, uint64_t e0,
+                                   uint64_t e1, uint64_t bound, uint32_t wmask, uint32_t *la,
+                                   uint32_t *lw, bool prefetch)
+{
+    return fill_span(a, w, e0, e1, limit(bound), _mm512_set1_epi32((int)wmask),
+                     prefetch ? e1 : 0, la, lw, 0);
+}
+
+/* Lists after one another: the steps of consecutive lists are at most 16
+ * entries apart, so every line ahead gets a prefetch (as in the count). */
+static AVX512 uint64_t lists_avx512(const uint64_t *x, const uint32_t *a, const uint32_t *w,
+                                    uint64_t v0, uint64_t v1, uint64_t bound, uint32_t wmask,
+                                    uint64_t *cnt, uint32_t *la, uint32_t *lw, bool prefetch)
+{
+    const __m512i lim = limit(bound), wm = _mm512_set1_epi32((int)wmask);
+    const uint64_t pend = prefetch ? x[v1] : 0;
+    uint64_t k = 0;
+    for (uint64_t v = v0; v < v1; v++) {
+        const uint64_t k0 = k;
+        k = fill_span(a, w, x[v], x[v + 1], lim, wm, pend, la, lw, k);
+        cnt[v - v0] = k - k0;
     }
     return k;
 }
@@ -158,6 +196,15 @@ uint64_t sgk_light_fill(const uint32_t *a, const uint32_t *w, uint64_t e0, uint6
     return sgk_light_fill_scalar(a, w, e0, e1, bound, wmask, la, lw);
 }
 
+uint64_t sgk_light_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
+                         uint64_t v1, uint64_t bound, uint32_t wmask, bool prefetch,
+                         uint64_t *cnt, uint32_t *la, uint32_t *lw)
+{
+    if (vector_ok(bound))
+        return lists_avx512(x, a, w, v0, v1, bound, wmask, cnt, la, lw, prefetch);
+    return sgk_light_lists_scalar(x, a, w, v0, v1, bound, wmask, cnt, la, lw);
+}
+
 #else /* no x86-64 vector code */
 
 uint64_t sgk_light_tally(const uint32_t *w, uint64_t e0, uint64_t e1, uint64_t bound,
@@ -179,6 +226,14 @@ uint64_t sgk_light_fill(const uint32_t *a, const uint32_t *w, uint64_t e0, uint6
 {
     (void)prefetch;
     return sgk_light_fill_scalar(a, w, e0, e1, bound, wmask, la, lw);
+}
+
+uint64_t sgk_light_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
+                         uint64_t v1, uint64_t bound, uint32_t wmask, bool prefetch,
+                         uint64_t *cnt, uint32_t *la, uint32_t *lw)
+{
+    (void)prefetch;
+    return sgk_light_lists_scalar(x, a, w, v0, v1, bound, wmask, cnt, la, lw);
 }
 
 #endif

@@ -42,7 +42,16 @@ uint64_t sgk_light_fill(const uint32_t *a, const uint32_t *w, uint64_t e0, uint6
                         uint64_t bound, uint32_t wmask, bool prefetch, uint32_t *la,
                         uint32_t *lw);
 
-/* The same three with plain C loops (the reference the tests hold the
+/* The count and the fill in one sweep: cnt[v - v0] = the light entries of
+ * list v, for v in [v0, v1), and those entries, in order, into la and lw,
+ * which have room for them (at most x[v1] - x[v0]: nothing is written past
+ * the count). Returns the count. One read of W where sgk_light_count and
+ * sgk_light_fill read it twice. */
+uint64_t sgk_light_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
+                         uint64_t v1, uint64_t bound, uint32_t wmask, bool prefetch,
+                         uint64_t *cnt, uint32_t *la, uint32_t *lw);
+
+/* The same four with plain C loops (the reference the tests hold the
  * vector code to; what runs where the CPU lacks AVX-512F). */
 uint64_t sgk_light_count_scalar(const uint64_t *x, const uint32_t *w, uint64_t v0, uint64_t v1,
                                 uint64_t bound, uint32_t wmask, uint64_t *cnt);
@@ -50,6 +59,9 @@ uint64_t sgk_light_tally_scalar(const uint32_t *w, uint64_t e0, uint64_t e1, uin
                                 uint32_t wmask);
 uint64_t sgk_light_fill_scalar(const uint32_t *a, const uint32_t *w, uint64_t e0, uint64_t e1,
                                uint64_t bound, uint32_t wmask, uint32_t *la, uint32_t *lw);
+uint64_t sgk_light_lists_scalar(const uint64_t *x, const uint32_t *a, const uint32_t *w,
+                                uint64_t v0, uint64_t v1, uint64_t bound, uint32_t wmask,
+                                uint64_t *cnt, uint32_t *la, uint32_t *lw);
 
 #ifdef __cplusplus
 }

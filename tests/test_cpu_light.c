@@ -85,6 +85,8 @@ typedef uint64_t (*count_fn)(const uint64_t *, const uint32_t *, uint64_t, uint6
 typedef uint64_t (*tally_fn)(const uint32_t *, uint64_t, uint64_t, uint64_t, uint32_t);
 typedef uint64_t (*fill_fn)(const uint32_t *, const uint32_t *, uint64_t, uint64_t, uint64_t,
                             uint32_t, uint32_t *, uint32_t *);
+typedef uint64_t (*lists_fn)(const uint64_t *, const uint32_t *, const uint32_t *, uint64_t,
+                             uint64_t, uint64_t, uint32_t, uint64_t *, uint32_t *, uint32_t *);
 
 /* The vector versions with their prefetch on and off. */
 static uint64_t count_pf(const uint64_t *x, const uint32_t *w, uint64_t v0, uint64_t v1,
@@ -117,10 +119,22 @@ static uint64_t fill_np(const uint32_t *a, const uint32_t *w, uint64_t e0, uint6
 {
     return sgk_light_fill(a, w, e0, e1, bound, wmask, false, la, lw);
 }
+static uint64_t lists_pf(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
+                         uint64_t v1, uint64_t bound, uint32_t wmask, uint64_t *cnt,
+                         uint32_t *la, uint32_t *lw)
+{
+    return sgk_light_lists(x, a, w, v0, v1, bound, wmask, true, cnt, la, lw);
+}
+static uint64_t lists_np(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
+                         uint64_t v1, uint64_t bound, uint32_t wmask, uint64_t *cnt,
+                         uint32_t *la, uint32_t *lw)
+{
+    return sgk_light_lists(x, a, w, v0, v1, bound, wmask, false, cnt, la, lw);
+}
 
 /* One version on [v0, v1) at `bound` against the oracle's answers. */
 static void check_range(const lists *l, uint64_t v0, uint64_t v1, uint64_t bound, bool f32,
-                        count_fn cf, tally_fn tf, fill_fn ff, const char *name)
+                        count_fn cf, tally_fn tf, fill_fn ff, lists_fn lf, const char *name)
 {
     const uint32_t wm = f32 ? SGK_LIGHT_F32 : SGK_LIGHT_U32;
     const uint64_t nv = v1 - v0, ne = l->x[v1] - l->x[v0];
@@ -146,6 +160,20 @@ static void check_range(const lists *l, uint64_t v0, uint64_t v1, uint64_t bound
     for (uint64_t i = total; i < total + 16; i++)
         if (ga[i] != GUARD || gw[i] != GUARD)
             fail_msg("%s fill wrote past its %llu entries (lists [%llu, %llu))", name,
+                     (unsigned long long)total, (unsigned long long)v0, (unsigned long long)v1);
+    /* the count and the fill in one sweep: the same counts and entries,
+     * nothing past them */
+    for (uint64_t i = 0; i < total + 16; i++) ga[i] = gw[i] = GUARD;
+    for (uint64_t i = 0; i <= nv; i++) got_c[i] = GUARD;
+    const uint64_t kl = lf(l->x, l->a, l->w, v0, v1, bound, wm, got_c, ga, gw);
+    if (kl != total || memcmp(got_c, want_c, nv * 8) != 0 || memcmp(ga, wa, total * 4) != 0 ||
+        memcmp(gw, ww, total * 4) != 0 || got_c[nv] != GUARD)
+        fail_msg("%s lists: lists [%llu, %llu) at bound %llu%s: %llu entries, want %llu", name,
+                 (unsigned long long)v0, (unsigned long long)v1, (unsigned long long)bound,
+                 f32 ? ", f32" : "", (unsigned long long)kl, (unsigned long long)total);
+    for (uint64_t i = total; i < total + 16; i++)
+        if (ga[i] != GUARD || gw[i] != GUARD)
+            fail_msg("%s lists wrote past its %llu entries (lists [%llu, %llu))", name,
                      (unsigned long long)total, (unsigned long long)v0, (unsigned long long)v1);
     free(want_c);
     free(got_c);
@@ -176,10 +204,12 @@ static void test_light_versions(void **state)
             }
             for (int f32 = 0; f32 < 2; f32++) {
                 check_range(&l, v0, v1, bounds[b], f32, sgk_light_count_scalar,
-                            sgk_light_tally_scalar, sgk_light_fill_scalar, "plain");
-                check_range(&l, v0, v1, bounds[b], f32, count_pf, tally_pf, fill_pf,
+                            sgk_light_tally_scalar, sgk_light_fill_scalar,
+                            sgk_light_lists_scalar, "plain");
+                check_range(&l, v0, v1, bounds[b], f32, count_pf, tally_pf, fill_pf, lists_pf,
                             "vector, prefetch");
-                check_range(&l, v0, v1, bounds[b], f32, count_np, tally_np, fill_np, "vector");
+                check_range(&l, v0, v1, bounds[b], f32, count_np, tally_np, fill_np, lists_np,
+                            "vector");
                 /* an entry range that cuts lists anywhere (the fill's pieces) */
                 const uint32_t wm = f32 ? SGK_LIGHT_F32 : SGK_LIGHT_U32;
                 const uint64_t e0 = tu_rand(&rng) % (l.m + 1),
