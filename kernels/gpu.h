@@ -337,7 +337,8 @@ typedef enum sgk_sssp_method {
  * rates put them (at share->from with "dynamic-split" disabled); counters
  * "cpu_index_split" (the threads' first vertex; n when they took none),
  * "cpu_index_lists", "cpu_index_entries" (entries they read, every pass),
- * "cpu_index_light", "cpu_index_us", "cpu_upload_bytes" (their counts and
+ * "cpu_index_light", "cpu_index_us", "cpu_index_sweeps" (the fused
+ * pass's chunks they took in one sweep), "cpu_upload_bytes" (their counts and
  * light entries sent to the device) and "gpu_index_pieces"; "index_fused"
  * (1: one fused pass built the index), "index_fused_us", "index_slots"
  * (the slots it had) and "index_moves" (copies moving the threads' part
@@ -346,7 +347,8 @@ typedef enum sgk_sssp_method {
  * Disable names:
  * "bucket-balance", "prefilter", "far-window", "defer-heavy",
  * "light-index", "done-bits", "wide-delta", "wider-delta", "cpu-light" (the GPU builds the
- * whole index), "light-prefetch" (its CPU share without software
+ * whole index), "light-sweep" (the fused pass's CPU share counts, then
+ * tallies and copies each chunk), "light-prefetch" (its CPU share without software
  * prefetch), "dynamic-split", "fused-index" (a count and a fill instead
  * of one pass), "settle-sort" (settle passes in the
  * rounds' order, not sorted by id; counter "settle_sorted" counts the

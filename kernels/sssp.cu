@@ -201,6 +201,9 @@
 //                     CPU share of the host lists)
 //   "light-prefetch"  near-far: the light index's CPU share reads its lists
 //                     without software prefetch (cpu_light.h)
+//   "light-sweep"     near-far: the fused pass's CPU share counts a chunk,
+//                     then tallies and copies its light entries (three
+//                     reads of W), not one sweep (sgk_light_lists)
 //   "dynamic-split"   near-far: the light index's CPU share takes the
 //                     lists from share->from up (no meeting)
 //   "fused-index"     near-far: the light index by a count and a fill (two
@@ -1625,13 +1628,19 @@ u64 window_end(bool f32, u64 T1, u64 w, u64 delta_u, double delta_f)
 // the whole index. The fused pass (fused(), below) splits its one pass the
 // same way. Measured at 6 GiB (docs/benchmarks.md, seventeenth session):
 // R-MAT 26 0.25-0.30 s fused against 0.31-0.40 s for the count and fill,
-// SSCA2 26 0.24 against 0.29-0.34 s.
+// SSCA2 26 0.24 against 0.29-0.34 s. In the fused pass the threads sweep
+// each chunk once (sweep_chunk: counts and light entries together), where
+// they counted it, then tallied and copied it ("light-sweep" disabled):
+// R-MAT 26 at 6 GiB 0.197-0.240 s against 0.231-0.285 (twenty-third
+// session).
 struct IndexShare {
     sgk_ctx *c = nullptr;
     const sgk_graph *g = nullptr;
     const sgk_cpu_share *sh = nullptr; // null: the GPU alone
     bool dynamic = true;
     bool prefetch = true;   // the threads' loops prefetch ahead (cpu_light.h)
+    bool sweep = true;      // the fused pass's chunks in one sweep (sweep_chunk)
+    u64 sweeps = 0;         // chunks it took so
     u64 split = 0;          // the threads' lists are [split, n) (the last pass's meeting)
     u64 cpu_entries = 0;    // entries they read (W in the count; W and A in the fill)
     u64 cpu_us = 0;         // their wall time, both passes
@@ -1646,6 +1655,11 @@ struct IndexShare {
     // thread): their bounds in the count, their light counts in the fill.
     uint64_t np = 0;
     std::vector<uint64_t> piece, ptot; // ptot: a chunk's light counts by piece (count_chunk)
+    // sweep_chunk's light entries (A, then W: a stage buffer's size), not
+    // cleared: the threads' sweeps touch its pages first. (A cleared one,
+    // zeroed on one thread before the threads began, added 35-58 ms to a
+    // ~220 ms build at R-MAT 26: docs/benchmarks.md, twenty-third session.)
+    std::unique_ptr<uint32_t[]> scratch;
 
     IndexShare() = default;
     IndexShare(const IndexShare &) = delete;
@@ -1766,6 +1780,45 @@ struct IndexShare {
                                           prefetch, out + (cut[pc] - v0));
         tot[0] = 0;
         for (uint64_t pc = 0; pc < np; pc++) tot[pc + 1] += tot[pc];
+    }
+
+    // count_chunk's counts and the chunk's light entries in one sweep
+    // (sgk_light_lists: W read once, where the count and stage_light read
+    // it three times): each piece's light entries go to scratch at the
+    // piece's first entry (room for every entry of a chunk of at most
+    // SGK_STAGE_BYTES / 8); swept_out then moves them to a stage buffer.
+    void sweep_chunk(const sgk_meet &mt, u64 v0, u64 v1, u64 bound, uint64_t *out)
+    {
+        uint64_t *cut = piece.data(), *tot = ptot.data();
+        const u64 e0 = sh->x[v0], most = SGK_STAGE_BYTES / 8;
+        uint32_t *ta = scratch.get(), *tw = ta + most;
+        mt.cuts(v0, v1, np, cut);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(sh->threads)
+        for (uint64_t pc = 0; pc < np; pc++) {
+            const u64 at = sh->x[cut[pc]] - e0;
+            tot[pc + 1] = sgk_light_lists(sh->x, sh->a, sh->w, cut[pc], cut[pc + 1], bound,
+                                          wmask(), prefetch, out + (cut[pc] - v0), ta + at,
+                                          tw + at);
+        }
+        tot[0] = 0;
+        for (uint64_t pc = 0; pc < np; pc++) tot[pc + 1] += tot[pc];
+    }
+    // sweep_chunk's light entries of lists [v0, v1) into sa and sw (a stage
+    // buffer's halves), each piece's at its place among the chunk's (ptot).
+    // Apart from the sweep so that the stage buffer is taken after it: the
+    // copy of the last chunk's entries out of that buffer has the sweep's
+    // time to end.
+    void swept_out(u64 v0, uint32_t *sa, uint32_t *sw)
+    {
+        const uint64_t *cut = piece.data(), *tot = ptot.data();
+        const u64 e0 = sh->x[v0], most = SGK_STAGE_BYTES / 8;
+        const uint32_t *ta = scratch.get(), *tw = ta + most;
+#pragma omp parallel for schedule(static) num_threads(sh->threads)
+        for (uint64_t pc = 0; pc < np; pc++) {
+            const u64 at = sh->x[cut[pc]] - e0, k = tot[pc + 1] - tot[pc];
+            memcpy(sa + tot[pc], ta + at, k * 4);
+            memcpy(sw + tot[pc], tw + at, k * 4);
+        }
     }
 
     // Sends a staged run's k light entries (A in the stage buffer's first
@@ -1978,16 +2031,28 @@ struct IndexShare {
                 return SG_OK;
             };
             const u64 most = SGK_STAGE_BYTES / 8;
+            if (sweep && !scratch) {
+                scratch.reset(new (std::nothrow) uint32_t[2 * most]);
+                if (!scratch)
+                    return sgi_fail(err, SG_E_NOMEM,
+                                    "SSSP's light index: the CPU threads' %llu MiB of scratch",
+                                    (unsigned long long)(8 * most >> 20));
+            }
             u64 entries = 0, up = 0, light = 0;
             auto cpu = [&](sg_error *e) -> sg_status {
                 uint64_t *cut = piece.data(), *tot = ptot.data();
                 uint64_t v0 = 0, v1 = 0;
                 while (mt.cpu(most, most, v0, v1)) {
-                    // the chunk's light counts, then its offsets, staged
+                    // the chunk's light counts, then its offsets, staged; in
+                    // one sweep (a chunk within a stage buffer) its light
+                    // entries too, into scratch
+                    const u64 e0 = sh->x[v0], e1 = sh->x[v1];
+                    const bool one = sweep && e1 - e0 <= most;
                     sgk_stage so = {nullptr, 0, 0};
                     SGK_TRY(sgk_stage_begin(c, &so, e));
                     uint64_t *off = static_cast<uint64_t *>(so.buf);
-                    count_chunk(mt, v0, v1, bound, off);
+                    if (one) sweep_chunk(mt, v0, v1, bound, off);
+                    else count_chunk(mt, v0, v1, bound, off);
                     const u64 k = tot[np];
                     if (k > top) { // no slots left: the caller counts anew
                         over = true;
@@ -2007,10 +2072,18 @@ struct IndexShare {
                     }
                     SGK_TRY(sgk_stage_copy(c, &so, 0, lx + v0, (v1 - v0) * 8, e));
                     SGK_TRY(sgk_stage_end(c, &so, e));
-                    // its light entries, in runs of `most` entries
-                    const u64 e0 = sh->x[v0], e1 = sh->x[v1];
+                    // its light entries: swept, or in runs of `most` entries
                     u64 got = 0;
-                    for (u64 r0 = e0; r0 < e1;) {
+                    if (one) {
+                        sgk_stage sl = {nullptr, 0, 0};
+                        SGK_TRY(sgk_stage_begin(c, &sl, e));
+                        uint32_t *sa = static_cast<uint32_t *>(sl.buf);
+                        swept_out(v0, sa, sa + most);
+                        SGK_TRY(send_run(sl, k, base, 0, k, la, lw, v0, v1, e));
+                        got = k;
+                        sweeps++;
+                    }
+                    for (u64 r0 = e0; !one && r0 < e1;) {
                         const u64 r1 = e1 - r0 < most ? e1 : r0 + most;
                         sgk_stage stg = {nullptr, 0, 0};
                         SGK_TRY(sgk_stage_begin(c, &stg, e));
@@ -2177,6 +2250,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         ishare.sh = share;
         ishare.dynamic = !sgk_ctx_disabled(c, "dynamic-split");
         ishare.prefetch = !sgk_ctx_disabled(c, "light-prefetch");
+        ishare.sweep = !sgk_ctx_disabled(c, "light-sweep");
     }
 
     // The bucket width.
@@ -2809,6 +2883,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     sgk_stats_set(stats, "cpu_index_entries", ishare.cpu_entries);
     sgk_stats_set(stats, "cpu_index_light", shared ? ishare.cpu_fill_light : 0);
     sgk_stats_set(stats, "cpu_index_us", ishare.cpu_us);
+    sgk_stats_set(stats, "cpu_index_sweeps", ishare.sweeps);
     sgk_stats_set(stats, "index_count_us", ishare.count_us);
     sgk_stats_set(stats, "index_fill_us", ishare.fill_us);
     sgk_stats_set(stats, "index_fused", stats_fused && lx.get() ? 1 : 0);

@@ -1535,7 +1535,9 @@ static void test_hybrid_forest_cache(void **state)
  * counted and copied by the threads and by the GPU, meeting where their
  * rates put them (by default), with the threads taking every such list
  * ("dynamic-split" off), or by the GPU alone ("cpu-light" off); in one
- * fused pass (by default) or a count and a fill ("fused-index" off). Exact
+ * fused pass (by default; the threads' chunks in one sweep, or, with
+ * "light-sweep" off, a count then a tally and a copy) or a count and a
+ * fill ("fused-index" off). Exact
  * distances on every family at splits that leave all, some or none of the
  * lists on the host (A and W split apart), with the automatic width and a
  * narrow one; the counters say who took which lists: the threads' first
@@ -1548,12 +1550,13 @@ static void test_hybrid_sssp_share(void **state)
     (void)state;
     static const int fr[][3] = {{8, 8, 8}, {0, 0, 0}, {3, 5, 1}, {6, 2, 4}};
     const int nfr = (int)(sizeof fr / sizeof fr[0]);
-    static const char *const modes[] = {NULL, "dynamic-split", "cpu-light", "fused-index"};
+    static const char *const modes[] = {NULL, "dynamic-split", "cpu-light", "fused-index",
+                                        "light-sweep"};
     enum { NMODES = sizeof modes / sizeof modes[0] };
     char what[300];
     for (int mi = 0; mi < NMODES; mi++) {
         char *saved = env_push(modes[mi]);
-        uint64_t cpu_lists_total = 0, indexed = 0;
+        uint64_t cpu_lists_total = 0, indexed = 0, swept = 0;
         for (int k = 0; k < TG_NKINDS; k++)
             for (int si = 0; si < n_sizes(); si++)
                 for (int f32 = 0; f32 < 2; f32++) {
@@ -1580,8 +1583,10 @@ static void test_hybrid_sssp_share(void **state)
                             sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
                             sssp_check(run, SG_BACKEND_HYBRID, g, src[(i + di) % ns],
                                        SG_SSSP_DELTA, di ? 3.0 : 0.0, di, what);
-                            uint64_t split = 0, lists = 0, ent = 0, light = 0, up = 0, fused = 0;
+                            uint64_t split = 0, lists = 0, ent = 0, light = 0, up = 0, fused = 0,
+                                     sweeps = 0;
                             if (!tu_counter(run, "index_fused", &fused) ||
+                                !tu_counter(run, "cpu_index_sweeps", &sweeps) ||
                                 !tu_counter(run, "cpu_index_split", &split) ||
                                 !tu_counter(run, "cpu_index_lists", &lists) ||
                                 !tu_counter(run, "cpu_index_entries", &ent) ||
@@ -1615,6 +1620,12 @@ static void test_hybrid_sssp_share(void **state)
                                              (unsigned long long)ent, (unsigned long long)low,
                                              (unsigned long long)span);
                             }
+                            /* chunks swept at once only in the fused pass's share */
+                            if (sweeps > 0 && (gpu_only || !fused ||
+                                               (modes[mi] && strstr(modes[mi], "light-sweep"))))
+                                fail_msg("%s: %llu chunks swept at once (fused %llu)", what,
+                                         (unsigned long long)sweeps, (unsigned long long)fused);
+                            swept += sweeps;
                             indexed += !gpu_only && light > 0;
                             cpu_lists_total += gpu_only ? 0 : lists;
                             sg_run_free(run);
@@ -1627,6 +1638,10 @@ static void test_hybrid_sssp_share(void **state)
             fail_msg("disabled: %s: the CPU threads took no list of the light index (%llu runs "
                      "with a shared index)",
                      modes[mi] ? modes[mi] : "none", (unsigned long long)indexed);
+        /* as built the threads' chunks are swept at once */
+        if ((!modes[mi] || !strcmp(modes[mi], "dynamic-split")) && swept == 0)
+            fail_msg("disabled: %s: no chunk of the light index swept at once",
+                     modes[mi] ? modes[mi] : "none");
         env_pop(saved);
     }
 }
