@@ -12,6 +12,7 @@
 // Not part of the build (docs/benchmarks.md, twenty-second session):
 //   nvcc -O3 -arch=sm_90 -Xcompiler -fopenmp,-march=native tools/bench/hostmix_bench.cu -o hmb
 //   ./hmb [GIB_EACH] [THREADS...]
+//   ./hmb --reader SECONDS [GIB]   (the zero-copy kernel alone, for SECONDS)
 #include <cuda_runtime.h>
 #include <omp.h>
 #include <stdint.h>
@@ -87,8 +88,45 @@ static double cpu_read(const uint64_t *h, size_t words, int threads, volatile in
     return (double)done_blocks * (1 << 20);
 }
 
+// --reader SECONDS [GIB]: the zero-copy kernel alone over a pinned buffer,
+// pass after pass, for SECONDS; prints its rate. A GPU reading host memory
+// over PCIe beside another program (tools/bench/light_store.c).
+static int reader(double seconds, size_t gib)
+{
+    const size_t bytes = gib << 30;
+    void *P = NULL;
+    unsigned long long *dout = NULL;
+    // its waits sleep: a spinning core would crowd the other program's threads
+    CK(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync));
+    CK(cudaHostAlloc(&P, bytes, cudaHostAllocMapped));
+    memset(P, 1, bytes);
+    CK(cudaMalloc(&dout, 8));
+    const uint4 *Pd = NULL;
+    CK(cudaHostGetDevicePointer((void **)&Pd, P, 0));
+    int sms = 0;
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    printf("reader: %zu GiB pinned, zero-copy passes for %.0f s\n", gib, seconds);
+    fflush(stdout);
+    const double t0 = now();
+    size_t passes = 0;
+    while (now() - t0 < seconds) {
+        for (size_t off = 0; off < bytes; off += PIECE) {
+            const size_t len = bytes - off < PIECE ? bytes - off : PIECE;
+            zsum<<<sms * 8, 256>>>(Pd + off / 16, len / 16, dout);
+        }
+        CK(cudaDeviceSynchronize());
+        passes++;
+    }
+    const double t = now() - t0;
+    printf("reader: %zu passes, %.1f GB/s\n", passes, (double)passes * bytes / t / 1e9);
+    CK(cudaFreeHost(P));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 2 && strcmp(argv[1], "--reader") == 0)
+        return reader(atof(argv[2]), argc > 3 ? strtoull(argv[3], NULL, 10) : 8);
     const size_t gib = argc > 1 ? strtoull(argv[1], NULL, 10) : 8;
     const size_t bytes = gib << 30;
     int tlist[8] = {16, 8}, nt = 2;
