@@ -338,7 +338,8 @@ typedef enum sgk_sssp_method {
  * "cpu_index_split" (the threads' first vertex; n when they took none),
  * "cpu_index_lists", "cpu_index_entries" (entries they read, every pass),
  * "cpu_index_light", "cpu_index_us", "cpu_index_sweeps" (the fused
- * pass's chunks they took in one sweep), "cpu_upload_bytes" (their counts and
+ * pass's chunks they took in one sweep), "cpu_index_wait_us" (their waits
+ * for the staging buffers' copies), "cpu_upload_bytes" (their counts and
  * light entries sent to the device) and "gpu_index_pieces"; "index_fused"
  * (1: one fused pass built the index), "index_fused_us", "index_slots"
  * (the slots it had) and "index_moves" (copies moving the threads' part

@@ -1641,6 +1641,7 @@ struct IndexShare {
     bool prefetch = true;   // the threads' loops prefetch ahead (cpu_light.h)
     bool sweep = true;      // the fused pass's chunks in one sweep (sweep_chunk)
     u64 sweeps = 0;         // chunks it took so
+    u64 wait_us = 0;        // the threads' waits for a free stage buffer, and the last copies
     u64 split = 0;          // the threads' lists are [split, n) (the last pass's meeting)
     u64 cpu_entries = 0;    // entries they read (W in the count; W and A in the fill)
     u64 cpu_us = 0;         // their wall time, both passes
@@ -1683,6 +1684,22 @@ struct IndexShare {
                             sh->threads);
         }
         return SG_OK;
+    }
+    // sgk_stage_begin, its wait for the buffer's last copies counted.
+    sg_status stage_begin(sgk_stage *st, sg_error *e)
+    {
+        const double t0 = sgi_now();
+        const sg_status r = sgk_stage_begin(c, st, e);
+        wait_us += sgk_us_since(t0);
+        return r;
+    }
+    // sgk_stage_finish (every copy queued done), its wait counted.
+    sg_status stage_finish(sg_error *e)
+    {
+        const double t0 = sgi_now();
+        const sg_status r = sgk_stage_finish(c, nullptr, nullptr, nullptr, e);
+        wait_us += sgk_us_since(t0);
+        return r;
     }
     // The GPU's entries: those below the split (the whole list without a share).
     u64 gpu_end() const { return sh ? sh->x[split] : g->d.m; }
@@ -1860,14 +1877,14 @@ struct IndexShare {
             uint64_t v0 = 0, v1 = 0;
             while (mt.cpu(most, most, v0, v1)) {
                 sgk_stage stg = {nullptr, 0, 0};
-                SGK_TRY(sgk_stage_begin(c, &stg, e));
+                SGK_TRY(stage_begin(&stg, e));
                 count_chunk(mt, v0, v1, bound, static_cast<uint64_t *>(stg.buf));
                 SGK_TRY(sgk_stage_copy(c, &stg, 0, cnt + v0, (v1 - v0) * 8, e));
                 SGK_TRY(sgk_stage_end(c, &stg, e));
                 entries += sh->x[v1] - sh->x[v0];
                 up += (v1 - v0) * 8;
             }
-            return sgk_stage_finish(c, nullptr, nullptr, nullptr, e);
+            return stage_finish(e);
         };
         uint64_t us = 0;
         const double t0 = sgi_now();
@@ -1919,7 +1936,7 @@ struct IndexShare {
                 for (u64 r0 = e0; r0 < e1 || r0 == e0;) {
                     const u64 r1 = e1 - r0 < most ? e1 : r0 + most;
                     sgk_stage stg = {nullptr, 0, 0};
-                    SGK_TRY(sgk_stage_begin(c, &stg, e));
+                    SGK_TRY(stage_begin(&stg, e));
                     uint32_t *sa = static_cast<uint32_t *>(stg.buf), *sw = sa + most;
                     const u64 k = stage_light(r0, r1, bound, sa, sw);
                     if (r0 == e0) {
@@ -1942,7 +1959,7 @@ struct IndexShare {
                 entries += e1 - e0;
                 up += 8 * total;
             }
-            return sgk_stage_finish(c, nullptr, nullptr, nullptr, e);
+            return stage_finish(e);
         };
         uint64_t us = 0;
         SGK_TRY(sgk_share_run(c, mt, gpu, cpu, &us, err));
@@ -2049,7 +2066,7 @@ struct IndexShare {
                     const u64 e0 = sh->x[v0], e1 = sh->x[v1];
                     const bool one = sweep && e1 - e0 <= most;
                     sgk_stage so = {nullptr, 0, 0};
-                    SGK_TRY(sgk_stage_begin(c, &so, e));
+                    SGK_TRY(stage_begin(&so, e));
                     uint64_t *off = static_cast<uint64_t *>(so.buf);
                     if (one) sweep_chunk(mt, v0, v1, bound, off);
                     else count_chunk(mt, v0, v1, bound, off);
@@ -2076,7 +2093,7 @@ struct IndexShare {
                     u64 got = 0;
                     if (one) {
                         sgk_stage sl = {nullptr, 0, 0};
-                        SGK_TRY(sgk_stage_begin(c, &sl, e));
+                        SGK_TRY(stage_begin(&sl, e));
                         uint32_t *sa = static_cast<uint32_t *>(sl.buf);
                         swept_out(v0, sa, sa + most);
                         SGK_TRY(send_run(sl, k, base, 0, k, la, lw, v0, v1, e));
@@ -2086,7 +2103,7 @@ struct IndexShare {
                     for (u64 r0 = e0; !one && r0 < e1;) {
                         const u64 r1 = e1 - r0 < most ? e1 : r0 + most;
                         sgk_stage stg = {nullptr, 0, 0};
-                        SGK_TRY(sgk_stage_begin(c, &stg, e));
+                        SGK_TRY(stage_begin(&stg, e));
                         uint32_t *sa = static_cast<uint32_t *>(stg.buf), *sw = sa + most;
                         const u64 q = stage_light(r0, r1, bound, sa, sw);
                         SGK_TRY(send_run(stg, q, base, got, k, la, lw, v0, v1, e));
@@ -2104,7 +2121,7 @@ struct IndexShare {
                     entries += e1 - e0;
                     up += (v1 - v0) * 8 + 8 * k;
                 }
-                return sgk_stage_finish(c, nullptr, nullptr, nullptr, e);
+                return stage_finish(e);
             };
             uint64_t us = 0;
             SGK_TRY(sgk_share_run(c, mt, gpu, cpu, &us, err));
@@ -2884,6 +2901,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     sgk_stats_set(stats, "cpu_index_light", shared ? ishare.cpu_fill_light : 0);
     sgk_stats_set(stats, "cpu_index_us", ishare.cpu_us);
     sgk_stats_set(stats, "cpu_index_sweeps", ishare.sweeps);
+    sgk_stats_set(stats, "cpu_index_wait_us", ishare.wait_us);
     sgk_stats_set(stats, "index_count_us", ishare.count_us);
     sgk_stats_set(stats, "index_fill_us", ishare.fill_us);
     sgk_stats_set(stats, "index_fused", stats_fused && lx.get() ? 1 : 0);

@@ -1584,9 +1584,11 @@ static void test_hybrid_sssp_share(void **state)
                             sssp_check(run, SG_BACKEND_HYBRID, g, src[(i + di) % ns],
                                        SG_SSSP_DELTA, di ? 3.0 : 0.0, di, what);
                             uint64_t split = 0, lists = 0, ent = 0, light = 0, up = 0, fused = 0,
-                                     sweeps = 0;
+                                     sweeps = 0, wait = 0, cus = 0;
                             if (!tu_counter(run, "index_fused", &fused) ||
                                 !tu_counter(run, "cpu_index_sweeps", &sweeps) ||
+                                !tu_counter(run, "cpu_index_wait_us", &wait) ||
+                                !tu_counter(run, "cpu_index_us", &cus) ||
                                 !tu_counter(run, "cpu_index_split", &split) ||
                                 !tu_counter(run, "cpu_index_lists", &lists) ||
                                 !tu_counter(run, "cpu_index_entries", &ent) ||
@@ -1626,6 +1628,11 @@ static void test_hybrid_sssp_share(void **state)
                                 fail_msg("%s: %llu chunks swept at once (fused %llu)", what,
                                          (unsigned long long)sweeps, (unsigned long long)fused);
                             swept += sweeps;
+                            /* the threads' waits for the staging copies are part of
+                             * their time, and there are none without them */
+                            if (wait > cus || (gpu_only && wait != 0))
+                                fail_msg("%s: the CPU threads waited %llu us of their %llu us",
+                                         what, (unsigned long long)wait, (unsigned long long)cus);
                             indexed += !gpu_only && light > 0;
                             cpu_lists_total += gpu_only ? 0 : lists;
                             sg_run_free(run);
