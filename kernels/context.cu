@@ -201,6 +201,27 @@ sg_status sgk_stage_begin(sgk_ctx *c, sgk_stage *out, sg_error *err)
     return SG_OK;
 }
 
+sg_status sgk_stage_lend(sgk_ctx *c, void *bufs[2], sg_error *err)
+{
+    for (int i = 0; i < 2; i++) {
+        if (c->stage_busy[i]) {
+            SGK_CU(cudaEventSynchronize(c->stage_done[i]));
+            c->stage_busy[i] = false;
+        }
+        bufs[i] = c->stage[i];
+    }
+    return SG_OK;
+}
+
+sg_status sgk_stage_return(sgk_ctx *c, cudaStream_t stream, sg_error *err)
+{
+    for (int i = 0; i < 2; i++) {
+        SGK_CU(cudaEventRecord(c->stage_done[i], stream));
+        c->stage_busy[i] = true;
+    }
+    return SG_OK;
+}
+
 // A new (start, end) event pair on the copy engine's busy list.
 static sg_status busy_pair(sgk_ctx *c, cudaEvent_t *pa, cudaEvent_t *pb, sg_error *err)
 {

@@ -339,8 +339,10 @@ typedef enum sgk_sssp_method {
  * "cpu_index_lists", "cpu_index_entries" (entries they read, every pass),
  * "cpu_index_light", "cpu_index_us", "cpu_index_sweeps" (the fused
  * pass's chunks they took in one sweep), "cpu_index_wait_us" (their waits
- * for the staging buffers' copies), "cpu_upload_bytes" (their counts and
- * light entries sent to the device) and "gpu_index_pieces"; "index_fused"
+ * for staging room and copies), "cpu_index_ring_turns" (the moves of
+ * their uploads' ring from one staging buffer to the other),
+ * "cpu_upload_bytes" (their counts and light entries sent to the device)
+ * and "gpu_index_pieces"; "index_fused"
  * (1: one fused pass built the index), "index_fused_us", "index_slots"
  * (the slots it had) and "index_moves" (copies moving the threads' part
  * down to the GPU's). The index stays with g after the call and the next
@@ -350,7 +352,9 @@ typedef enum sgk_sssp_method {
  * "light-index", "done-bits", "wide-delta", "wider-delta", "cpu-light" (the GPU builds the
  * whole index), "light-sweep" (the fused pass's CPU share counts, then
  * tallies and copies each chunk), "light-prefetch" (its CPU share without software
- * prefetch), "dynamic-split", "fused-index" (a count and a fill instead
+ * prefetch), "index-ring" (the CPU share's uploads through the staging
+ * buffers in turn, on the copy stream, not a ring queued on the compute
+ * stream), "dynamic-split", "fused-index" (a count and a fill instead
  * of one pass), "settle-sort" (settle passes in the
  * rounds' order, not sorted by id; counter "settle_sorted" counts the
  * sorted ones), "keep-index" (the index is freed at the end of the call),

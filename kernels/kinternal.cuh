@@ -72,6 +72,14 @@ struct sgk_ctx {
     char disabled[256];       // SPILLGRAPH_GPU_DISABLE, with commas around: ",a,b,"
 };
 
+// Both staging buffers lent to a caller that queues copies out of them on
+// a stream of its own choosing (SSSP's light index, sssp.cu: Uploads):
+// sgk_stage_lend waits for their earlier copies and gives them;
+// sgk_stage_return records the end of whatever was queued on `stream`, so
+// that the next sgk_stage_begin or sgk_download waits for those copies.
+sg_status sgk_stage_lend(sgk_ctx *c, void *bufs[2], sg_error *err);
+sg_status sgk_stage_return(sgk_ctx *c, cudaStream_t stream, sg_error *err);
+
 // One graph array as the kernels read it: entries [0, s) from the device
 // prefix d, the rest from h, the whole array in device-accessible host
 // memory (pinned and mapped, or managed), indexed like d. In device memory

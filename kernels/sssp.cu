@@ -1232,7 +1232,11 @@ __device__ u64 lookback(u64 *status, u64 tile, u64 agg, const u64 *base)
 // (the caller sees the total past cap and builds the index anew). The
 // offsets lx[v] of the lists that start in [e0, e1) (v in [v0, v1)) are
 // written too. state: fused_state_words(m) (above), the ticket and status
-// words cleared.
+// words cleared. Each light lane reads its own A (a 32-byte sector over
+// the bus): reading a warp's row of A whole wherever it holds a light
+// entry (one 128-byte request) read 1.8x the bytes and lost, 253 to 300 ms
+// for the GPU alone at R-MAT 26 and 6 GiB (docs/benchmarks.md,
+// twenty-fourth session).
 __global__ void __launch_bounds__(BF_BLOCK)
     light_fused(XArr x, EArr a, EArr w, u64 v0, u64 v1, u64 e0, u64 e1, u64 bound, bool f32,
                 u64 *lx, uint32_t *la, uint32_t *lw, u64 cap, u64 *state, u64 *ahost)
@@ -1633,6 +1637,116 @@ u64 window_end(bool f32, u64 T1, u64 w, u64 delta_u, double delta_f)
 // they counted it, then tallied and copied it ("light-sweep" disabled):
 // R-MAT 26 at 6 GiB 0.197-0.240 s against 0.231-0.285 (twenty-third
 // session).
+// Where the light index's CPU threads stage what they send to the device
+// (their counts or offsets, and light entries). As built, a ring over both
+// staging buffers (sgk_stage_lend): regions taken one after another in a
+// half, each copy queued at once on the compute stream, between the GPU's
+// pieces, where it has the link to itself; a full half is left for the
+// other once that one's copies are done. With "index-ring" disabled, each
+// region is a whole staging buffer in turn (sgk_stage_begin), copied on the
+// copy stream beside the GPU's pieces: there the GPU's reads of host lists
+// starved the DMA to ~3 GB/s, and the threads waited 86-97 of their
+// 191-259 ms for free buffers (R-MAT 26 at 6 GiB, docs/benchmarks.md,
+// twenty-third session). Regions are at most `half` bytes. Used by the
+// thread that runs the CPU side only.
+struct Uploads {
+    sgk_ctx *c = nullptr;
+    bool ring = true;
+    u64 half = SGK_STAGE_BYTES; // the ring's halves (at most SGK_STAGE_BYTES)
+    cudaEvent_t done[2] = {nullptr, nullptr}; // a half's copies (blocking sync), the caller's
+    u64 *wait_us = nullptr;     // the waits for a half or a buffer, added here
+    u64 turns = 0;              // the ring's moves to the other half
+    bool lent = false;
+    char *buf[2] = {nullptr, nullptr};
+    u64 used[2] = {0, 0};
+    bool pending[2] = {false, false};
+    int cur = 0;
+    sgk_stage stg = {nullptr, 0, 0}; // the buffer taken, without the ring
+
+    Uploads() = default;
+    Uploads(const Uploads &) = delete;
+    Uploads &operator=(const Uploads &) = delete;
+    ~Uploads()
+    {
+        if (lent) {
+            sg_error e;
+            (void)sgk_stage_return(c, c->stream, &e);
+        }
+    }
+    sg_status timed_wait(cudaEvent_t ev, sg_error *err)
+    {
+        const double t0 = sgi_now();
+        SGK_CU(cudaEventSynchronize(ev));
+        *wait_us += sgk_us_since(t0);
+        return SG_OK;
+    }
+    // A region of `bytes` for the threads to fill.
+    sg_status take(u64 bytes, void **p, sg_error *err)
+    {
+        if (bytes > (ring ? half : (u64)SGK_STAGE_BYTES))
+            return sgi_fail(err, SG_E_INVARIANT,
+                            "SSSP's light index: a %llu-byte upload from the CPU threads passes "
+                            "the %llu-byte staging region",
+                            (unsigned long long)bytes,
+                            (unsigned long long)(ring ? half : (u64)SGK_STAGE_BYTES));
+        if (!ring) {
+            const double t0 = sgi_now();
+            const sg_status r = sgk_stage_begin(c, &stg, err);
+            *wait_us += sgk_us_since(t0);
+            *p = stg.buf;
+            return r;
+        }
+        if (!lent) {
+            void *b[2] = {nullptr, nullptr};
+            SGK_TRY(sgk_stage_lend(c, b, err));
+            buf[0] = static_cast<char *>(b[0]);
+            buf[1] = static_cast<char *>(b[1]);
+            lent = true;
+        }
+        if (used[cur] + bytes > half) {
+            SGK_CU(cudaEventRecord(done[cur], c->stream));
+            pending[cur] = true;
+            cur ^= 1;
+            turns++;
+            if (pending[cur]) SGK_TRY(timed_wait(done[cur], err));
+            pending[cur] = false;
+            used[cur] = 0;
+        }
+        *p = buf[cur] + used[cur];
+        used[cur] += (bytes + 255) & ~(u64)255;
+        return SG_OK;
+    }
+    // Sends bytes at src (in the region last taken) to device address dst.
+    sg_status put(void *dst, const void *src, u64 bytes, sg_error *err)
+    {
+        if (!ring)
+            return sgk_stage_copy(c, &stg,
+                                  (size_t)(static_cast<const char *>(src) -
+                                           static_cast<const char *>(stg.buf)),
+                                  dst, bytes, err);
+        if (bytes > 0)
+            SGK_CU(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, c->stream));
+        return SG_OK;
+    }
+    // The region's copies all queued.
+    sg_status close(sg_error *err) { return ring ? SG_OK : sgk_stage_end(c, &stg, err); }
+    // The threads done: the buffers back to the context (the ring's copies
+    // end on the compute stream, which the caller synchronises); without
+    // the ring, a wait for every copy queued.
+    sg_status finish(sg_error *err)
+    {
+        if (ring) {
+            if (!lent) return SG_OK;
+            lent = false;
+            return sgk_stage_return(c, c->stream, err);
+        }
+        const double t0 = sgi_now();
+        const sg_status r = sgk_stage_finish(c, nullptr, nullptr, nullptr, err);
+        *wait_us += sgk_us_since(t0);
+        return r;
+    }
+};
+
 struct IndexShare {
     sgk_ctx *c = nullptr;
     const sgk_graph *g = nullptr;
@@ -1640,8 +1754,10 @@ struct IndexShare {
     bool dynamic = true;
     bool prefetch = true;   // the threads' loops prefetch ahead (cpu_light.h)
     bool sweep = true;      // the fused pass's chunks in one sweep (sweep_chunk)
+    bool ring = true;       // the threads' uploads through a ring on the compute stream (Uploads)
     u64 sweeps = 0;         // chunks it took so
-    u64 wait_us = 0;        // the threads' waits for a free stage buffer, and the last copies
+    u64 wait_us = 0;        // the threads' waits for staging room, and the last copies
+    u64 ring_turns = 0;     // the ring's moves to its other half (Uploads::turns)
     u64 split = 0;          // the threads' lists are [split, n) (the last pass's meeting)
     u64 cpu_entries = 0;    // entries they read (W in the count; W and A in the fill)
     u64 cpu_us = 0;         // their wall time, both passes
@@ -1651,7 +1767,8 @@ struct IndexShare {
     u64 count_us = 0, fill_us = 0; // the passes' wall times (the last count)
     u64 fused_us = 0;       // the fused pass's wall time
     u64 moves = 0;          // its device copies moving the threads' part down (each array)
-    cudaEvent_t ev[3] = {nullptr, nullptr, nullptr}; // pieces' pacing, lx cleared
+    // pieces' pacing, lx cleared, the ring's halves (Uploads::done)
+    cudaEvent_t ev[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
     // The threads' chunks go in np pieces of about equal entries (8 a
     // thread): their bounds in the count, their light counts in the fill.
     uint64_t np = 0;
@@ -1685,21 +1802,28 @@ struct IndexShare {
         }
         return SG_OK;
     }
-    // sgk_stage_begin, its wait for the buffer's last copies counted.
-    sg_status stage_begin(sgk_stage *st, sg_error *e)
+    // The threads' chunks: at most this many vertices, and entries past the
+    // first list: a stage buffer's light entries (SGK_STAGE_BYTES / 8), or
+    // a 64th of the shared lists' entries if less (at least 16), so that
+    // smaller graphs go in several chunks (64 at most, long lists apart)
+    // and the ring turns on them too.
+    u64 chunk() const
     {
-        const double t0 = sgi_now();
-        const sg_status r = sgk_stage_begin(c, st, e);
-        wait_us += sgk_us_since(t0);
-        return r;
+        const u64 most = SGK_STAGE_BYTES / 8, low = sh->low < g->d.n ? sh->low : g->d.n;
+        const u64 part = (g->d.m - sh->x[low]) / 64;
+        return part < 16 ? 16 : part < most ? part : most;
     }
-    // sgk_stage_finish (every copy queued done), its wait counted.
-    sg_status stage_finish(sg_error *e)
+    // The threads' Uploads for one pass: the ring's halves hold four
+    // regions of the largest size a chunk asks for (8 bytes an entry or a
+    // vertex: the offsets or counts, or the light entries' A and W).
+    void uploads(Uploads &u)
     {
-        const double t0 = sgi_now();
-        const sg_status r = sgk_stage_finish(c, nullptr, nullptr, nullptr, e);
-        wait_us += sgk_us_since(t0);
-        return r;
+        u.c = c;
+        u.ring = ring;
+        u.half = 32 * chunk() < SGK_STAGE_BYTES ? 32 * chunk() : SGK_STAGE_BYTES;
+        u.done[0] = ev[3];
+        u.done[1] = ev[4];
+        u.wait_us = &wait_us;
     }
     // The GPU's entries: those below the split (the whole list without a share).
     u64 gpu_end() const { return sh ? sh->x[split] : g->d.m; }
@@ -1838,11 +1962,12 @@ struct IndexShare {
         }
     }
 
-    // Sends a staged run's k light entries (A in the stage buffer's first
-    // half, W in its second) to slots base + off up; SG_E_INVARIANT, naming
+    // Sends a staged run's k light entries (A at sa, W at sw, in the region
+    // last taken from up) to slots base + off up; SG_E_INVARIANT, naming
     // lists [v0, v1), when they would pass their count `limit`.
-    sg_status send_run(const sgk_stage &stg, u64 k, u64 base, u64 off, u64 limit, uint32_t *la,
-                       uint32_t *lw, u64 v0, u64 v1, sg_error *e)
+    sg_status send_run(Uploads &up, const uint32_t *sa, const uint32_t *sw, u64 k, u64 base,
+                       u64 off, u64 limit, uint32_t *la, uint32_t *lw, u64 v0, u64 v1,
+                       sg_error *e)
     {
         if (off + k > limit)
             return sgi_fail(e, SG_E_INVARIANT,
@@ -1850,10 +1975,9 @@ struct IndexShare {
                             "their count of %llu",
                             (unsigned long long)v0, (unsigned long long)v1,
                             (unsigned long long)(off + k), (unsigned long long)limit);
-        const u64 most = SGK_STAGE_BYTES / 8;
-        SGK_TRY(sgk_stage_copy(c, &stg, 0, la + base + off, k * 4, e));
-        SGK_TRY(sgk_stage_copy(c, &stg, most * 4, lw + base + off, k * 4, e));
-        return sgk_stage_end(c, &stg, e);
+        SGK_TRY(up.put(la + base + off, sa, k * 4, e));
+        SGK_TRY(up.put(lw + base + off, sw, k * 4, e));
+        return up.close(e);
     }
 
     // The count pass: cnt[u] = u's light entries (cnt zeroed before, on the
@@ -1861,7 +1985,6 @@ struct IndexShare {
     sg_status count(u64 bound, u64 *cnt, unsigned lgrid, sg_error *err)
     {
         const cudaStream_t st = c->stream;
-        const u64 most = SGK_STAGE_BYTES / 8;
         if (sh) { // the threads' counts land after the clearing (the copy stream waits on it)
             SGK_CU(cudaEventRecord(ev[2], st));
             SGK_CU(cudaStreamWaitEvent(c->copy, ev[2], 0));
@@ -1873,18 +1996,21 @@ struct IndexShare {
             return gpu_side<false>(mt, bound, cnt, nullptr, nullptr, nullptr, lgrid, e);
         };
         u64 entries = 0, up = 0;
+        Uploads ups;
+        uploads(ups);
+        const u64 most = chunk();
         auto cpu = [&](sg_error *e) -> sg_status {
             uint64_t v0 = 0, v1 = 0;
             while (mt.cpu(most, most, v0, v1)) {
-                sgk_stage stg = {nullptr, 0, 0};
-                SGK_TRY(stage_begin(&stg, e));
-                count_chunk(mt, v0, v1, bound, static_cast<uint64_t *>(stg.buf));
-                SGK_TRY(sgk_stage_copy(c, &stg, 0, cnt + v0, (v1 - v0) * 8, e));
-                SGK_TRY(sgk_stage_end(c, &stg, e));
+                void *p = nullptr;
+                SGK_TRY(ups.take((v1 - v0) * 8, &p, e));
+                count_chunk(mt, v0, v1, bound, static_cast<uint64_t *>(p));
+                SGK_TRY(ups.put(cnt + v0, p, (v1 - v0) * 8, e));
+                SGK_TRY(ups.close(e));
                 entries += sh->x[v1] - sh->x[v0];
                 up += (v1 - v0) * 8;
             }
-            return stage_finish(e);
+            return ups.finish(e);
         };
         uint64_t us = 0;
         const double t0 = sgi_now();
@@ -1892,6 +2018,7 @@ struct IndexShare {
         SGK_CU(cudaStreamSynchronize(st)); // (timed: the GPU's pieces done too)
         count_us = sgk_us_since(t0);
         split = mt.clow;
+        ring_turns += ups.turns;
         cpu_entries += entries;
         cpu_us += us;
         upload += up;
@@ -1912,12 +2039,14 @@ struct IndexShare {
         sgk_meet mt;
         SGK_TRY(begin<true>(&mt, bound, cur, la, lw, ahost, lgrid, err));
         if (!sh) return SG_OK;
-        // runs of `most` entries: their light ones fill half a stage buffer each (A, W)
-        const u64 most = SGK_STAGE_BYTES / 8;
+        // runs of `most` entries: a region of 8 bytes an entry each (A, W)
+        const u64 most = chunk();
         auto gpu = [&](sg_error *e) {
             return gpu_side<true>(mt, bound, cur, la, lw, ahost, lgrid, e);
         };
         u64 top = light_m, entries = 0, up = 0, light = 0;
+        Uploads ups;
+        uploads(ups);
         auto cpu = [&](sg_error *e) -> sg_status {
             uint64_t v0 = 0, v1 = 0;
             while (mt.cpu(most, most, v0, v1)) {
@@ -1935,9 +2064,9 @@ struct IndexShare {
                 u64 base = 0, off = 0;
                 for (u64 r0 = e0; r0 < e1 || r0 == e0;) {
                     const u64 r1 = e1 - r0 < most ? e1 : r0 + most;
-                    sgk_stage stg = {nullptr, 0, 0};
-                    SGK_TRY(stage_begin(&stg, e));
-                    uint32_t *sa = static_cast<uint32_t *>(stg.buf), *sw = sa + most;
+                    void *p = nullptr;
+                    SGK_TRY(ups.take(8 * (r1 - r0), &p, e));
+                    uint32_t *sa = static_cast<uint32_t *>(p), *sw = sa + (r1 - r0);
                     const u64 k = stage_light(r0, r1, bound, sa, sw);
                     if (r0 == e0) {
                         if (e1 - e0 <= most) total = k;
@@ -1949,7 +2078,7 @@ struct IndexShare {
                                             (unsigned long long)total, (unsigned long long)top);
                         base = top - total;
                     }
-                    SGK_TRY(send_run(stg, k, base, off, total, la, lw, v0, v1, e));
+                    SGK_TRY(send_run(ups, sa, sw, k, base, off, total, la, lw, v0, v1, e));
                     off += k;
                     if (r1 == e1) break;
                     r0 = r1;
@@ -1959,7 +2088,7 @@ struct IndexShare {
                 entries += e1 - e0;
                 up += 8 * total;
             }
-            return stage_finish(e);
+            return ups.finish(e);
         };
         uint64_t us = 0;
         SGK_TRY(sgk_share_run(c, mt, gpu, cpu, &us, err));
@@ -1976,6 +2105,7 @@ struct IndexShare {
                             (unsigned long long)want, (unsigned long long)top,
                             (unsigned long long)mt.clow);
         split = mt.clow;
+        ring_turns += ups.turns;
         cpu_fill_light = light;
         cpu_entries += entries;
         cpu_us += us;
@@ -2047,15 +2177,17 @@ struct IndexShare {
                 }
                 return SG_OK;
             };
-            const u64 most = SGK_STAGE_BYTES / 8;
+            const u64 full = SGK_STAGE_BYTES / 8, most = chunk();
             if (sweep && !scratch) {
-                scratch.reset(new (std::nothrow) uint32_t[2 * most]);
+                scratch.reset(new (std::nothrow) uint32_t[2 * full]);
                 if (!scratch)
                     return sgi_fail(err, SG_E_NOMEM,
                                     "SSSP's light index: the CPU threads' %llu MiB of scratch",
-                                    (unsigned long long)(8 * most >> 20));
+                                    (unsigned long long)(8 * full >> 20));
             }
             u64 entries = 0, up = 0, light = 0;
+            Uploads ups;
+            uploads(ups);
             auto cpu = [&](sg_error *e) -> sg_status {
                 uint64_t *cut = piece.data(), *tot = ptot.data();
                 uint64_t v0 = 0, v1 = 0;
@@ -2065,16 +2197,16 @@ struct IndexShare {
                     // entries too, into scratch
                     const u64 e0 = sh->x[v0], e1 = sh->x[v1];
                     const bool one = sweep && e1 - e0 <= most;
-                    sgk_stage so = {nullptr, 0, 0};
-                    SGK_TRY(stage_begin(&so, e));
-                    uint64_t *off = static_cast<uint64_t *>(so.buf);
+                    void *p = nullptr;
+                    SGK_TRY(ups.take((v1 - v0) * 8, &p, e));
+                    uint64_t *off = static_cast<uint64_t *>(p);
                     if (one) sweep_chunk(mt, v0, v1, bound, off);
                     else count_chunk(mt, v0, v1, bound, off);
                     const u64 k = tot[np];
                     if (k > top) { // no slots left: the caller counts anew
                         over = true;
                         mt.halt();
-                        SGK_TRY(sgk_stage_end(c, &so, e));
+                        SGK_TRY(ups.close(e));
                         break;
                     }
                     const u64 base = top - k;
@@ -2087,26 +2219,24 @@ struct IndexShare {
                             o += q;
                         }
                     }
-                    SGK_TRY(sgk_stage_copy(c, &so, 0, lx + v0, (v1 - v0) * 8, e));
-                    SGK_TRY(sgk_stage_end(c, &so, e));
+                    SGK_TRY(ups.put(lx + v0, off, (v1 - v0) * 8, e));
+                    SGK_TRY(ups.close(e));
                     // its light entries: swept, or in runs of `most` entries
                     u64 got = 0;
                     if (one) {
-                        sgk_stage sl = {nullptr, 0, 0};
-                        SGK_TRY(stage_begin(&sl, e));
-                        uint32_t *sa = static_cast<uint32_t *>(sl.buf);
-                        swept_out(v0, sa, sa + most);
-                        SGK_TRY(send_run(sl, k, base, 0, k, la, lw, v0, v1, e));
+                        SGK_TRY(ups.take(8 * k, &p, e));
+                        uint32_t *sa = static_cast<uint32_t *>(p);
+                        swept_out(v0, sa, sa + k);
+                        SGK_TRY(send_run(ups, sa, sa + k, k, base, 0, k, la, lw, v0, v1, e));
                         got = k;
                         sweeps++;
                     }
                     for (u64 r0 = e0; !one && r0 < e1;) {
                         const u64 r1 = e1 - r0 < most ? e1 : r0 + most;
-                        sgk_stage stg = {nullptr, 0, 0};
-                        SGK_TRY(stage_begin(&stg, e));
-                        uint32_t *sa = static_cast<uint32_t *>(stg.buf), *sw = sa + most;
+                        SGK_TRY(ups.take(8 * (r1 - r0), &p, e));
+                        uint32_t *sa = static_cast<uint32_t *>(p), *sw = sa + (r1 - r0);
                         const u64 q = stage_light(r0, r1, bound, sa, sw);
-                        SGK_TRY(send_run(stg, q, base, got, k, la, lw, v0, v1, e));
+                        SGK_TRY(send_run(ups, sa, sw, q, base, got, k, la, lw, v0, v1, e));
                         got += q;
                         r0 = r1;
                     }
@@ -2121,13 +2251,14 @@ struct IndexShare {
                     entries += e1 - e0;
                     up += (v1 - v0) * 8 + 8 * k;
                 }
-                return stage_finish(e);
+                return ups.finish(e);
             };
             uint64_t us = 0;
             SGK_TRY(sgk_share_run(c, mt, gpu, cpu, &us, err));
             clow = mt.clow;
             gend = mt.gnext;
             split = clow;
+            ring_turns += ups.turns;
             cpu_fill_light = light;
             cpu_entries += entries;
             cpu_us += us;
@@ -2268,6 +2399,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         ishare.dynamic = !sgk_ctx_disabled(c, "dynamic-split");
         ishare.prefetch = !sgk_ctx_disabled(c, "light-prefetch");
         ishare.sweep = !sgk_ctx_disabled(c, "light-sweep");
+        ishare.ring = !sgk_ctx_disabled(c, "index-ring");
     }
 
     // The bucket width.
@@ -2901,6 +3033,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     sgk_stats_set(stats, "cpu_index_light", shared ? ishare.cpu_fill_light : 0);
     sgk_stats_set(stats, "cpu_index_us", ishare.cpu_us);
     sgk_stats_set(stats, "cpu_index_sweeps", ishare.sweeps);
+    sgk_stats_set(stats, "cpu_index_ring_turns", ishare.ring_turns);
     sgk_stats_set(stats, "cpu_index_wait_us", ishare.wait_us);
     sgk_stats_set(stats, "index_count_us", ishare.count_us);
     sgk_stats_set(stats, "index_fill_us", ishare.fill_us);

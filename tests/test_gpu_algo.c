@@ -1537,7 +1537,9 @@ static void test_hybrid_forest_cache(void **state)
  * ("dynamic-split" off), or by the GPU alone ("cpu-light" off); in one
  * fused pass (by default; the threads' chunks in one sweep, or, with
  * "light-sweep" off, a count then a tally and a copy) or a count and a
- * fill ("fused-index" off). Exact
+ * fill ("fused-index" off); the threads' uploads through the ring on the
+ * compute stream (by default; on these graphs it turns, its halves sized
+ * from the chunks) or the staging buffers in turn ("index-ring" off). Exact
  * distances on every family at splits that leave all, some or none of the
  * lists on the host (A and W split apart), with the automatic width and a
  * narrow one; the counters say who took which lists: the threads' first
@@ -1550,13 +1552,13 @@ static void test_hybrid_sssp_share(void **state)
     (void)state;
     static const int fr[][3] = {{8, 8, 8}, {0, 0, 0}, {3, 5, 1}, {6, 2, 4}};
     const int nfr = (int)(sizeof fr / sizeof fr[0]);
-    static const char *const modes[] = {NULL, "dynamic-split", "cpu-light", "fused-index",
-                                        "light-sweep"};
+    static const char *const modes[] = {NULL,          "dynamic-split", "cpu-light",
+                                        "fused-index", "light-sweep",   "index-ring"};
     enum { NMODES = sizeof modes / sizeof modes[0] };
     char what[300];
     for (int mi = 0; mi < NMODES; mi++) {
         char *saved = env_push(modes[mi]);
-        uint64_t cpu_lists_total = 0, indexed = 0, swept = 0;
+        uint64_t cpu_lists_total = 0, indexed = 0, swept = 0, turned = 0;
         for (int k = 0; k < TG_NKINDS; k++)
             for (int si = 0; si < n_sizes(); si++)
                 for (int f32 = 0; f32 < 2; f32++) {
@@ -1584,8 +1586,9 @@ static void test_hybrid_sssp_share(void **state)
                             sssp_check(run, SG_BACKEND_HYBRID, g, src[(i + di) % ns],
                                        SG_SSSP_DELTA, di ? 3.0 : 0.0, di, what);
                             uint64_t split = 0, lists = 0, ent = 0, light = 0, up = 0, fused = 0,
-                                     sweeps = 0, wait = 0, cus = 0;
+                                     sweeps = 0, wait = 0, cus = 0, turns = 0;
                             if (!tu_counter(run, "index_fused", &fused) ||
+                                !tu_counter(run, "cpu_index_ring_turns", &turns) ||
                                 !tu_counter(run, "cpu_index_sweeps", &sweeps) ||
                                 !tu_counter(run, "cpu_index_wait_us", &wait) ||
                                 !tu_counter(run, "cpu_index_us", &cus) ||
@@ -1628,6 +1631,12 @@ static void test_hybrid_sssp_share(void **state)
                                 fail_msg("%s: %llu chunks swept at once (fused %llu)", what,
                                          (unsigned long long)sweeps, (unsigned long long)fused);
                             swept += sweeps;
+                            /* the ring turns only when the threads upload through it */
+                            if (turns > 0 && (gpu_only || (modes[mi] &&
+                                                           strstr(modes[mi], "index-ring"))))
+                                fail_msg("%s: the uploads' ring turned %llu times", what,
+                                         (unsigned long long)turns);
+                            turned += turns;
                             /* the threads' waits for the staging copies are part of
                              * their time, and there are none without them */
                             if (wait > cus || (gpu_only && wait != 0))
@@ -1648,6 +1657,10 @@ static void test_hybrid_sssp_share(void **state)
         /* as built the threads' chunks are swept at once */
         if ((!modes[mi] || !strcmp(modes[mi], "dynamic-split")) && swept == 0)
             fail_msg("disabled: %s: no chunk of the light index swept at once",
+                     modes[mi] ? modes[mi] : "none");
+        /* as built the uploads' ring turns on some of these graphs */
+        if ((!modes[mi] || !strcmp(modes[mi], "fused-index")) && turned == 0)
+            fail_msg("disabled: %s: the light index's upload ring never turned",
                      modes[mi] ? modes[mi] : "none");
         env_pop(saved);
     }
