@@ -97,6 +97,14 @@ static bool inplace_forest(const sg_plan_input *in)
     return in->algo == SG_PLAN_MST && in->lists_unsorted && !forest_heads(in);
 }
 
+/* The in-place forest on a graph known to have no hubs (max_degree given,
+ * sgi_hub_free): its own constants below (FOREST_HUBFREE_*). Without a
+ * max_degree the constants fitted on a graph with hubs apply. */
+static bool forest_hub_free(const sg_plan_input *in)
+{
+    return inplace_forest(in) && in->max_degree > 0 && sgi_hub_free(in->n, in->m, in->max_degree);
+}
+
 static void reads_per_byte(const sg_plan_input *in, double f[3])
 {
     for (int k = 0; k < 3; k++) f[k] = read_frac[in->algo][k];
@@ -118,16 +126,38 @@ static bool joint_aw(const sg_plan_input *in)
  * does (0.181-0.182 against 0.184-0.186 s): both at managed_rand_gbps. */
 #define FOREST_HEADS_PASSES 0.5
 
+/* The in-place forest on a graph without hubs (forest_hub_free), fitted to
+ * SSCA2 26 on the H100 host (docs/benchmarks.md, twenty-third and
+ * twenty-fourth sessions), the one such graph measured at scale; with the
+ * constants below (fitted on R-MAT) the plan was 2.2-2.8x low there:
+ *   - Borůvka takes twice the rounds: 14 iterations against R-MAT's 6, so
+ *     ceil(log2(n) / 2) model rounds instead of ceil(log2(n) / 4);
+ *   - its walks over device lists take 1.5x as long per entry: lists of
+ *     ~32 entries and no long ones (the first round with every list on the
+ *     device 305 ms against R-MAT's 124 for as many entries);
+ *   - the vertex cache refills 131 M lists against R-MAT's 33 M, each read
+ *     whole again (2.05 m entries read at 24 GiB; from host memory
+ *     scattered, 351 of the later rounds' 464 ms at 6 GiB): 2.7 passes,
+ *     fitted at 6 GiB managed.
+ * After the fit, against the twenty-third session's runs: 24 GiB 0.586 s
+ * (0.595 measured), 12 GiB 0.703 (0.752), 6 GiB 0.834 (0.834) and 6 GiB
+ * pinned 0.724 (0.807). Other graphs without hubs are not measured: the
+ * plan may be off by more there. */
+#define FOREST_HUBFREE_PASSES 2.7
+#define FOREST_HUBFREE_WALK 1.5
+
 /* Passes over the edges the algorithm makes (model): the in-place forest
  * (unsorted lists) 1.2: its first round reads every list, then the vertex
  * cache refills only spent lists (kernels/mst.cu; measured 1.18 passes of
- * entries at R-MAT 26 with four cache slots); over lists in weight order
+ * entries at R-MAT 26 with four cache slots), FOREST_HUBFREE_PASSES on
+ * a graph without hubs; over lists in weight order
  * FOREST_HEADS_PASSES (each list is read from its head, few entries of
  * each; W only at the entries cached); SSSP 1 (its rounds read each
  * list once, measured 16.6 GB of 16.6 spilled at R-MAT 26; the light lists
  * it rescans are a copy in device memory); BFS 1. */
 static double model_passes(const sg_plan_input *in)
 {
+    if (forest_hub_free(in)) return FOREST_HUBFREE_PASSES;
     if (inplace_forest(in)) return 1.2;
     if (in->algo == SG_PLAN_MST) return FOREST_HEADS_PASSES;
     return 1.0;
@@ -479,7 +509,8 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
                         (unsigned long long)spilled, (unsigned long long)in->host_bytes);
     /* Device time per pass (the in-place forest's walks and SSSP's rounds
      * below HBM rate). */
-    const double dev_gbps = in->rates.hbm_gbps * (inplace_forest(in)           ? FOREST_DEVICE_WALK
+    const double walk = FOREST_DEVICE_WALK / (forest_hub_free(in) ? FOREST_HUBFREE_WALK : 1.0);
+    const double dev_gbps = in->rates.hbm_gbps * (inplace_forest(in)           ? walk
                                                   : in->algo == SG_PLAN_SSSP ? SSSP_DEVICE
                                                                              : 1.0);
     double td = 0.0;
@@ -523,7 +554,8 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     p.passes = model_passes(in);
     p.forest_heads = forest_heads(in);
     if (in->algo == SG_PLAN_MST) { /* either in-place forest's rounds over the vertices */
-        const double rounds = ceil(log2((double)(in->n > 2 ? in->n : 2)) / 4.0);
+        const double rounds =
+            ceil(log2((double)(in->n > 2 ? in->n : 2)) / (forest_hub_free(in) ? 2.0 : 4.0));
         p.t_rounds = rounds * (double)in->n * FOREST_ROUND_S;
     }
     if (sssp_index) /* the light index's build, GPU and CPU threads: W and A once */

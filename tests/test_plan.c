@@ -378,6 +378,47 @@ static void test_owner_split(void **state)
  * the memory kind); a graph without hubs, or a directed one, reads every
  * list once (managed memory at 0.45 of the PCIe rate, pinned at the
  * random-read rate). BFS and SSSP add the result's copy to the host. */
+/* The in-place forest's model on a graph without hubs (src/plan.c,
+ * FOREST_HUBFREE_*, fitted to SSCA2 26): 2.7 passes against 1.2, twice the
+ * rounds over the vertices, device walks 1.5x as long; so a plan with
+ * every list on the device, and one with some spilled, predict more than
+ * the same graph with a hub. An unknown max_degree (0) keeps the
+ * constants fitted with hubs. */
+static void test_forest_hub_free(void **state)
+{
+    (void)state;
+    table t;
+    make_table(&t, 1u << 20, 24); /* a mean degree of ~30, lists of at most 25 */
+    sg_error err = {0};
+    const uint64_t n = t.n, m = t.m, hub = 16 * m / n + 1;
+    for (int spilled = 0; spilled < 2; spilled++) {
+        const uint64_t budget =
+            spilled ? 57 * n + graph_bytes(&t, SG_PLAN_MST) / 2 : UINT64_MAX;
+        sg_plan_input in = input(&t, SG_PLAN_MST, budget, UINT64_MAX / 4);
+        in.lists_unsorted = true;
+        sg_plan hubs, free_, unknown;
+        in.max_degree = hub;
+        assert_int_equal(sg_plan_make(&in, &hubs, &err), SG_OK);
+        check_plan(&in, &hubs, "in-place forest, a hub");
+        in.max_degree = 0;
+        assert_int_equal(sg_plan_make(&in, &unknown, &err), SG_OK);
+        check_plan(&in, &unknown, "in-place forest, max degree unknown");
+        in.max_degree = hub - 1;
+        assert_int_equal(sg_plan_make(&in, &free_, &err), SG_OK);
+        check_plan(&in, &free_, "in-place forest, no hub");
+        assert_true(hubs.passes == 1.2 && unknown.passes == 1.2 && free_.passes == 2.7);
+        assert_true(unknown.predicted_s == hubs.predicted_s);
+        /* log2(2^20) = 20: 5 rounds with hubs, 10 without */
+        assert_true(fabs(free_.t_rounds - 2.0 * hubs.t_rounds) < 1e-12);
+        /* the same placement; the device walks 1.5x as long */
+        for (int k = 0; k < 3; k++) assert_int_equal(free_.split[k], hubs.split[k]);
+        assert_true(fabs(free_.t_device - 1.5 * hubs.t_device) < 1e-9 * hubs.t_device + 1e-15);
+        if (!spilled) assert_true(hubs.host_bytes[1] == 0 && hubs.t_device > 0.0);
+        else assert_true(hubs.host_bytes[1] > 0 && hubs.cpu_share > 0.0);
+        assert_true(free_.predicted_s > 2.0 * hubs.predicted_s);
+    }
+}
+
 static void test_bfs_model(void **state)
 {
     (void)state;
@@ -722,7 +763,7 @@ static void test_executor_reserves(void **state)
     in.max_degree = 2 * m / n; /* no hubs */
     assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
     check_plan(&in, &p, "forest, weight order, no hubs");
-    assert_true(!p.forest_heads && p.passes == 1.2 && p.cpu_share > 0.0);
+    assert_true(!p.forest_heads && p.passes == 2.7 && p.cpu_share > 0.0);
     /* BFS keeps nothing more */
     in = input(&t, SG_PLAN_BFS, full, 0);
     in.work_bytes = 1000;
@@ -756,7 +797,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_budget_sweep), cmocka_unit_test(test_spill_order),
         cmocka_unit_test(test_managed_cap),  cmocka_unit_test(test_owner_split),
-        cmocka_unit_test(test_bfs_model),
+        cmocka_unit_test(test_bfs_model),    cmocka_unit_test(test_forest_hub_free),
         cmocka_unit_test(test_errors),       cmocka_unit_test(test_rates_file),
         cmocka_unit_test(test_calibrate_save), cmocka_unit_test(test_executor_inputs),
         cmocka_unit_test(test_executor_reserves),

@@ -225,11 +225,12 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
      * whole host range; the executors' reserves (SSSP's light index, the
      * forest's contracted list) are the planner's, as for a run
      * (src/plan.c, executor_reserve), SSSP's by the hub rule, from the
-     * degrees */
+     * degrees (which the forest's model reads too: a graph without hubs
+     * has its own constants) */
     in.gpu_reads_all = algo != SG_PLAN_MST;
     in.executor_reserves = true;
     in.directed = info.directed;
-    if (algo != SG_PLAN_MST || in.lists_weight_order) {
+    {
         sg_degree_stats ds;
         if ((st = sg_store_degree_stats(s, NULL, &ds, &err)) != SG_OK) {
             rc = cli_fail_status(cmd, st, &err);
