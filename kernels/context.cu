@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include <new>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,12 +342,14 @@ sg_status sgk_upload(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_er
     return SG_OK;
 }
 
-// Parallel memcpy on the host (OpenMP threads, 1 MiB pieces).
-static void host_pcopy(void *dst, const void *src, size_t bytes)
+void sgk_host_pcopy(void *dst, const void *src, size_t bytes, int threads)
 {
-    const size_t piece = (size_t)1 << 20;
+    const int t = threads > 0 ? threads : omp_get_max_threads();
+    // a piece a thread (at least 64 KiB, whole 4 KiB pages)
+    size_t piece = (bytes / (size_t)t + 4095) & ~(size_t)4095;
+    if (piece < ((size_t)64 << 10)) piece = (size_t)64 << 10;
     const long k = (long)((bytes + piece - 1) / piece);
-#pragma omp parallel for schedule(static) if (k > 1)
+#pragma omp parallel for schedule(static) if (k > 1) num_threads(t)
     for (long i = 0; i < k; i++) {
         const size_t off = (size_t)i * piece;
         const size_t len = bytes - off < piece ? bytes - off : piece;
@@ -402,7 +405,7 @@ sg_status sgk_download(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_
         SGK_CU(cudaEventSynchronize(c->stage_done[b]));
         const double t1 = sgi_now();
         const size_t off = i * cap, len = bytes - off < cap ? bytes - off : cap;
-        host_pcopy(static_cast<char *>(dst) + off, c->stage[b], len);
+        sgk_host_pcopy(static_cast<char *>(dst) + off, c->stage[b], len, 0);
         c->dl_wait_us += (uint64_t)((t1 - t0) * 1e6);
         c->dl_copy_us += (uint64_t)((sgi_now() - t1) * 1e6);
     }

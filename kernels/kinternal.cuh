@@ -80,6 +80,10 @@ struct sgk_ctx {
 sg_status sgk_stage_lend(sgk_ctx *c, void *bufs[2], sg_error *err);
 sg_status sgk_stage_return(sgk_ctx *c, cudaStream_t stream, sg_error *err);
 
+// memcpy on the host by OpenMP threads (`threads`; 0: the default count),
+// a piece a thread (at least 64 KiB).
+void sgk_host_pcopy(void *dst, const void *src, size_t bytes, int threads);
+
 // One graph array as the kernels read it: entries [0, s) from the device
 // prefix d, the rest from h, the whole array in device-accessible host
 // memory (pinned and mapped, or managed), indexed like d. In device memory

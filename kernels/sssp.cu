@@ -87,12 +87,17 @@
 //     chunk before it is relaxed from the other, and its vertices are
 //     relaxed from there; the rest of the list is relaxed where its lists
 //     live. R-MAT 26 at 6 GiB pinned: that pass 390 to 296 ms (16 GB at the
-//     wire's 54 GB/s), the search's kernels 679 to 589 ms. Managed memory
-//     keeps the gathers: its DMA is slow (kernels/mst.cu), and a copy
-//     kernel (the forest's k_pull) beside the relaxations made the pass
-//     slower, 400 to 482 ms, and 397-433 to 498-533 ms with the
-//     relaxations leaving it a block per multiprocessor (docs/benchmarks.md,
-//     twenty-second session).
+//     wire's 54 GB/s), the search's kernels 679 to 589 ms. From managed
+//     memory DMA is slow (kernels/mst.cu), and a copy kernel (the forest's
+//     k_pull) beside the relaxations made the pass slower, 400 to 482 ms,
+//     and 397-433 to 498-533 ms with the relaxations leaving it a block per
+//     multiprocessor (docs/benchmarks.md, twenty-second session); so there
+//     (with a CPU share's threads) a streamed chunk bounces: the threads
+//     copy it, slot by slot, into the context's staging buffers (lent,
+//     eight slots of 4 MiB) and DMA moves each slot on ("settle-bounce"
+//     disabled: managed memory keeps the gathers). Counters
+//     "settle_bounce_us" (the threads' copies) and "settle_bounce_wait_us"
+//     (waits for a slot's DMA).
 //     Counters "settle_streamed_chunks", "settle_streamed_bytes" (in
 //     host_list_bytes too), and the host-launched settle passes' time
 //     "settle_us", the longest one's "settle_max_us" and the entries it
@@ -214,6 +219,10 @@
 //                     (no streamed chunks)
 //   "settle-rule"     near-far: a sorted settle pass streams every chunk it
 //                     reads from, however little
+//   "settle-bounce"   near-far: managed host lists are not streamed (no
+//                     copies by the CPU threads through the staging buffers)
+//   "index-ring"      near-far: the light index's CPU threads upload through
+//                     the staging buffers in turn on the copy stream
 //   "keep-index"      near-far: the light index is freed at the end of the
 //                     call (not kept for the next call with the same delta)
 //   "device-rounds"   near-far: every round launched and read back by the
@@ -1490,6 +1499,24 @@ struct SettleStream {
     cudaEvent_t ready[2] = {nullptr, nullptr}, freed[2] = {nullptr, nullptr};
     cudaEvent_t t0 = nullptr, t1 = nullptr; // a host settle pass, timed
     u64 chunks = 0, bytes = 0;
+    // Managed host lists (bounce): the CPU threads copy a chunk into the
+    // context's staging buffers, lent (sgk_stage_lend) and cut into slots,
+    // and the copy engine moves each slot to the device buffer.
+    // Eight slots of 4 MiB, a ring small beside the host's L3 (300 MiB on
+    // the H100 host), where the DMA may find what the threads just wrote
+    // (not verified): R-MAT 26 at 6 GiB, the threads copied the bucket's 16
+    // GB in 246-395 ms so, in 337-465 with 16 MiB slots (twenty-fourth
+    // session). Each thread copies its part of a slot (sgk_host_pcopy).
+    static constexpr int NSLOT = 8;
+    static constexpr u64 SLOT = (u64)4 << 20; // bytes
+    bool bounce = false;
+    int threads = 0;
+    bool lent = false;
+    char *slot[NSLOT] = {};
+    cudaEvent_t slot_ev[NSLOT] = {};
+    bool slot_busy[NSLOT] = {};
+    int next = 0;
+    u64 bounce_us = 0, bounce_wait_us = 0; // the threads' copies; waits for a slot
 
     SettleStream() = default;
     SettleStream(const SettleStream &) = delete;
@@ -1499,9 +1526,15 @@ struct SettleStream {
         release();
         for (cudaEvent_t e : {ready[0], ready[1], freed[0], freed[1], t0, t1})
             if (e) (void)cudaEventDestroy(e);
+        for (cudaEvent_t e : slot_ev)
+            if (e) (void)cudaEventDestroy(e);
     }
     void release()
     {
+        if (lent) {
+            sg_error e;
+            (void)give_back(&e);
+        }
         buf.release();
         dwork.release();
         dcb.release();
@@ -1517,17 +1550,66 @@ struct SettleStream {
         SGK_CU(cudaEventCreate(&t1));
         return SG_OK;
     }
+    // The staging buffers lent for a settle pass's bounced chunks.
+    sg_status lend(sg_error *err)
+    {
+        void *b[2] = {nullptr, nullptr};
+        SGK_TRY(sgk_stage_lend(c, b, err));
+        static_assert(NSLOT * SLOT <= 2 * SGK_STAGE_BYTES, "the slots within the buffers");
+        for (int i = 0; i < NSLOT; i++) {
+            slot[i] = static_cast<char *>(b[i / (NSLOT / 2)]) + (u64)(i % (NSLOT / 2)) * SLOT;
+            slot_busy[i] = false; // (lend waited for every copy out of them)
+        }
+        lent = true;
+        return SG_OK;
+    }
+    // Back to the context after the pass, their copies' end recorded.
+    sg_status give_back(sg_error *err)
+    {
+        lent = false;
+        return sgk_stage_return(c, c->copy, err);
+    }
+    // count entries at host address src (managed memory) to device address
+    // dst: slot by slot, each copied in by the CPU threads, then out by DMA
+    // on the copy stream (queued behind whatever it waits on).
+    sg_status bounce_copy(const uint32_t *src, uint32_t *dst, u64 count, sg_error *err)
+    {
+        const u64 per = SLOT / 4;
+        for (u64 off = 0; off < count; off += per) {
+            const u64 len = count - off < per ? count - off : per;
+            const int i = next;
+            next = (next + 1) % NSLOT;
+            if (slot_busy[i]) {
+                const double tw = sgi_now();
+                SGK_CU(cudaEventSynchronize(slot_ev[i]));
+                bounce_wait_us += sgk_us_since(tw);
+            }
+            const double tc = sgi_now();
+            sgk_host_pcopy(slot[i], src + off, len * 4, threads);
+            bounce_us += sgk_us_since(tc);
+            SGK_CU(cudaMemcpyAsync(dst + off, slot[i], len * 4, cudaMemcpyHostToDevice, c->copy));
+            SGK_CU(cudaEventRecord(slot_ev[i], c->copy));
+            slot_busy[i] = true;
+        }
+        return SG_OK;
+    }
     // At the first sorted settle pass, for host lists the copy engine reads
-    // (pinned or registered, not managed): the chunks and buffers, where
-    // the budget has room for two staging buffers of SSTREAM_MIN entries
-    // or more beside what is allocated (nothing is allocated for a search
-    // without such a pass: SSCA2's are all in the device loop).
-    sg_status open(const sgk_graph *g, sg_error *err)
+    // (pinned or registered), or, from managed memory, which DMA reads
+    // slowly, through the CPU threads' copies (`threads` > 0, "settle-bounce"
+    // not disabled): the chunks and buffers, where the budget has room for
+    // two staging buffers of SSTREAM_MIN entries or more beside what is
+    // allocated (nothing is allocated for a search without such a pass:
+    // SSCA2's are all in the device loop).
+    sg_status open(const sgk_graph *g, int cpu_threads, sg_error *err)
     {
         tried = true;
         const u64 n = g->d.n, m = g->d.m;
         const u64 eh = g->A.s > g->W.s ? g->A.s : g->W.s;
-        if (!g->spilled || eh >= m || g->h_managed || !g->ha || !g->hw) return SG_OK;
+        if (!g->spilled || eh >= m || !g->ha || !g->hw) return SG_OK;
+        if (g->h_managed && (cpu_threads < 1 || sgk_ctx_disabled(c, "settle-bounce")))
+            return SG_OK;
+        bounce = g->h_managed;
+        threads = cpu_threads;
         const u64 host = m - eh, margin = 1ull << 20;
         u64 want_s = host / 4; // four chunks or more on small graphs
         want_s = want_s < SSTREAM_MIN ? SSTREAM_MIN : want_s > SSTREAM_MAX ? SSTREAM_MAX : want_s;
@@ -1581,6 +1663,8 @@ struct SettleStream {
             SGK_CU(cudaEventCreateWithFlags(&ready[b], cudaEventDisableTiming));
             SGK_CU(cudaEventCreateWithFlags(&freed[b], cudaEventDisableTiming));
         }
+        for (int i = 0; bounce && i < NSLOT; i++)
+            SGK_CU(cudaEventCreateWithFlags(&slot_ev[i], cudaEventDisableTiming));
         SGK_CU(cudaStreamSynchronize(c->stream)); // (cb's copy)
         on = true;
         return SG_OK;
@@ -2769,8 +2853,14 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             const u64 b = ss.chunks & 1;
             uint32_t *ba = ss.buf.get() + b * ss.S, *bw = ss.buf.get() + (2 + b) * ss.S;
             SGK_CU(cudaStreamWaitEvent(c->copy, ss.freed[b], 0)); // its last relax done
-            SGK_CU(cudaMemcpyAsync(ba, g->ha + e0, 4 * size, cudaMemcpyDefault, c->copy));
-            SGK_CU(cudaMemcpyAsync(bw, g->hw + e0, 4 * size, cudaMemcpyDefault, c->copy));
+            if (ss.bounce) { // managed: through the CPU threads' copies
+                if (!ss.lent) SGK_TRY(ss.lend(err));
+                SGK_TRY(ss.bounce_copy(g->ha + e0, ba, size, err));
+                SGK_TRY(ss.bounce_copy(g->hw + e0, bw, size, err));
+            } else {
+                SGK_CU(cudaMemcpyAsync(ba, g->ha + e0, 4 * size, cudaMemcpyDefault, c->copy));
+                SGK_CU(cudaMemcpyAsync(bw, g->hw + e0, 4 * size, cudaMemcpyDefault, c->copy));
+            }
             SGK_CU(cudaEventRecord(ss.ready[b], c->copy));
             SGK_CU(cudaStreamWaitEvent(st, ss.ready[b], 0));
             // The chunk's entries [e0, e0 + size) from the buffers: the
@@ -2791,6 +2881,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             ss.bytes += 8 * size;
             from = hi;
         }
+        if (ss.lent) SGK_TRY(ss.give_back(err));
         return sub(from, cnt);
     };
     // The counters after a round, split or device loop: the next launch's
@@ -2937,7 +3028,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             r.x = full_x;
             r.a = full_a;
             r.w = full_w;
-            if (sorted_now && want_stream && !ss.tried) SGK_TRY(ss.open(g, err));
+            if (sorted_now && want_stream && !ss.tried)
+                SGK_TRY(ss.open(g, share ? share->threads : 0, err));
             if (sorted_now && ss.on)
                 SGK_TRY(settle_streamed(slist, settled_cnt));
             else
@@ -3025,6 +3117,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     sgk_stats_set(stats, "settle_max_entries", settle_max_entries);
     sgk_stats_set(stats, "settle_streamed_chunks", ss.chunks);
     sgk_stats_set(stats, "settle_streamed_bytes", ss.bytes);
+    sgk_stats_set(stats, "settle_bounce_us", ss.bounce_us);
+    sgk_stats_set(stats, "settle_bounce_wait_us", ss.bounce_wait_us);
     sgk_stats_set(stats, "light_edges", lx.get() ? light_m : 0);
     const bool shared = ishare.sh && lx.get();
     sgk_stats_set(stats, "cpu_index_split", shared ? ishare.split : n);

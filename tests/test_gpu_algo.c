@@ -2258,22 +2258,24 @@ static uint64_t settle_counters(const sg_run *run, const char *what, uint32_t sr
  * and undirected, u32 and f32, at splits that spill (X, A and W split
  * differently; registered host arrays), and an R-MAT store opened in
  * pinned and in managed memory, each as built (chunks read half or more
- * are streamed), with "settle-rule" off (every chunk a pass reads is) and
- * with "settle-stream" off (none): distances and trees equal Dijkstra's,
- * the accountant's peak within the budget, the settle counters consistent
- * (settle_counters); pinned R-MAT streams chunks as built, the families too with
- * "settle-rule" off, managed memory never (the copy engine reads it
- * slowly), and nothing streams with "settle-stream" off. */
+ * are streamed; from managed memory through the CPU threads' copies), with
+ * "settle-rule" off (every chunk a pass reads is), with "settle-bounce"
+ * off (managed memory not streamed) and with "settle-stream" off (none):
+ * distances and trees equal Dijkstra's, the accountant's peak within the
+ * budget, the settle counters consistent (settle_counters); R-MAT streams
+ * chunks as built from either memory, the families too with "settle-rule"
+ * off, managed memory none with "settle-bounce" off, and nothing streams
+ * with "settle-stream" off. */
 static void test_settle_stream(void **state)
 {
     (void)state;
     static const int fr[][3] = {{0, 0, 0}, {8, 3, 3}, {3, 5, 1}};
-    static const char *const modes[] = {NULL, "settle-rule", "settle-stream"};
+    static const char *const modes[] = {NULL, "settle-rule", "settle-stream", "settle-bounce"};
     const unsigned scale = small_only ? 11 : 13;
     char path[512];
     char *dir = rmat_store("gpu-settle", scale, 3, path, sizeof path);
     sg_error err = {0};
-    for (int mi = 0; mi < 3; mi++) {
+    for (int mi = 0; mi < 4; mi++) {
         char *saved = env_push(modes[mi]);
         char what[300];
         uint64_t fam_chunks = 0, kind_chunks[2] = {0, 0};
@@ -2320,9 +2322,10 @@ static void test_settle_stream(void **state)
         }
         /* as built, the families' passes may all be sparse; R-MAT's first
          * bucket is not */
-        const bool off = mi == 2;
-        if (kind_chunks[0] != 0 || (off ? fam_chunks + kind_chunks[1] != 0
-                                        : (mi == 1 && fam_chunks == 0) || kind_chunks[1] == 0))
+        const bool off = mi == 2, no_bounce = mi == 3;
+        if ((off || no_bounce ? kind_chunks[0] != 0 : kind_chunks[0] == 0) ||
+            (off ? fam_chunks + kind_chunks[1] != 0
+                 : (mi == 1 && fam_chunks == 0) || kind_chunks[1] == 0))
             fail_msg("disabled: %s: %llu chunks streamed over the families, %llu managed, %llu "
                      "pinned", modes[mi] ? modes[mi] : "none", (unsigned long long)fam_chunks,
                      (unsigned long long)kind_chunks[0], (unsigned long long)kind_chunks[1]);
