@@ -202,15 +202,22 @@ sg_status sgk_stage_begin(sgk_ctx *c, sgk_stage *out, sg_error *err)
     return SG_OK;
 }
 
-sg_status sgk_stage_lend(sgk_ctx *c, void *bufs[2], sg_error *err)
+// Waits for every copy still queued out of the staging buffers.
+static sg_status stage_idle(sgk_ctx *c, sg_error *err)
 {
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 2; i++)
         if (c->stage_busy[i]) {
             SGK_CU(cudaEventSynchronize(c->stage_done[i]));
             c->stage_busy[i] = false;
         }
-        bufs[i] = c->stage[i];
-    }
+    return SG_OK;
+}
+
+sg_status sgk_stage_lend(sgk_ctx *c, void *bufs[2], sg_error *err)
+{
+    SGK_TRY(stage_idle(c, err));
+    bufs[0] = c->stage[0];
+    bufs[1] = c->stage[1];
     return SG_OK;
 }
 
@@ -366,11 +373,7 @@ void sgk_download_us(const sgk_ctx *c, uint64_t *wait, uint64_t *copy)
 sg_status sgk_download(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_error *err)
 {
     // Waits for uploads still in flight on the staging buffers first.
-    for (int i = 0; i < 2; i++)
-        if (c->stage_busy[i]) {
-            SGK_CU(cudaEventSynchronize(c->stage_done[i]));
-            c->stage_busy[i] = false;
-        }
+    SGK_TRY(stage_idle(c, err));
     // A page-locked destination (a result pinned while the graph loaded)
     // takes one DMA, no host copy.
     cudaPointerAttributes at;

@@ -2069,7 +2069,8 @@ struct IndexShare {
     sg_status count(u64 bound, u64 *cnt, unsigned lgrid, sg_error *err)
     {
         const cudaStream_t st = c->stream;
-        if (sh) { // the threads' counts land after the clearing (the copy stream waits on it)
+        if (sh && !ring) { // the threads' counts land after the clearing: the copy
+                           // stream waits on it (the ring's copies follow it on st)
             SGK_CU(cudaEventRecord(ev[2], st));
             SGK_CU(cudaStreamWaitEvent(c->copy, ev[2], 0));
         }
