@@ -263,7 +263,8 @@ fail:
 
 void sgi_outfile_abort(sgi_outfile *f)
 {
-    if (f->fd >= 0) f->io->close(f->fd);
+    /* a zeroed one that was never opened has no io (and fd 0, not its own) */
+    if (f->io && f->fd >= 0) f->io->close(f->fd);
     f->fd = -1;
     if (f->created && !f->renamed) f->io->unlink(f->tmp);
     f->created = false;

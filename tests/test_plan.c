@@ -635,6 +635,9 @@ static void test_calibrate_save(void **state)
     assert_non_null(strstr(err.msg, "16 MiB"));
     write_file("cal/file", "x");
     assert_int_not_equal(sg_rates_save("cal/file/rates", &back, &err), SG_OK);
+    /* a directory it cannot make (a file in the way): an error naming it */
+    assert_int_not_equal(sg_rates_save("cal/file/sub/rates", &back, &err), SG_OK);
+    assert_non_null(strstr(err.msg, "cal/file/sub"));
 }
 
 /* What the hybrid backend asks for: its own working bytes, the GPU reading
