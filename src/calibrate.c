@@ -6,13 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
 #include "sg_config.h"
-#include "../storage/internal.h" /* sgi_outfile, sgi_write_all */
 #if SG_HAVE_CUDA
 #include "gpu.h"
 #endif
@@ -88,35 +86,11 @@ sg_status sg_calibrate(const sg_calibrate_options *o, sg_rates *out, sg_error *e
     return SG_OK;
 }
 
-/* mkdir -p of the directory part of path. */
-static sg_status make_parent(const char *path, sg_error *err)
-{
-    char dir[1024];
-    const int w = snprintf(dir, sizeof dir, "%s", path);
-    if (w < 0 || (size_t)w >= sizeof dir) return sgi_fail(err, SG_E_INVALID, "%s: path too long", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash || slash == dir) return SG_OK;
-    *slash = '\0';
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-            return sgi_fail_errno(err, errno, "%s: cannot create the directory", dir);
-        *p = '/';
-    }
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-        return sgi_fail_errno(err, errno, "%s: cannot create the directory", dir);
-    return SG_OK;
-}
-
 sg_status sg_rates_save(const char *path, const sg_rates *r, sg_error *err)
 {
     sg_status st = SG_OK;
-    sgi_outfile out;
-    memset(&out, 0, sizeof out);
     char text[1024];
     SG_CHECK(path && r, SG_E_INVALID, err, "sg_rates_save: NULL argument");
-    SG_TRY(make_parent(path, err));
     const int w = snprintf(text, sizeof text,
                            "# spillgraph rates (spillgraph calibrate; docs/plan.md)\n"
                            "# %s\n"
@@ -127,10 +101,7 @@ sg_status sg_rates_save(const char *path, const sg_rates *r, sg_error *err)
                            r->managed_rand_gbps, r->cpu_scan_gbps, r->managed_seq_gbps,
                            r->host_shared_gbps);
     SG_CHECK(w > 0 && (size_t)w < sizeof text, SG_E_INVALID, err, "%s: rates text too long", path);
-    SG_TRY(sgi_outfile_open(&out, path, true, err));
-    SG_TRY(sgi_write_all(out.fd, text, (size_t)w, 0, path, err));
-    SG_TRY(sgi_outfile_commit(&out, err));
+    st = sgi_replace_file(path, text, (size_t)w, err);
 fail:
-    sgi_outfile_abort(&out);
     return st;
 }

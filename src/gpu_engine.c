@@ -434,6 +434,10 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     in.gpu_reads_all = algo != SGI_ALGO_MST;
     in.forced = run->force_split;
     for (int k = 0; k < 3; k++) in.forced_split[k] = run->split[k] < g->n ? run->split[k] : g->n;
+    /* an earlier search's levels or rounds (the caller's memo) */
+    in.steps = algo == SGI_ALGO_BFS   ? run->plan_steps[0]
+               : algo == SGI_ALGO_MST ? 0
+                                      : run->plan_steps[1];
     hybrid_rates(&in.rates);
     sg_plan p;
     SG_TRY(sg_plan_make(&in, &p, err));

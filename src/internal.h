@@ -34,6 +34,7 @@ struct sg_run {
     char fallback[160];           /* why auto ran the last call on the cpu */
     bool force_split;             /* sg_run_options.split: the hybrid device prefixes */
     uint64_t split[3];
+    uint64_t plan_steps[2];       /* sg_run_options.plan_steps: BFS, SSSP */
     bool has_plan;                /* the last call ran hybrid with `plan` */
     sg_plan plan;
     double hybrid_seconds;        /* its measured time (the device call) */
@@ -124,6 +125,12 @@ sg_mem_kind sgi_gpu_host_kind(sg_run *run, uint64_t bytes);
  * ask: SG_OK (the allocation itself then fails, naming the array). */
 sg_status sgi_gpu_managed_room(sg_run *run, uint64_t bytes, const char *path, sg_error *err);
 /* Its rule: sg_managed_fits (public, spillgraph.h). */
+
+/* mkdir -p of the directory part of path (src/memo.c). */
+sg_status sgi_make_parent(const char *path, sg_error *err);
+/* Writes text[0..len) as the file at path, its directories made, replacing
+ * an old one whole (temporary file, fsync, rename; src/memo.c). */
+sg_status sgi_replace_file(const char *path, const char *text, size_t len, sg_error *err);
 
 /* A fresh graph uid (atomic counter, never 0). */
 uint64_t sgi_graph_uid(void);

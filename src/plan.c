@@ -214,10 +214,10 @@ static double model_passes(const sg_plan_input *in)
  *   - with every list on the device its rounds take 0.18 s for 16.8 GB,
  *     ~93 GB/s: 0.03 of `hbm_gbps`.
  * SSCA2 26's 10,000-14,000 latency-bound rounds take 0.37-0.41 s in core
- * even in the device loop (kernels/sssp.cu, nineteenth session): the model,
- * which has no per-round or per-bucket cost (the bucket count follows the
- * weighted diameter, which the store does not give), predicts it 20-36 %
- * low at 6 and 12 GiB.
+ * even in the device loop (kernels/sssp.cu, nineteenth session): without a
+ * per-round cost (the round count follows the weighted diameter, which the
+ * store does not give) the model predicts it 17-35 % low at 6 and 12 GiB;
+ * with an earlier search's rounds the steps term below adds it.
  * Refit on a graph with hubs (twenty-first session, R-MAT 26, device call
  * tmp-dev144.sh): the rounds took 0.62 s at 6 GiB managed (0.68 pinned)
  * and 0.41 s at 12 GiB beyond the index build and the download, where 0.40
@@ -243,9 +243,9 @@ static double model_passes(const sg_plan_input *in)
  *     core from managed memory (24 GB/s, BFS_GPU_HOST of `pcie_gbps`) and
  *     590 ms more from pinned (6.4 GB/s, `zc_rand_gbps`; its large
  *     frontiers go in id order there).
- * Not modelled: a long diameter's per-level latency (SSCA2 26's 690 levels
- * took 65 ms in core, R-MAT's 8 levels 3 ms), which the store does not
- * give. */
+ * A long diameter's per-level latency (SSCA2 26's 690 levels took 65 ms in
+ * core, R-MAT's 8 levels 3 ms), which the store does not give, is the steps
+ * term below, from an earlier search's count. */
 #define BFS_BOTTOM_UP_READ 0.025
 #define BFS_GPU_HOST 0.45
 /* The result's copy into host memory, BFS's levels (4 bytes a vertex) and
@@ -255,6 +255,24 @@ static double model_passes(const sg_plan_input *in)
  * twenty-first session; staged into unpinned pages 7-26 and 14-24 ms).
  * The forest's constants above were fitted to times that include its
  * download. */
+
+/* The latency of a search's steps, which the store does not give (an
+ * earlier search's count, sg_memo; sg_plan_input.steps): each BFS level and
+ * each SSSP round is a sequence of launches and grid syncs whose cost the
+ * byte terms above leave out. Fitted to SSCA2 26 on the H100 host
+ * (docs/benchmarks.md, twenty-fourth and twenty-fifth sessions):
+ *   - BFS: in core its 690 levels took 65.6 ms of kernels (0.075 s), R-MAT's
+ *     8 levels 3 ms; at 6 GiB managed the plan without the term said 0.161
+ *     s against 0.244 measured: ~0.1 ms a level;
+ *   - SSSP: 13,865 rounds at 6 and 12 GiB, where the plan without the term
+ *     was 0.214 and 0.226 s low (1.052 against 1.266 s, 0.726 against
+ *     0.952), 15-16 us a round; in core 9,705 rounds in 0.365 s against
+ *     R-MAT's 97 in 0.164 s, ~20 us a round beyond R-MAT's work. R-MAT's
+ *     ~100 rounds and 8 levels add about a millisecond.
+ * The pinned runs on SSCA2 are slower than this for other reasons (their
+ * scattered reads of host lists in place; docs/plan.md). */
+#define BFS_LEVEL_S 0.10e-3
+#define SSSP_ROUND_S 16e-6
 
 /* An undirected BFS on a graph with hubs: bottom-up steps (above). */
 static bool bfs_bottom_up(const sg_plan_input *in)
@@ -567,7 +585,12 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
                                 : in->algo == SG_PLAN_SSSP ? 8.0 * (double)in->n
                                                            : 0.0;
     p.t_result = result_bytes / (in->rates.pcie_gbps * 1e9);
-    p.predicted_s = p.passes * p.predicted_pass_s + p.t_rounds + p.t_index + p.t_result;
+    if (in->algo != SG_PLAN_MST) {
+        p.steps = in->steps;
+        p.t_steps = (double)in->steps * (in->algo == SG_PLAN_BFS ? BFS_LEVEL_S : SSSP_ROUND_S);
+    }
+    p.predicted_s =
+        p.passes * p.predicted_pass_s + p.t_rounds + p.t_index + p.t_result + p.t_steps;
     p.managed_bytes = in->managed_cap - cap;
     *out = p;
     return SG_OK;

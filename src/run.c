@@ -69,6 +69,8 @@ sg_status sg_run_create(const sg_run_options *opt, sg_run **out, sg_error *err)
     r->device_mem = opt->device_mem;
     r->force_split = opt->force_split;
     for (int k = 0; k < 3; k++) r->split[k] = opt->split[k];
+    r->plan_steps[0] = opt->plan_steps[0];
+    r->plan_steps[1] = opt->plan_steps[1];
     r->threads = opt->threads > 0 ? opt->threads : omp_get_max_threads();
     r->progress = opt->progress;
     r->progress_ctx = opt->progress_ctx;

@@ -211,6 +211,9 @@ typedef struct sg_run_options {
     bool force_split;        /* hybrid runs: use split[] instead of the plan */
     uint64_t split[3];       /* X, A, W: vertices whose offsets / lists stay in
                               * device memory (clamped to n) */
+    uint64_t plan_steps[2];  /* the hybrid plans' latency terms: BFS's levels and
+                              * SSSP's rounds of an earlier search on the graph
+                              * (sg_memo.steps; 0: not known) */
 } sg_run_options;
 
 typedef struct sg_run sg_run;
@@ -763,6 +766,10 @@ typedef struct sg_plan_input {
                                 * the breakpoints) instead of choosing; the
                                 * budget is not checked */
     uint64_t forced_split[3];
+    uint64_t steps;            /* BFS: the levels, SSSP: the rounds of an earlier
+                                * search on this graph (sg_memo), for the
+                                * latency term; 0: not known (no term); the
+                                * forest ignores it */
 } sg_plan_input;
 
 typedef struct sg_plan {
@@ -797,14 +804,48 @@ typedef struct sg_plan {
     double t_result;           /* BFS's levels and SSSP's distances copied into
                                 * host memory (0 for the forest, whose rates
                                 * include it) */
+    uint64_t steps;            /* the input's steps (0 for the forest) */
+    double t_steps;            /* their latency: BFS ~0.1 ms a level, SSSP ~16 us a
+                                * round (src/plan.c; 0 without steps) */
     double predicted_s;        /* passes * predicted_pass_s + t_rounds + t_index
-                                * + t_result */
+                                * + t_result + t_steps */
 } sg_plan;
 
 /* Errors: SG_E_INVALID (inputs, naming the bad breakpoint or rate),
  * SG_E_NOMEM (the budget is below the working arrays, or the spilled part
  * exceeds host_bytes). */
 SG_API sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err);
+
+/* What earlier searches on a store measured that the planner cannot read
+ * from it (src/memo.c): BFS's levels and SSSP's rounds follow the graph's
+ * diameter, and on a graph without hubs their latency is much of a
+ * search's time. One small file per store in the cache directory:
+ * $SPILLGRAPH_MEMO_DIR, else $XDG_CACHE_HOME/spillgraph/graphs, else
+ * ~/.cache/spillgraph/graphs; its name hashes the store's real path and its
+ * manifest's identity, so a store written again gets a fresh memo. The
+ * command line records each BFS and GPU SSSP search and gives the counts
+ * to its plans; SPILLGRAPH_MEMO=off turns both off. */
+typedef struct sg_memo {
+    uint64_t steps[2];      /* BFS's levels, SSSP's rounds (0: none recorded) */
+    char note[2][160];      /* where each came from ("source 5, gpu, DATE") */
+    char path[4200];        /* the memo file */
+} sg_memo;
+/* Whether SPILLGRAPH_MEMO is not "off". */
+SG_API bool sg_memo_enabled(void);
+/* The memo file of the store at store_path. SG_E_NOTFOUND (no directory to
+ * use), errno's status when the store or its manifest cannot be read. */
+SG_API sg_status sg_memo_path(const char *store_path, char *buf, size_t cap, sg_error *err);
+/* The store's memo: all counts 0 when none was recorded. SG_E_FORMAT names
+ * the file and line of a line it cannot read; on failure *out is untouched. */
+SG_API sg_status sg_memo_load(const char *store_path, sg_memo *out, sg_error *err);
+/* The count for algo (0 for the forest, or none recorded). */
+SG_API uint64_t sg_memo_steps(const sg_memo *m, sg_plan_algo algo);
+/* Records steps (> 0) for BFS or SSSP with a note (may be NULL; the date is
+ * added), keeping the other count; the file is replaced whole (temporary
+ * file and rename), its directories made. A memo that cannot be read is
+ * replaced. */
+SG_API sg_status sg_memo_record(const char *store_path, sg_plan_algo algo, uint64_t steps,
+                                const char *note, sg_error *err);
 
 /* The plan the run's last algorithm call used when it ran on the hybrid
  * backend (false otherwise), with the measured seconds of that call's

@@ -20,6 +20,10 @@ cli_setup() {
     SG=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
     WORK=$(mktemp -d "$PWD/$1-test.XXXXXX") || { echo "cannot create a work directory" >&2; exit 1; }
     cd "$WORK" || exit 1
+    # the searches' memos (src/memo.c) and any cache in the work directory,
+    # never the user's
+    export XDG_CACHE_HOME="$WORK/cache"
+    unset SPILLGRAPH_MEMO_DIR SPILLGRAPH_MEMO SPILLGRAPH_RATES
 }
 
 pass() { PASSED=$((PASSED + 1)); echo "ok   $1"; }

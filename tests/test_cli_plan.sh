@@ -29,7 +29,8 @@ for a in o["arrays"]:
     assert 0 <= a["split"] <= n, a
 p = o["predicted"]
 assert abs(max(p["device_s"] + p["gpu_host_s"], p["cpu_s"], p["shared_s"]) - p["pass_s"]) < 1e-12, p
-assert abs(p["passes"] * p["pass_s"] + p["rounds_s"] + p["index_s"] + p["result_s"] - p["total_s"]) <= 1e-6 * p["total_s"], p
+assert abs(p["passes"] * p["pass_s"] + p["rounds_s"] + p["index_s"] + p["result_s"] + p.get("steps_s", 0) - p["total_s"]) <= 1e-6 * p["total_s"], p
+assert ("steps_s" in p) == (algo != "mst"), p
 assert (p["result_s"] > 0) == (algo != "mst"), p
 assert (p["rounds_s"] > 0) == (algo == "mst"), p
 spilled = sum(a["host_bytes"] for a in o["arrays"])
@@ -105,6 +106,34 @@ expect 1 "bad rates file" plan g.sg --algo mst --rates bad.rates $FREE
 grep_in err "bad.rates:2: unknown key 'warp_speed'" "bad rates file: file and line"
 expect 1 "missing rates file" plan g.sg --algo mst --rates nothere.rates $FREE
 grep_in err "nothere.rates" "missing rates file: named"
+
+# The memo: a search records its levels (BFS) or rounds (SSSP on a GPU)
+# for the store, and the plans then add their latency (src/memo.c).
+expect 0 "memo: none yet" plan g.sg --algo bfs --device-mem 600K $FREE
+grep_in out "latency    not known: no earlier bfs on this store" "memo: none yet: said"
+expect 0 "memo: a search" bfs g.sg --source 1 --backend cpu --json
+levels=$(python3 -c 'import json; print(json.load(open("out"))["result"]["max_level"] + 1)' 2>/dev/null || echo "?")
+grep_in out '"memo":{"path":"'"$WORK"'/cache/spillgraph/graphs/graph-' "memo: the search names its file"
+expect 0 "memo: the plan uses it" plan g.sg --algo bfs --device-mem 600K $FREE --json
+grep_in out '"steps":'"$levels"',' "memo: the plan's steps are the search's levels"
+plan_check "memo: the plan is consistent" $((600 * 1024)) bfs
+expect 0 "memo: text" plan g.sg --algo bfs --device-mem 600K $FREE
+grep_in out "latency    $levels levels of an earlier search (source 1, cpu, " "memo: text names the search"
+grep_in out "+ latency " "memo: text adds it"
+expect 0 "memo: sssp none" plan g.sg --algo sssp --device-mem 3M $FREE
+grep_in out "no earlier sssp on this store" "memo: the CPU's SSSP records no rounds"
+SPILLGRAPH_MEMO=off run plan g.sg --algo bfs --device-mem 600K $FREE
+if [ "$RC" -eq 0 ] && grep -qF "SPILLGRAPH_MEMO=off" out; then pass "memo: off"; else fail "memo: off"; fi
+memo=$(ls cache/spillgraph/graphs/graph-* 2>/dev/null | head -1)
+printf 'bfs_levels many\n' >"$memo"
+expect 1 "memo: a bad file" plan g.sg --algo bfs --device-mem 600K $FREE
+grep_in err "$memo:1: expected 'bfs_levels N ...'" "memo: a bad file: file and line"
+expect 0 "memo: a search beside a bad file" bfs g.sg --source 2 --backend cpu
+grep_in err "the plan leaves out the memo" "memo: a search beside a bad file: noted"
+grep_in "$memo" "bfs_levels " "memo: the search replaced the bad file"
+rm -rf g2.sg && cp -r g.sg g2.sg
+expect 0 "memo: a copy of the store" plan g2.sg --algo bfs --device-mem 600K $FREE
+grep_in out "no earlier bfs on this store" "memo: a copy of the store has its own"
 
 # calibrate: measures, writes a rates file plan then reads.
 expect 0 "calibrate" calibrate --bytes 16M --threads 2 --output cal/r.rates

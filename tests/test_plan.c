@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../src/internal.h"
@@ -93,8 +94,8 @@ static void check_plan(const sg_plan_input *in, const sg_plan *p, const char *wh
                  (unsigned long long)p->gpu_host_end, (unsigned long long)in->n);
     const double pass = fmax(fmax(p->t_device + p->t_gpu_host, p->t_cpu), p->t_shared);
     if (fabs(pass - p->predicted_pass_s) > 1e-12 ||
-        fabs(p->passes * pass + p->t_rounds + p->t_index + p->t_result - p->predicted_s) >
-            1e-9 * p->predicted_s)
+        fabs(p->passes * pass + p->t_rounds + p->t_index + p->t_result + p->t_steps -
+             p->predicted_s) > 1e-9 * p->predicted_s)
         fail_msg("%s: pass %g, predicted %g, total %g", what, pass, p->predicted_pass_s,
                  p->predicted_s);
     /* both sides share host memory only when both read some */
@@ -500,6 +501,47 @@ static void test_bfs_model(void **state)
     assert_true(p.t_result == 0.0);
 }
 
+/* The latency of an earlier search's steps: BFS 0.1 ms a level, SSSP 16 us a
+ * round, added to the prediction and nothing else; none without a count,
+ * and the forest ignores one. */
+static void test_latency_steps(void **state)
+{
+    (void)state;
+    table t;
+    make_table(&t, 4096, 400);
+    sg_error err = {0};
+    static const struct {
+        sg_plan_algo algo;
+        uint64_t budget, steps;
+        double per;
+    } cases[] = {
+        {SG_PLAN_BFS, 16 * 4096 + 8 * 4097, 690, 0.10e-3},   /* A spilled */
+        {SG_PLAN_BFS, UINT64_MAX, 8, 0.10e-3},               /* in core */
+        {SG_PLAN_SSSP, 40 * 4096 + 8 * 4097, 13865, 16e-6},  /* A and W spilled */
+        {SG_PLAN_SSSP, UINT64_MAX, 97, 16e-6},
+        {SG_PLAN_MST, UINT64_MAX, 14, 0.0},                  /* ignored */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sg_plan_input in = input(&t, cases[i].algo, cases[i].budget, UINT64_MAX);
+        in.gpu_reads_all = cases[i].algo != SG_PLAN_MST;
+        in.lists_unsorted = cases[i].algo == SG_PLAN_MST;
+        sg_plan without, with;
+        assert_int_equal(sg_plan_make(&in, &without, &err), SG_OK);
+        in.steps = cases[i].steps;
+        assert_int_equal(sg_plan_make(&in, &with, &err), SG_OK);
+        check_plan(&in, &with, sg_plan_algo_name(cases[i].algo));
+        assert_true(without.t_steps == 0.0 && without.steps == 0);
+        const double want = (double)cases[i].steps * cases[i].per;
+        if (fabs(with.t_steps - want) > 1e-12 ||
+            fabs(with.predicted_s - without.predicted_s - want) > 1e-9 * with.predicted_s)
+            fail_msg("%s, %llu steps: %g s of latency, predicted %g against %g",
+                     sg_plan_algo_name(cases[i].algo), (unsigned long long)cases[i].steps,
+                     with.t_steps, with.predicted_s, without.predicted_s);
+        assert_int_equal(with.steps, cases[i].algo == SG_PLAN_MST ? 0 : cases[i].steps);
+        for (int k = 0; k < 3; k++) assert_int_equal(with.split[k], without.split[k]);
+    }
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -638,6 +680,84 @@ static void test_calibrate_save(void **state)
     /* a directory it cannot make (a file in the way): an error naming it */
     assert_int_not_equal(sg_rates_save("cal/file/sub/rates", &back, &err), SG_OK);
     assert_non_null(strstr(err.msg, "cal/file/sub"));
+}
+
+/* The store's memo (src/memo.c): a record read back, both counts kept, the
+ * file replaced whole; a store written again (its manifest changed) gets a
+ * fresh memo; SPILLGRAPH_MEMO_DIR, then XDG_CACHE_HOME; lines it cannot
+ * read named by file and line; bad arguments; a directory it cannot make. */
+static void test_memo(void **state)
+{
+    (void)state;
+    sg_error err = {0};
+    sg_memo m;
+    assert_int_equal(mkdir("g.sg", 0755), 0);
+    write_file("g.sg/manifest.sgm", "manifest one");
+    assert_int_equal(setenv("SPILLGRAPH_MEMO_DIR", "memo/dir", 1), 0);
+    assert_true(sg_memo_enabled());
+    assert_int_equal(sg_memo_load("g.sg", &m, &err), SG_OK); /* none yet */
+    assert_true(m.steps[0] == 0 && m.steps[1] == 0);
+    assert_int_equal(strncmp(m.path, "memo/dir/graph-", 15), 0);
+    assert_int_equal(sg_memo_record("g.sg", SG_PLAN_BFS, 690, "source 5, gpu", &err), SG_OK);
+    assert_int_equal(sg_memo_record("g.sg", SG_PLAN_SSSP, 13865, NULL, &err), SG_OK);
+    assert_int_equal(sg_memo_record("g.sg", SG_PLAN_BFS, 691, "source 6, hybrid", &err), SG_OK);
+    assert_int_equal(sg_memo_load("g.sg", &m, &err), SG_OK);
+    assert_int_equal(sg_memo_steps(&m, SG_PLAN_BFS), 691);
+    assert_int_equal(sg_memo_steps(&m, SG_PLAN_SSSP), 13865);
+    assert_int_equal(sg_memo_steps(&m, SG_PLAN_MST), 0);
+    assert_non_null(strstr(m.note[0], "source 6, hybrid, 20"));
+    char first[sizeof m.path];
+    snprintf(first, sizeof first, "%s", m.path);
+    /* the same store by another path: the same memo */
+    assert_int_equal(sg_memo_load("./g.sg/", &m, &err), SG_OK);
+    assert_string_equal(m.path, first);
+    assert_int_equal(m.steps[0], 691);
+    /* written again: another memo, empty */
+    write_file("g.sg/manifest.sgm", "manifest two, longer");
+    assert_int_equal(sg_memo_load("g.sg", &m, &err), SG_OK);
+    assert_string_not_equal(m.path, first);
+    assert_true(m.steps[0] == 0 && m.steps[1] == 0);
+    snprintf(first, sizeof first, "%s", m.path);
+    /* lines it cannot read */
+    static const struct {
+        const char *text, *msg;
+    } bad[] = {
+        {"# c\nbfs_levels 7 x\nlevels 3\n", ":3: unknown key 'levels'"},
+        {"bfs_levels many\n", ":1: expected 'bfs_levels N ...'"},
+        {"sssp_rounds 0 x\n", ":1: sssp_rounds: expected a positive count"},
+        {"sssp_rounds 12x\n", ":1: sssp_rounds: expected a positive count"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_file(first, bad[i].text);
+        m.steps[0] = 42;
+        m.path[0] = '\0';
+        assert_int_equal(sg_memo_load("g.sg", &m, &err), SG_E_FORMAT);
+        if (!strstr(err.msg, first) || !strstr(err.msg, bad[i].msg))
+            fail_msg("\"%s\" lacks \"%s\" or the file", err.msg, bad[i].msg);
+        assert_true(m.steps[0] == 42 && m.path[0] == '\0'); /* untouched */
+    }
+    /* recording over one it cannot read replaces it */
+    assert_int_equal(sg_memo_record("g.sg", SG_PLAN_SSSP, 5, NULL, &err), SG_OK);
+    assert_int_equal(sg_memo_load("g.sg", &m, &err), SG_OK);
+    assert_true(m.steps[0] == 0 && m.steps[1] == 5);
+    /* bad arguments, no store */
+    assert_int_equal(sg_memo_record("g.sg", SG_PLAN_MST, 5, NULL, &err), SG_E_INVALID);
+    assert_int_equal(sg_memo_record("g.sg", SG_PLAN_BFS, 0, NULL, &err), SG_E_INVALID);
+    assert_int_not_equal(sg_memo_load("no-such.sg", &m, &err), SG_OK);
+    assert_non_null(strstr(err.msg, "no-such.sg"));
+    /* a directory it cannot make: a file in the way */
+    write_file("memo/file", "x");
+    assert_int_equal(setenv("SPILLGRAPH_MEMO_DIR", "memo/file/sub", 1), 0);
+    assert_int_not_equal(sg_memo_record("g.sg", SG_PLAN_BFS, 3, NULL, &err), SG_OK);
+    assert_non_null(strstr(err.msg, "memo/file"));
+    /* the cache directory's default place */
+    assert_int_equal(unsetenv("SPILLGRAPH_MEMO_DIR"), 0);
+    assert_int_equal(setenv("XDG_CACHE_HOME", "xdg", 1), 0);
+    assert_int_equal(sg_memo_path("g.sg", first, sizeof first, &err), SG_OK);
+    assert_int_equal(strncmp(first, "xdg/spillgraph/graphs/graph-", 28), 0);
+    assert_int_equal(setenv("SPILLGRAPH_MEMO", "off", 1), 0);
+    assert_false(sg_memo_enabled());
+    assert_int_equal(unsetenv("SPILLGRAPH_MEMO"), 0);
 }
 
 /* What the hybrid backend asks for: its own working bytes, the GPU reading
@@ -805,6 +925,7 @@ int main(void)
         cmocka_unit_test(test_calibrate_save), cmocka_unit_test(test_executor_inputs),
         cmocka_unit_test(test_executor_reserves),
         cmocka_unit_test(test_managed_fits),
+        cmocka_unit_test(test_latency_steps), cmocka_unit_test(test_memo),
     };
     /* The rates-file tests write relative paths: in a directory of their
      * own, removed afterwards, never where the test was started. */

@@ -633,6 +633,10 @@ void cli_json_plan(cli_json *j, const sg_plan *pl)
     cli_json_num(j, "rounds_s", pl->t_rounds);
     cli_json_num(j, "index_s", pl->t_index);
     cli_json_num(j, "result_s", pl->t_result);
+    if (pl->algo != SG_PLAN_MST) {
+        cli_json_u64(j, "steps", pl->steps);
+        cli_json_num(j, "steps_s", pl->t_steps);
+    }
     cli_json_num(j, "total_s", pl->predicted_s);
     cli_json_object_end(j);
 }

@@ -124,6 +124,8 @@ typedef struct algo {
     double verify_seconds;
     const char *oracle;       /* set when verified */
     uint64_t searches;        /* --searches (bfs, sssp): compute is their sum */
+    sg_memo memo;             /* bfs, sssp: the store's memo (src/memo.c) */
+    bool memo_loaded;
 } algo;
 
 static void algo_init(algo *a, const char *cmd, const char *usage)
@@ -278,6 +280,34 @@ static int check_source(const algo *a, const source_arg *src)
     return CLI_EXIT_OK;
 }
 
+/* BFS's and SSSP's memo of the store (an earlier search's levels or
+ * rounds, for the plan's latency term), unless SPILLGRAPH_MEMO=off. A memo
+ * file that cannot be read is named on stderr and left out; no store or no
+ * cache directory leaves it out silently (the store's own error follows). */
+static void memo_load(algo *a)
+{
+    if (!sg_memo_enabled()) return;
+    sg_error err = {0};
+    const sg_status st = sg_memo_load(a->store, &a->memo, &err);
+    if (st == SG_OK)
+        a->memo_loaded = true;
+    else if (st == SG_E_FORMAT)
+        fprintf(stderr, "%s: note: the plan leaves out the memo: %s\n", a->cmd, err.msg);
+}
+
+/* Records a search's levels (BFS) or rounds (SSSP) in the store's memo; a
+ * failure is a note on stderr (the result stands). */
+static void memo_record(const algo *a, sg_plan_algo pa, uint64_t steps, uint64_t source)
+{
+    if (!sg_memo_enabled() || steps == 0) return;
+    char note[96];
+    snprintf(note, sizeof note, "source %" PRIu64 ", %s", source,
+             sg_backend_name(sg_run_backend(a->run)));
+    sg_error err = {0};
+    if (sg_memo_record(a->store, pa, steps, note, &err) != SG_OK && !a->quiet)
+        fprintf(stderr, "%s: note: the memo was not recorded: %s\n", a->cmd, err.msg);
+}
+
 /* Makes the run (the backend is resolved, or refused, here) and loads the
  * graph; `prepare`: the first search's result, made ready while it loads
  * (with parents when --parents is given), on runs that may search on a GPU
@@ -287,6 +317,7 @@ static int algo_open(algo *a, bool weights, sg_prepare prepare)
 {
     a->t_start = cli_now();
     cli_progress_init(&a->bar, !a->quiet && !a->json);
+    if (prepare == SG_PREPARE_BFS || prepare == SG_PREPARE_SSSP) memo_load(a);
     const sg_run_options ro = {.backend = a->backend,
                                .threads = a->threads,
                                .progress = cli_progress_cb,
@@ -294,7 +325,8 @@ static int algo_open(algo *a, bool weights, sg_prepare prepare)
                                .device = a->device,
                                .device_mem = a->device_mem,
                                .force_split = a->force_split,
-                               .split = {a->split[0], a->split[1], a->split[2]}};
+                               .split = {a->split[0], a->split[1], a->split[2]},
+                               .plan_steps = {a->memo.steps[0], a->memo.steps[1]}};
     sg_error err = {0};
     sg_status st = sg_run_create(&ro, &a->run, &err);
     if (st != SG_OK) return cli_fail_status(a->cmd, st, &err);
@@ -488,6 +520,13 @@ static void json_head(const algo *a, cli_json *j)
         cli_json_num(j, "measured_s", measured);
         cli_json_object_end(j);
     }
+    if (a->memo_loaded) {
+        cli_json_object(j, "memo");
+        cli_json_str(j, "path", a->memo.path);
+        cli_json_u64(j, "bfs_levels", a->memo.steps[0]);
+        cli_json_u64(j, "sssp_rounds", a->memo.steps[1]);
+        cli_json_object_end(j);
+    }
 }
 
 /* Ends the object: outputs, times, counters, TEPS, verification. */
@@ -658,6 +697,9 @@ static void sssp_help(void)
            COMMON_HELP
            "--verify compares every distance with Dijkstra's and, with --parents, checks\n"
            "the tree.\n"
+           "A GPU or hybrid search's round count goes to the store's memo in the cache\n"
+           "directory; later plans add those rounds' latency (docs/plan.md;\n"
+           "SPILLGRAPH_MEMO=off: no memo read or written).\n"
            "\n"
            "example:\n"
            "  spillgraph sssp g.sg --source 0 -o dist.txt --verify\n",
@@ -972,6 +1014,9 @@ int cmd_sssp(int argc, char **argv, const cli_env *env)
             if ((rc = verified(&a, "Dijkstra", st, &err, t0)) != CLI_EXIT_OK) goto done;
         }
     }
+    /* the GPU's delta-stepping rounds (the CPU's run at their own width) */
+    if (sg_run_backend(a.run) != SG_BACKEND_CPU && method != SG_SSSP_BELLMAN_FORD)
+        memo_record(&a, SG_PLAN_SSSP, run_counter(a.run, "iterations"), shown_id(&a, r->source));
     WRITE_RESULT(&a, a.out, sg_sssp_write(a.run, r, a.out, a.force, err));
     WRITE_RESULT(&a, a.parents,
                  sg_parents_write(a.run, r->parent, r->n_vertices, a.parents, a.force, err));
@@ -1043,6 +1088,9 @@ static void bfs_help(void)
            COMMON_HELP
            "--verify compares every level with a serial BFS and, with --parents,\n"
            "validates the tree as Graph500 does.\n"
+           "The search's level count goes to the store's memo in the cache directory;\n"
+           "later plans add those levels' latency (docs/plan.md; SPILLGRAPH_MEMO=off: no\n"
+           "memo read or written).\n"
            "\n"
            "example:\n"
            "  spillgraph bfs g.sg --source 0 -o levels.bin --parents parents.bin\n",
@@ -1123,6 +1171,7 @@ int cmd_bfs(int argc, char **argv, const cli_env *env)
             if ((rc = verified(&a, "serial BFS", st, &err, t0)) != CLI_EXIT_OK) goto done;
         }
     }
+    memo_record(&a, SG_PLAN_BFS, (uint64_t)r->max_level + 1, shown_id(&a, r->source));
     WRITE_RESULT(&a, a.out, sg_bfs_write(a.run, r, a.out, a.force, err));
     WRITE_RESULT(&a, a.parents,
                  sg_parents_write(a.run, r->parent, r->n_vertices, a.parents, a.force, err));

@@ -238,6 +238,21 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
         }
         in.max_degree = ds.max;
     }
+    /* the latency of BFS's levels or SSSP's rounds: an earlier search's
+     * count from the store's memo (a memo that cannot be read is an error
+     * here, naming its file and line, as a bad rates file is) */
+    sg_memo memo;
+    memset(&memo, 0, sizeof memo);
+    bool memo_on = algo != SG_PLAN_MST && sg_memo_enabled();
+    if (memo_on) {
+        st = sg_memo_load(store, &memo, &err);
+        if (st == SG_E_FORMAT) {
+            rc = cli_fail_status(cmd, st, &err);
+            goto done;
+        }
+        if (st != SG_OK) memo_on = false; /* no cache directory: as without a memo */
+    }
+    in.steps = sg_memo_steps(&memo, algo);
     sg_plan pl;
     st = sg_plan_make(&in, &pl, &err);
     if (st != SG_OK) {
@@ -261,6 +276,14 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
         cli_json_u64(&j, "budget", budget);
         cli_json_str(&j, "host_mem", host_mem);
         cli_json_u64(&j, "managed_cap", managed_cap);
+        if (memo_on) {
+            cli_json_object(&j, "memo");
+            cli_json_str(&j, "path", memo.path);
+            const int k = algo == SG_PLAN_BFS ? 0 : 1;
+            if (memo.steps[k]) cli_json_str(&j, "note", memo.note[k]);
+            else cli_json_null(&j, "note");
+            cli_json_object_end(&j);
+        }
         cli_json_plan(&j, &pl);
         cli_json_end(&j);
         goto done;
@@ -313,10 +336,24 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
            cli_seconds(pl.t_device).s, cli_seconds(pl.t_gpu_host).s, cli_seconds(pl.t_cpu).s);
     if (pl.t_shared > 0) printf(", both from host memory %s", cli_seconds(pl.t_shared).s);
     printf(" -> %s\n", cli_seconds(pl.predicted_pass_s).s);
+    if (algo != SG_PLAN_MST) {
+        const char *what = algo == SG_PLAN_BFS ? "levels" : "rounds";
+        const int k = algo == SG_PLAN_BFS ? 0 : 1;
+        if (pl.steps)
+            printf("latency    %s %s of an earlier search (%s): %s\n", cli_count(pl.steps).s,
+                   what, memo.note[k], cli_seconds(pl.t_steps).s);
+        else if (memo_on)
+            printf("latency    not known: no earlier %s on this store (a search records its %s "
+                   "in %s)\n",
+                   sg_plan_algo_name(algo), what, memo.path);
+        else
+            printf("latency    not known (SPILLGRAPH_MEMO=off, or no cache directory)\n");
+    }
     printf("predicted  %.1f passes x %s", pl.passes, cli_seconds(pl.predicted_pass_s).s);
     if (pl.t_rounds > 0) printf(" + rounds %s", cli_seconds(pl.t_rounds).s);
     if (pl.t_index > 0) printf(" + light index %s", cli_seconds(pl.t_index).s);
     if (pl.t_result > 0) printf(" + result copy %s", cli_seconds(pl.t_result).s);
+    if (pl.t_steps > 0) printf(" + latency %s", cli_seconds(pl.t_steps).s);
     printf(" = %s (upload of the device part %s)\n", cli_seconds(pl.predicted_s).s,
            cli_seconds(pl.t_upload).s);
     if (pl.t_index > 0)
