@@ -823,8 +823,8 @@ SG_API sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *e
  * $SPILLGRAPH_MEMO_DIR, else $XDG_CACHE_HOME/spillgraph/graphs, else
  * ~/.cache/spillgraph/graphs; its name hashes the store's real path and its
  * manifest's identity, so a store written again gets a fresh memo. The
- * command line records each BFS and GPU SSSP search and gives the counts
- * to its plans; SPILLGRAPH_MEMO=off turns both off. */
+ * command line records each BFS and hybrid SSSP search and gives the
+ * counts to its plans; SPILLGRAPH_MEMO=off turns both off. */
 typedef struct sg_memo {
     uint64_t steps[2];      /* BFS's levels, SSSP's rounds (0: none recorded) */
     char note[2][160];      /* where each came from ("source 5, gpu, DATE") */

@@ -697,7 +697,7 @@ static void sssp_help(void)
            COMMON_HELP
            "--verify compares every distance with Dijkstra's and, with --parents, checks\n"
            "the tree.\n"
-           "A GPU or hybrid search's round count goes to the store's memo in the cache\n"
+           "A hybrid search's round count goes to the store's memo in the cache\n"
            "directory; later plans add those rounds' latency (docs/plan.md;\n"
            "SPILLGRAPH_MEMO=off: no memo read or written).\n"
            "\n"
@@ -1014,8 +1014,11 @@ int cmd_sssp(int argc, char **argv, const cli_env *env)
             if ((rc = verified(&a, "Dijkstra", st, &err, t0)) != CLI_EXIT_OK) goto done;
         }
     }
-    /* the GPU's delta-stepping rounds (the CPU's run at their own width) */
-    if (sg_run_backend(a.run) != SG_BACKEND_CPU && method != SG_SSSP_BELLMAN_FORD)
+    /* the hybrid executor's delta-stepping rounds: their count follows the
+     * bucket width, which it picks by the budget (SSCA2 26: 13,865 rounds
+     * at 6 and 12 GiB, 9,705 in core, where no plan is made; the CPU runs
+     * at a width of its own) */
+    if (sg_run_backend(a.run) == SG_BACKEND_HYBRID && method != SG_SSSP_BELLMAN_FORD)
         memo_record(&a, SG_PLAN_SSSP, run_counter(a.run, "iterations"), shown_id(&a, r->source));
     WRITE_RESULT(&a, a.out, sg_sssp_write(a.run, r, a.out, a.force, err));
     WRITE_RESULT(&a, a.parents,

@@ -343,9 +343,10 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
             printf("latency    %s %s of an earlier search (%s): %s\n", cli_count(pl.steps).s,
                    what, memo.note[k], cli_seconds(pl.t_steps).s);
         else if (memo_on)
-            printf("latency    not known: no earlier %s on this store (a search records its %s "
-                   "in %s)\n",
-                   sg_plan_algo_name(algo), what, memo.path);
+            printf("latency    not known: no earlier %s on this store (%s records its %s in "
+                   "%s)\n",
+                   sg_plan_algo_name(algo), algo == SG_PLAN_BFS ? "a search" : "a hybrid search",
+                   what, memo.path);
         else
             printf("latency    not known (SPILLGRAPH_MEMO=off, or no cache directory)\n");
     }
