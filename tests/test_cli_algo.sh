@@ -317,6 +317,15 @@ for c in "mst g.sg" "sssp g.sg --source 0" "bfs g.sg --source 0" "cluster g.sg -
         expect 0 "$name --backend hybrid --split 0,0,0 --json" $c --backend hybrid --split 0,0,0 --json
         json_keys "$name hybrid --json keys" plan.arrays plan.predicted.total_s plan.measured_s host_mem
         case $name in sssp | bfs)
+            # the hybrid searches above left their level or round count in
+            # the store's memo; this run's plan adds their latency
+            # shellcheck disable=SC2086
+            expect 0 "$name hybrid: the plan takes the memo" $c --backend hybrid --split 0,0,0 --json
+            if python3 -c 'import json; j = json.load(open("out")); p = j["plan"]["predicted"]; k = "bfs_levels" if j["command"] == "bfs" else "sssp_rounds"; assert p["steps"] > 0 and p["steps"] == j["memo"][k] and p["steps_s"] > 0, (p, j["memo"])' 2>err.py; then
+                pass "$name hybrid: the plan's steps are the memo's"
+            else
+                fail "$name hybrid: the plan's steps are the memo's ($(cat err.py))"
+            fi
             # shellcheck disable=SC2086
             expect 0 "$name --backend hybrid --searches 3 --verify" ${c%--source 0} --source random \
                 --searches 3 --backend hybrid --split 0,0,0 --verify --quiet ;;
