@@ -96,18 +96,22 @@ static sg_status memo_read(const char *path, sg_memo *m, sg_error *err)
         while (*s == ' ' || *s == '\t') s++;
         if (*s == '#' || *s == '\0') continue;
         char key[32];
-        unsigned long long v = 0;
         int used = 0;
-        SG_CHECK(sscanf(s, "%31s %llu%n", key, &v, &used) == 2 && used > 0, SG_E_FORMAT, err,
+        SG_CHECK(sscanf(s, "%31s%n", key, &used) == 1 && used > 0, SG_E_FORMAT, err,
                  "%s:%u: expected 'bfs_levels N ...' or 'sssp_rounds N ...'", path, lineno);
         int k = -1;
         for (int i = 0; i < 2; i++)
             if (strcmp(key, memo_keys[i]) == 0) k = i;
         SG_CHECK(k >= 0, SG_E_FORMAT, err,
                  "%s:%u: unknown key '%s' (known: bfs_levels, sssp_rounds)", path, lineno, key);
-        SG_CHECK(v > 0 && s[used - 1] >= '0' && s[used - 1] <= '9' &&
-                     (s[used] == '\0' || s[used] == ' ' || s[used] == '\t'),
+        const char *num = s + used;
+        while (*num == ' ' || *num == '\t') num++;
+        char *end = NULL;
+        errno = 0;
+        const unsigned long long v = *num >= '0' && *num <= '9' ? strtoull(num, &end, 10) : 0;
+        SG_CHECK(v > 0 && errno == 0 && end && (*end == '\0' || *end == ' ' || *end == '\t'),
                  SG_E_FORMAT, err, "%s:%u: %s: expected a positive count", path, lineno, key);
+        used = (int)(end - s);
         const char *note = s + used;
         while (*note == ' ' || *note == '\t') note++;
         m->steps[k] = v;

@@ -127,7 +127,7 @@ if [ "$RC" -eq 0 ] && grep -qF "SPILLGRAPH_MEMO=off" out; then pass "memo: off";
 memo=$(ls cache/spillgraph/graphs/graph-* 2>/dev/null | head -1)
 printf 'bfs_levels many\n' >"$memo"
 expect 1 "memo: a bad file" plan g.sg --algo bfs --device-mem 600K $FREE
-grep_in err "$memo:1: expected 'bfs_levels N ...'" "memo: a bad file: file and line"
+grep_in err "$memo:1: bfs_levels: expected a positive count" "memo: a bad file: file and line"
 expect 0 "memo: a search beside a bad file" bfs g.sg --source 2 --backend cpu
 grep_in err "the plan leaves out the memo" "memo: a search beside a bad file: noted"
 grep_in "$memo" "bfs_levels " "memo: the search replaced the bad file"

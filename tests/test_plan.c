@@ -723,7 +723,9 @@ static void test_memo(void **state)
         const char *text, *msg;
     } bad[] = {
         {"# c\nbfs_levels 7 x\nlevels 3\n", ":3: unknown key 'levels'"},
-        {"bfs_levels many\n", ":1: expected 'bfs_levels N ...'"},
+        {"bfs_levels many\n", ":1: bfs_levels: expected a positive count"},
+        {"bfs_levels -5 x\n", ":1: bfs_levels: expected a positive count"},
+        {"bfs_levels\n", ":1: bfs_levels: expected a positive count"},
         {"sssp_rounds 0 x\n", ":1: sssp_rounds: expected a positive count"},
         {"sssp_rounds 12x\n", ":1: sssp_rounds: expected a positive count"},
     };
