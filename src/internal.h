@@ -126,6 +126,12 @@ sg_mem_kind sgi_gpu_host_kind(sg_run *run, uint64_t bytes);
 sg_status sgi_gpu_managed_room(sg_run *run, uint64_t bytes, const char *path, sg_error *err);
 /* Its rule: sg_managed_fits (public, spillgraph.h). */
 
+/* The cache file NAME (may hold a directory): $XDG_CACHE_HOME/spillgraph/NAME,
+ * else ~/.cache/spillgraph/NAME (src/rates.c). SG_E_NOTFOUND without either,
+ * naming `what` and the variable that overrides it; SG_E_INVALID when it
+ * does not fit cap. */
+sg_status sgi_cache_path(char *buf, size_t cap, const char *name, const char *what,
+                         const char *override, sg_error *err);
 /* mkdir -p of the directory part of path (src/memo.c). */
 sg_status sgi_make_parent(const char *path, sg_error *err);
 /* Writes text[0..len) as the file at path, its directories made, replacing

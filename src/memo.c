@@ -57,18 +57,15 @@ sg_status sg_memo_path(const char *store_path, char *buf, size_t cap, sg_error *
                             (uint64_t)sb.st_mtim.tv_sec, (uint64_t)sb.st_mtim.tv_nsec};
     uint64_t h = fnv(0xcbf29ce484222325ull, real, strlen(real) + 1);
     h = fnv(h, id, sizeof id);
-    const char *dir = getenv("SPILLGRAPH_MEMO_DIR"), *xdg = getenv("XDG_CACHE_HOME"),
-               *home = getenv("HOME");
-    if (dir && *dir)
-        w = snprintf(buf, cap, "%s/graph-%016llx", dir, (unsigned long long)h);
-    else if (xdg && *xdg)
-        w = snprintf(buf, cap, "%s/spillgraph/graphs/graph-%016llx", xdg, (unsigned long long)h);
-    else if (home && *home)
-        w = snprintf(buf, cap, "%s/.cache/spillgraph/graphs/graph-%016llx", home,
-                     (unsigned long long)h);
-    else
-        return sgi_fail(err, SG_E_NOTFOUND,
-                        "no memo directory: set SPILLGRAPH_MEMO_DIR, XDG_CACHE_HOME or HOME");
+    const char *dir = getenv("SPILLGRAPH_MEMO_DIR");
+    char name[64];
+    snprintf(name, sizeof name, "graph-%016llx", (unsigned long long)h);
+    if (!dir || !*dir) {
+        char rel[80];
+        snprintf(rel, sizeof rel, "graphs/%s", name);
+        return sgi_cache_path(buf, cap, rel, "memo path", "SPILLGRAPH_MEMO_DIR", err);
+    }
+    w = snprintf(buf, cap, "%s/%s", dir, name);
     if (w < 0 || (size_t)w >= cap) return sgi_fail(err, SG_E_INVALID, "memo path too long");
     return SG_OK;
 }
@@ -111,8 +108,7 @@ static sg_status memo_read(const char *path, sg_memo *m, sg_error *err)
         const unsigned long long v = *num >= '0' && *num <= '9' ? strtoull(num, &end, 10) : 0;
         SG_CHECK(v > 0 && errno == 0 && end && (*end == '\0' || *end == ' ' || *end == '\t'),
                  SG_E_FORMAT, err, "%s:%u: %s: expected a positive count", path, lineno, key);
-        used = (int)(end - s);
-        const char *note = s + used;
+        const char *note = end;
         while (*note == ' ' || *note == '\t') note++;
         m->steps[k] = v;
         snprintf(m->note[k], sizeof m->note[k], "%s", note);

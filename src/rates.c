@@ -89,25 +89,34 @@ fail:
     return st;
 }
 
+sg_status sgi_cache_path(char *buf, size_t cap, const char *name, const char *what,
+                         const char *override, sg_error *err)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    int w;
+    if (xdg && *xdg)
+        w = snprintf(buf, cap, "%s/spillgraph/%s", xdg, name);
+    else if (home && *home)
+        w = snprintf(buf, cap, "%s/.cache/spillgraph/%s", home, name);
+    else
+        return sgi_fail(err, SG_E_NOTFOUND, "no %s: set %s, XDG_CACHE_HOME or HOME", what,
+                        override);
+    if (w < 0 || (size_t)w >= cap) return sgi_fail(err, SG_E_INVALID, "%s too long", what);
+    return SG_OK;
+}
+
 sg_status sg_rates_cache_path(char *buf, size_t cap, sg_error *err)
 {
     const char *env = getenv("SPILLGRAPH_RATES");
-    int w;
     if (env && *env) {
-        w = snprintf(buf, cap, "%s", env);
-    } else {
-        char host[128] = "localhost";
-        if (gethostname(host, sizeof host) != 0) snprintf(host, sizeof host, "localhost");
-        host[sizeof host - 1] = '\0';
-        const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-        if (xdg && *xdg)
-            w = snprintf(buf, cap, "%s/spillgraph/rates-%s", xdg, host);
-        else if (home && *home)
-            w = snprintf(buf, cap, "%s/.cache/spillgraph/rates-%s", home, host);
-        else
-            return sgi_fail(err, SG_E_NOTFOUND,
-                            "no rates cache path: set SPILLGRAPH_RATES, XDG_CACHE_HOME or HOME");
+        const int w = snprintf(buf, cap, "%s", env);
+        if (w < 0 || (size_t)w >= cap)
+            return sgi_fail(err, SG_E_INVALID, "rates cache path too long");
+        return SG_OK;
     }
-    if (w < 0 || (size_t)w >= cap) return sgi_fail(err, SG_E_INVALID, "rates cache path too long");
-    return SG_OK;
+    char host[128] = "localhost", name[160];
+    if (gethostname(host, sizeof host) != 0) snprintf(host, sizeof host, "localhost");
+    host[sizeof host - 1] = '\0';
+    snprintf(name, sizeof name, "rates-%s", host);
+    return sgi_cache_path(buf, cap, name, "rates cache path", "SPILLGRAPH_RATES", err);
 }
