@@ -276,14 +276,20 @@ uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
  * "cache_slots" (K, 0 without a cache), "lists_refilled", and
  * "streamed_bytes" / "streamed_pieces" (the first round's host entries
  * copied to device buffers by DMA while the walk reads the piece before).
+ * On a graph with hubs (!sgi_hub_free) the streamed walk reads the weights
+ * first: W is copied whole, and a warp tile of 256 entries of one list
+ * reads A in place only for the entries that can be among its K lightest;
+ * counters "first_sparse_tiles" (such tiles) and "first_loop_tiles" (those
+ * that read A whole: a self-loop among the candidates).
  * Lists in weight order (desc.weight_order) on a graph with hubs are read
  * from their heads instead (the K lightest leaving entries are the first K
  * leaving ones), counter "weight_order" 1. Disable names: "vertex-cache",
  * "wide-cache" (one slot), "stream-first" (read them in place), "dma-pull"
  * (copy them with a kernel), "dma-queue" (beside a CPU share, DMA pieces
  * on a stream of their own, not on the context's copy stream in pieces of
- * at most 4 M entries), "contract", "weight-order" (whole lists
- * always), "heads-rule" (the heads on any graph in weight order). */
+ * at most 4 M entries), "weights-first" (A and W copied whole, every
+ * entry walked), "contract", "weight-order" (whole lists always),
+ * "heads-rule" (the heads on any graph in weight order). */
 typedef struct sgk_cpu_share {
     uint64_t from;            /* vertices [from, n): the CPU threads' (n: none) */
     uint64_t low;             /* the lowest vertex they may take when the split moves

@@ -159,6 +159,9 @@ enum {
     C_NRESCAN,      // in-place executor: lists to read again (the vertex cache)
     C_LIVE,         // in-place executor: entries of the lists kept (with the cache)
     C_WALKED,       // in-place executor: list entries read by the walks
+    C_SPARSE,       // streamed first round: one-list tiles whose A was read at candidates
+    C_LOOPT,        // streamed first round: such tiles read whole (a self-loop candidate)
+    C_PULLA,        // streamed first round: bytes of A copied for tiles spanning lists
     C_NCTR
 };
 constexpr size_t CTR_BYTES = 256;   // >= C_NCTR * 8
@@ -762,6 +765,32 @@ struct SegWalk {
     }
 };
 
+// The largest s in [0, ns) with off[s] <= j (j < off[ns]), found by the
+// whole warp (all lanes call, with the same j): 32 probes a step, ~6
+// dependent reads for 2^26 lists where one lane's binary search makes 26
+// (the copy kernels run on one block per multiprocessor, and there the
+// search's latency bound them).
+__device__ __forceinline__ uint64_t warp_seek(const uint64_t *__restrict__ off, uint64_t ns,
+                                              uint64_t j)
+{
+    uint64_t lo = 0, hi = ns - 1; // off[lo] <= j; the answer is in [lo, hi]
+    while (hi > lo) {
+        const uint64_t w = hi - lo;
+        const uint64_t m = lo + ((uint64_t)(lane_id() + 1) * w + 31) / 32; // m(31) = hi
+        const unsigned le = __ballot_sync(FULL, off[m] <= j);              // a prefix of lanes
+        const int c = __popc(le);
+        if (c == 0) {
+            hi = lo + (w + 31) / 32 - 1; // below m(0)
+        } else {
+            const uint64_t mc = lo + ((uint64_t)c * w + 31) / 32; // m(c - 1)
+            const uint64_t mn = lo + ((uint64_t)(c + 1) * w + 31) / 32; // m(c)
+            if (c < 32) hi = mn - 1;
+            lo = mc;
+        }
+    }
+    return lo;
+}
+
 constexpr int CB_PER = 8;
 __global__ void k_cbuild(uint64_t ns, uint64_t R, const uint64_t *__restrict__ off,
                          const uint32_t *__restrict__ scan, const uint64_t *__restrict__ lo,
@@ -1104,6 +1133,143 @@ __global__ void __launch_bounds__(BLK)
     if (MODE != HW_GATHER) sgk_warp_add(leaving, &ctr[C_INTER]);
 }
 
+// The streamed first round's fill, weights first (k_hwalk's tiles,
+// HW_FILL; W staged whole; A staged by k_pull_mixed for the tiles that span
+// lists, or read in place): a lane first reads the weights of its HT_STEPS
+// entries. Where the warp's whole tile lies in one list, an entry can be
+// among the list's K lightest leaving entries only if its weight key is at
+// most the tile's K-th smallest (ties kept) and at most the key in the
+// vertex's last cache slot; A is read where it lives for those entries
+// alone: a 32-byte sector each instead of the tile's 1 KB over the link.
+// In the first round every tree is one vertex, so the other entries leave
+// unless they are self-loops: a tile with a self-loop among its candidates
+// reads the rest of A in place too. The entries not read are counted as
+// leaving (C_INTER stays an upper bound) and not as skipped. Counts the
+// one-list tiles (C_SPARSE) and those read whole (C_LOOPT). Host bytes: 4
+// an entry read whole, 32 a candidate's sector.
+template <class XS>
+__global__ void __launch_bounds__(BLK)
+    k_hfirst(uint64_t ns, const uint64_t *__restrict__ off, const uint32_t *__restrict__ scan,
+             XS x, StagedArr a, StagedArr w, bool f32, const uint32_t *__restrict__ comp,
+             uint64_t *vc, int K, uint64_t jlo, uint64_t jhi, ull *ctr)
+{
+    const uint64_t T = off[ns] < jhi ? off[ns] : jhi;
+    if (jlo >= T) return;
+    if (gtid() == 0) atomicAdd(&ctr[C_WALKED], (ull)(T - jlo));
+    const uint64_t tile = 32ull * HT_STEPS;
+    const uint64_t span = (gthreads() / 32) * tile;
+    uint64_t skipped = 0, leaving = 0, hostb = 0, sparse = 0, loops = 0;
+    for (uint64_t b = jlo + (gtid() / 32) * tile; b < T; b += span) {
+        const uint64_t j = b + lane_id();
+        SegWalk sw; // each lane walks on from the list of the tile's first entry
+        sw.s = warp_seek(off, ns, b);
+        uint64_t pos[HT_STEPS];
+        uint32_t v[HT_STEPS], t[HT_STEPS], key[HT_STEPS], nb[HT_STEPS], tn[HT_STEPS];
+        unsigned in = 0; // the lane's entries below T
+#pragma unroll
+        for (int r = 0; r < HT_STEPS; r++) { // where each entry is; the weights
+            const uint64_t jr = j + 32ull * (uint64_t)r;
+            pos[r] = 0, v[r] = NONE32, t[r] = 0, key[r] = 0, nb[r] = 0, tn[r] = 0;
+            if (jr < T) {
+                pos[r] = sw.at(jr, off, scan, comp, x);
+                v[r] = sw.v;
+                t[r] = sw.t;
+                key[r] = sgk_weight_key(f32, w[pos[r]]);
+                hostb += on_host(w, pos[r]) ? 4 : 0;
+                in |= 1u << r;
+            }
+        }
+        // one list: every entry of the tile is lane 0's first one's vertex's
+        const uint32_t v0 = __shfl_sync(FULL, v[0], 0);
+        bool mine = true;
+#pragma unroll
+        for (int r = 0; r < HT_STEPS; r++)
+            if (((in >> r) & 1u) && v[r] != v0) mine = false;
+        const bool one = __all_sync(FULL, mine);
+        unsigned cand = in;
+        if (one) {
+            // the tile's K-th smallest key (as a multiset): K rounds, each
+            // taking one instance of the warp's smallest left
+            uint32_t thr = NONE32;
+            unsigned left = in;
+            for (int s = 0; s < K; s++) {
+                uint32_t lm = NONE32;
+                int at = -1;
+#pragma unroll
+                for (int r = 0; r < HT_STEPS; r++)
+                    if (((left >> r) & 1u) && (at < 0 || key[r] < lm)) lm = key[r], at = r;
+                if (__ballot_sync(FULL, at >= 0) == 0) { // fewer than K: all of them
+                    thr = NONE32;
+                    break;
+                }
+                thr = __reduce_min_sync(FULL, at >= 0 ? lm : NONE32);
+                const unsigned hold = __ballot_sync(FULL, at >= 0 && lm == thr);
+                if ((int)lane_id() == __ffs(hold) - 1) left &= ~(1u << at);
+            }
+            // what the vertex's cache already holds: a key above its last
+            // slot's cannot enter
+            const uint64_t last = *(volatile uint64_t *)&vc[(uint64_t)v0 * (uint64_t)K + K - 1];
+            const uint32_t lhi = (uint32_t)(last >> 32);
+            if (lhi < thr) thr = lhi;
+            cand = 0;
+#pragma unroll
+            for (int r = 0; r < HT_STEPS; r++)
+                if (((in >> r) & 1u) && key[r] <= thr) cand |= 1u << r;
+        }
+#pragma unroll
+        for (int r = 0; r < HT_STEPS; r++) // A's reads issued together
+            if ((cand >> r) & 1u) {
+                if (one) { // in place: k_pull_mixed left this tile out
+                    nb[r] = a.g[pos[r]];
+                    hostb += on_host(a.g, pos[r]) ? 32 : 0;
+                } else {
+                    nb[r] = a[pos[r]];
+                    hostb += on_host(a, pos[r]) ? 4 : 0;
+                }
+            }
+#pragma unroll
+        for (int r = 0; r < HT_STEPS; r++)
+            if ((cand >> r) & 1u) tn[r] = comp[nb[r]];
+        if (one) {
+            bool stay = false;
+#pragma unroll
+            for (int r = 0; r < HT_STEPS; r++)
+                if (((cand >> r) & 1u) && tn[r] == t[r]) stay = true;
+            if (__any_sync(FULL, stay)) { // the lighter entries leaving may be too few
+                const unsigned rest = in & ~cand;
+#pragma unroll
+                for (int r = 0; r < HT_STEPS; r++)
+                    if ((rest >> r) & 1u) {
+                        nb[r] = a.g[pos[r]];
+                        hostb += on_host(a.g, pos[r]) ? 4 : 0;
+                    }
+#pragma unroll
+                for (int r = 0; r < HT_STEPS; r++)
+                    if ((rest >> r) & 1u) tn[r] = comp[nb[r]];
+                cand = in;
+                loops++;
+            }
+            sparse++;
+        }
+        unsigned out = 0;
+#pragma unroll
+        for (int r = 0; r < HT_STEPS; r++) {
+            if (!((cand >> r) & 1u)) continue;
+            if (tn[r] != t[r]) out |= 1u << r;
+            else skipped++;
+        }
+        leaving += __popc(out) + __popc(in & ~cand);
+#pragma unroll
+        for (int r = 0; r < HT_STEPS; r++) // warp-uniform: every lane takes part
+            cache_offer((out >> r) & 1u ? v[r] : NONE32, (uint64_t)key[r] << 32 | nb[r], vc, K);
+    }
+    sgk_warp_add(skipped, &ctr[C_SKIPPED]);
+    sgk_warp_add(hostb, &ctr[C_HOSTB]);
+    sgk_warp_add(leaving, &ctr[C_INTER]);
+    if (lane_id() == 0 && sparse > 0) atomicAdd(&ctr[C_SPARSE], (ull)sparse);
+    if (lane_id() == 0 && loops > 0) atomicAdd(&ctr[C_LOOPT], (ull)loops);
+}
+
 // The cache's candidates: cslot[i] = the first slot of scan[i] still
 // leaving its tree (NO_SLOT for none: the candidate is read from the cache,
 // one byte per vertex instead of eight); state[i] = 2 when the cache is
@@ -1305,6 +1471,41 @@ __global__ void k_pull(const uint32_t *__restrict__ src, uint32_t *__restrict__ 
         for (int k = 0; k < 8; k++) dst[i + (uint64_t)k * stride] = r[k];
     }
     for (; i < cnt; i += stride) dst[i] = src[i];
+}
+
+// The streamed first round's copy of A for k_hfirst: the piece [jlo, jhi)
+// of the entries (list positions) in k_hfirst's tiles (256 entries from
+// jlo), each tile copied from src (host) to buf[p - p0] for p >= p0 unless
+// all its entries lie in one list (k_hfirst reads those in place). Adds the
+// bytes copied to ctr[C_PULLA].
+__global__ void k_pull_mixed(uint64_t ns, const uint64_t *__restrict__ off,
+                             const uint32_t *__restrict__ src, uint32_t *__restrict__ buf,
+                             uint64_t p0, uint64_t jlo, uint64_t jhi, ull *ctr)
+{
+    const uint64_t T = off[ns] < jhi ? off[ns] : jhi;
+    const uint64_t tile = 32ull * HT_STEPS;
+    const uint64_t span = (gthreads() / 32) * tile;
+    uint64_t copied = 0;
+    for (uint64_t b = jlo + (gtid() / 32) * tile; b < T; b += span) {
+        const uint64_t e = b + tile < T ? b + tile : T; // the tile's end
+        // the list holding entry b holds e - 1 too
+        if (off[warp_seek(off, ns, b) + 1] >= e) continue;
+        uint32_t r[HT_STEPS];
+#pragma unroll
+        for (int k = 0; k < HT_STEPS; k++) {
+            const uint64_t p = b + lane_id() + 32ull * (uint64_t)k;
+            if (p < e && p >= p0) r[k] = src[p];
+        }
+#pragma unroll
+        for (int k = 0; k < HT_STEPS; k++) {
+            const uint64_t p = b + lane_id() + 32ull * (uint64_t)k;
+            if (p < e && p >= p0) {
+                buf[p - p0] = r[k];
+                copied += 4;
+            }
+        }
+    }
+    sgk_warp_add(copied, &ctr[C_PULLA]);
 }
 
 // ------------------------------------------------------------ host helpers
@@ -1731,6 +1932,8 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
         sgk_stats_set(stats, "cpu_long_lists", 0);
         sgk_stats_set(stats, "cpu_entries_read", 0);
         sgk_stats_set(stats, "gpu_first_entries", 0);
+        sgk_stats_set(stats, "first_sparse_tiles", 0);
+        sgk_stats_set(stats, "first_loop_tiles", 0);
     }
 }
 
@@ -2327,6 +2530,19 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     Pipe pipe;
     const bool dma = !g->h_managed && !sgk_ctx_disabled(c, "dma-pull");
     const bool one_queue = dma && cpu_on && !sgk_ctx_disabled(c, "dma-queue");
+    // On a graph with hubs the streamed pieces' walks read the weights first
+    // (k_hfirst): W is copied whole; in a tile of one list A is read in
+    // place for the entries that can be among the list's K lightest; the
+    // tiles that span lists read A whole, copied by k_pull_mixed from
+    // managed memory, in place from pinned memory (where the copy kernel
+    // beside the DMA lost, and the walk's own reads won). R-MAT 26 at 6G
+    // managed: the GPU's first-round bytes 16.8 to 12.0 GB, the first round
+    // ~5-15 % shorter (docs/benchmarks.md, twenty-sixth session). A graph
+    // without hubs has no such tiles and lost 7 % (SSCA2 26: the copy
+    // kernel's and the walk's extra work): A and W are copied whole, every
+    // entry walked (k_hwalk), as with "weights-first" disabled.
+    const bool wfirst = !sgk_ctx_disabled(c, "weights-first") &&
+                        !sgi_hub_free(n, m, g->d.max_degree);
     if (!word && K > 0 && hostp < m && !sgk_ctx_disabled(c, "stream-first")) {
         const uint64_t room = free_room();
         const uint64_t want = one_queue && most > smin ? smin : most;
@@ -2346,8 +2562,12 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     unsigned sgrid = wgrid, pgrid = 0;
     if (pipe.stream && !dma) {
         int fit = 0;
-        SGK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &fit, k_hwalk<HW_FILL, false, StagedArr, sgk_arr<uint64_t>>, BLK, 0));
+        if (wfirst)
+            SGK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &fit, k_hfirst<sgk_arr<uint64_t>>, BLK, 0));
+        else
+            SGK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &fit, k_hwalk<HW_FILL, false, StagedArr, sgk_arr<uint64_t>>, BLK, 0));
         const unsigned per = fit > 1 ? (unsigned)fit - 1 : 1u;
         sgrid = per * (unsigned)c->sm_count < wgrid ? per * (unsigned)c->sm_count : wgrid;
         pgrid = (unsigned)c->sm_count;
@@ -2383,9 +2603,23 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             StagedArr sw{g->W, sbuf.p + (uint64_t)(2 + b) * SC, q0 > g->W.s ? q0 : g->W.s, q1};
             const cudaStream_t cs = one_queue ? c->copy : pipe.s; // (above)
             if (i >= 2) SGK_CU(cudaStreamWaitEvent(cs, pipe.freed[b], 0));
+            // weights first: A is copied by k_pull_mixed, which reads the
+            // offsets the compute stream made
+            if (i == 0 && wfirst) SGK_CU(cudaStreamWaitEvent(cs, pipe.t0, 0));
             for (StagedArr *z : {&sa, &sw}) {
                 if (z->p0 >= z->p1) {
                     z->p0 = z->p1 = 0;
+                    continue;
+                }
+                if (wfirst && z == &sa && dma) { // read in place (above)
+                    z->p0 = z->p1 = 0;
+                    continue;
+                }
+                if (wfirst && z == &sa) { // the tiles k_hfirst reads whole
+                    k_pull_mixed<<<pgrid, BLK, 0, cs>>>(nr, off, z->g.h,
+                                                        const_cast<uint32_t *>(z->buf), z->p0,
+                                                        q0, q1, dctr);
+                    SGK_LAUNCHED("k_pull_mixed");
                     continue;
                 }
                 const uint64_t cnt = z->p1 - z->p0;
@@ -2405,11 +2639,17 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             // the staged pieces are in device memory: entry by entry (issuing a
             // tile's reads together gained nothing there, and its registers
             // slowed some first rounds; docs/benchmarks.md)
-            k_hwalk<HW_FILL, false><<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp,
-                                                           nullptr, vc, K, nullptr, nullptr,
-                                                           nullptr, nullptr, nullptr, 0, q0, q1,
-                                                           dctr);
-            SGK_LAUNCHED("k_hwalk");
+            if (wfirst) {
+                k_hfirst<<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp, vc, K, q0, q1,
+                                                dctr);
+                SGK_LAUNCHED("k_hfirst");
+            } else {
+                k_hwalk<HW_FILL, false><<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp,
+                                                               nullptr, vc, K, nullptr, nullptr,
+                                                               nullptr, nullptr, nullptr, 0, q0,
+                                                               q1, dctr);
+                SGK_LAUNCHED("k_hwalk");
+            }
             SGK_CU(cudaEventRecord(pipe.freed[b], st));
             pieces++;
         }
@@ -2713,9 +2953,11 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "cpu_lists", cpu_lists);
     sgk_stats_set(stats, "cpu_long_lists", cpu_long);
     sgk_stats_set(stats, "cpu_entries_read", cpu_entries);
-    sgk_stats_set(stats, "host_list_bytes", h[C_HOSTB] + streamed);
-    sgk_stats_set(stats, "streamed_bytes", streamed);
+    sgk_stats_set(stats, "host_list_bytes", h[C_HOSTB] + streamed + h[C_PULLA]);
+    sgk_stats_set(stats, "streamed_bytes", streamed + h[C_PULLA]);
     sgk_stats_set(stats, "streamed_pieces", pieces);
+    sgk_stats_set(stats, "first_sparse_tiles", h[C_SPARSE]);
+    sgk_stats_set(stats, "first_loop_tiles", h[C_LOOPT]);
     sgk_stats_set(stats, "gpu_first_us", gpu_first_us);
     sgk_stats_set(stats, "cpu_first_us", cpu_first_us);
     sgk_stats_set(stats, "cpu_first_wait_us", cpu_wait_us);

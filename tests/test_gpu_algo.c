@@ -1392,7 +1392,11 @@ static void test_hybrid_splits(void **state)
  * has it) or scalar ("topk-simd" off), its lists prefetched or not
  * ("topk-prefetch" off), and without it ("cpu-share" off); beside it the
  * GPU's pieces are copied on the context's copy stream in small pieces, or
- * ("dma-queue" off) on a stream of their own.
+ * ("dma-queue" off) on a stream of their own. The GPU's streamed pieces
+ * are W whole and A for the tiles that span lists, a tile of one list
+ * reading A in place at its candidates alone (by default: the hubs of
+ * "star" and "hub-last" give such tiles with every list streamed,
+ * "cpu-share" off), or A and W whole ("weights-first" off: no such tile).
  * The walks issue each lane's reads of a tile together, or entry by entry
  * ("walk-batch" off, with refills: the contraction off).
  * Exact forests on every family at three splits, the counters saying which
@@ -1417,32 +1421,46 @@ static void test_hybrid_forest_cache(void **state)
                                         "topk-simd",
                                         "topk-prefetch",
                                         "walk-batch,contract",
-                                        "dma-queue"};
+                                        "dma-queue",
+                                        "weights-first",
+                                        "cpu-share,weights-first"};
     enum { NMODES = sizeof modes / sizeof modes[0] };
-    static const uint64_t slots_want[NMODES] = {4, 4, 1, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
-    static const bool refills_want[NMODES] = {false, true,  true,  false, false, false, false,
-                                              false, false, false, false, false, true,  false};
-    static const bool cpu_want[NMODES] = {true,  true, true, false, false, false, false,
-                                          true, true, true,  true,  true,  true,  true};
+    static const uint64_t slots_want[NMODES] = {4, 4, 1, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+    static const bool refills_want[NMODES] = {false, true,  true,  false, false, false,
+                                              false, false, false, false, false, false,
+                                              true,  false, false, false};
+    static const bool cpu_want[NMODES] = {true, true, true, false, false, false, false, true,
+                                          true, true, true, true,  true,  true,  true,  false};
     /* the GPU's host-resident first-round entries go through the streamed
      * pieces (DMA, or the copy kernel with dma-pull disabled) */
-    static const bool stream_want[NMODES] = {false, false, false, false, true,  true, false,
-                                             false, false, false, false, false, false, false};
-    static const bool stream_may[NMODES] = {true, true,  true, false, true, true, false,
-                                            true, false, true, true, true,  true,  true};
+    static const bool stream_want[NMODES] = {false, false, false, false, true,  true,
+                                             false, false, false, false, false, false,
+                                             false, false, false, true};
+    static const bool stream_may[NMODES] = {true, true, true, false, true, true, false, true,
+                                            false, true, true, true,  true, true, true, true};
+    /* tiles of one list with A read at their candidates: surely with every
+     * list streamed by the GPU (on the medium graphs' hubs), never with
+     * "weights-first" off */
+    static const bool sparse_want[NMODES] = {false, false, false, false, true,  true,
+                                             false, false, false, false, false, false,
+                                             false, false, false, false};
+    static const bool sparse_may[NMODES] = {true, true, true, false, true, true, false, true,
+                                            false, true, true, true,  true, true, false, false};
     /* the CPU threads take long lists in blocks (the top-K's filter) unless
      * "topk-filter" is disabled: surely with the plan's fixed split, which
      * gives them the last vertex, the hub of "hub-last" (on the medium
      * graphs: 50 entries are too few for blocks) */
-    static const bool blocks_may[NMODES] = {true,  true,  true,  false, false, false, false,
-                                            true,  true,  false, true,  true,  true,  true};
-    static const bool blocks_want[NMODES] = {false, false, false, false, false, false, false,
-                                             true,  false, false, false, false, false, false};
+    static const bool blocks_may[NMODES] = {true, true,  true, false, false, false, false, true,
+                                            true, false, true, true,  true,  true,  true,  false};
+    static const bool blocks_want[NMODES] = {false, false, false, false, false, false,
+                                             false, true,  false, false, false, false,
+                                             false, false, false, false};
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     char what[300];
     for (int mi = 0; mi < NMODES; mi++) {
         char *saved = env_push(modes[mi]);
         uint64_t later_refills = 0, cpu_total = 0, pieces_total = 0, long_total = 0;
+        uint64_t sparse_total = 0;
         for (int k = 0; k < TG_NKINDS; k++)
             for (int si = 0; si < n_sizes(); si++)
                 for (int f32 = 0; f32 < 2; f32++) {
@@ -1459,7 +1477,8 @@ static void test_hybrid_forest_cache(void **state)
                         sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
                         mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
                         uint64_t slots = 0, refilled = 0, iters = 0, cpu_lists = 0, pieces = 0,
-                                 streamed = 0, hostb = 0, cpu_ent = 0, gpu_ent = 0, longs = 0;
+                                 streamed = 0, hostb = 0, cpu_ent = 0, gpu_ent = 0, longs = 0,
+                                 sparse = 0, loops = 0;
                         if (!tu_counter(run, "cache_slots", &slots) ||
                             !tu_counter(run, "cpu_long_lists", &longs) ||
                             !tu_counter(run, "lists_refilled", &refilled) ||
@@ -1469,7 +1488,9 @@ static void test_hybrid_forest_cache(void **state)
                             !tu_counter(run, "gpu_first_entries", &gpu_ent) ||
                             !tu_counter(run, "streamed_pieces", &pieces) ||
                             !tu_counter(run, "streamed_bytes", &streamed) ||
-                            !tu_counter(run, "host_list_bytes", &hostb))
+                            !tu_counter(run, "host_list_bytes", &hostb) ||
+                            !tu_counter(run, "first_sparse_tiles", &sparse) ||
+                            !tu_counter(run, "first_loop_tiles", &loops))
                             fail_msg("%s: no cache_slots / lists_refilled / iterations / "
                                      "cpu_lists / first-round / streamed counters",
                                      what);
@@ -1490,6 +1511,12 @@ static void test_hybrid_forest_cache(void **state)
                                      what, (unsigned long long)pieces,
                                      (unsigned long long)streamed, (unsigned long long)hostb);
                         pieces_total += pieces;
+                        if ((sparse > 0 && (pieces == 0 || !sparse_may[mi])) || loops > sparse)
+                            fail_msg("%s: %llu one-list tiles read at their candidates (%llu "
+                                     "whole), %llu pieces streamed",
+                                     what, (unsigned long long)sparse, (unsigned long long)loops,
+                                     (unsigned long long)pieces);
+                        sparse_total += sparse;
                         /* the CPU threads take only host-resident lists */
                         if (cpu_lists > 0 && (!cpu_want[mi] || i == 0 || cpu_lists > with_edges))
                             fail_msg("%s: the CPU threads filled %llu lists (%llu have edges)",
@@ -1522,12 +1549,62 @@ static void test_hybrid_forest_cache(void **state)
             fail_msg("disabled: %s: the CPU threads filled no cache", modes[mi] ? modes[mi] : "none");
         if (stream_want[mi] && pieces_total == 0)
             fail_msg("disabled: %s: no first-round piece was streamed", modes[mi]);
+        if (sparse_want[mi] && !small_only && sparse_total == 0) /* hubs of 2,999 entries */
+            fail_msg("disabled: %s: no streamed tile of one list read A at its candidates",
+                     modes[mi]);
         if (blocks_want[mi] && !small_only && long_total == 0) /* hubs of 2,999 entries */
             fail_msg("disabled: %s: the CPU threads took no list in blocks",
                      modes[mi] ? modes[mi] : "none");
         env_pop(saved);
     }
     sg_run_free(cpu);
+}
+
+/* The streamed first round's weights-first tiles (kernels/mst.cu,
+ * k_hfirst) when self-loops are among the lightest entries: vertex 0 joined
+ * to every other vertex (weights 2..8, ties), with self-loops of weight 1
+ * in the first half of its list and none in the second. Every list on the
+ * host, the GPU alone streaming them ("cpu-share" off): the tiles with a
+ * self-loop candidate read A whole, the others at their candidates, and the
+ * forest is the oracle's. */
+static void test_hybrid_first_loops(void **state)
+{
+    (void)state;
+    enum { N = 3000, LOOPS = 12 };
+    uint32_t u[N + LOOPS], v[N + LOOPS], w[N + LOOPS];
+    const int none[3] = {0, 0, 0};
+    for (int f32 = 0; f32 < 2; f32++) {
+        uint64_t ne = 0;
+        for (uint64_t i = 1; i < N; i++) {
+            if (i % 128 == 0 && i < N / 2 && ne < N + LOOPS - 1) { /* a self-loop, lightest */
+                u[ne] = 0, v[ne] = 0, w[ne] = f32 ? tg_f32_bits(1.0f) : 1, ne++;
+            }
+            const uint32_t wi = 2 + (uint32_t)(i * 7919 % 7);
+            u[ne] = 0, v[ne] = (uint32_t)i, w[ne] = f32 ? tg_f32_bits((float)wi + 0.25f) : wi;
+            ne++;
+        }
+        sg_graph *g = tg_from_edges(N, ne, u, v, w, false, f32);
+        char *saved = env_push("cpu-share");
+        sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
+        sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, none, N);
+        char what[100];
+        snprintf(what, sizeof what, "a star with light self-loops, %s weights",
+                 f32 ? "f32" : "u32");
+        mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
+        uint64_t sparse = 0, loops = 0, pieces = 0;
+        if (!tu_counter(run, "first_sparse_tiles", &sparse) ||
+            !tu_counter(run, "first_loop_tiles", &loops) ||
+            !tu_counter(run, "streamed_pieces", &pieces))
+            fail_msg("%s: no first-round tile counters", what);
+        if (pieces == 0 || loops == 0 || sparse <= loops)
+            fail_msg("%s: %llu pieces streamed, %llu one-list tiles, %llu read whole", what,
+                     (unsigned long long)pieces, (unsigned long long)sparse,
+                     (unsigned long long)loops);
+        env_pop(saved);
+        sg_run_free(run);
+        sg_run_free(cpu);
+        sg_graph_free(g);
+    }
 }
 
 /* SSSP's light index built with the CPU threads (kernels/sssp.cu,
@@ -2515,6 +2592,7 @@ int main(void)
         cmocka_unit_test(test_load_to_device),
         cmocka_unit_test(test_hybrid_splits),
         cmocka_unit_test(test_hybrid_forest_cache),
+        cmocka_unit_test(test_hybrid_first_loops),
         cmocka_unit_test(test_hybrid_sssp_share),
         cmocka_unit_test(test_hybrid_budget),
         cmocka_unit_test(test_hybrid_weight_order),
