@@ -2538,7 +2538,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // beside the DMA lost, and the walk's own reads won). R-MAT 26 at 6G
     // managed: the GPU's first-round bytes 16.8 to 12.0 GB, the first round
     // ~5-15 % shorter (docs/benchmarks.md, twenty-sixth session). A graph
-    // without hubs has no such tiles and lost 7 % (SSCA2 26: the copy
+    // without hubs has no such tiles and lost 2-9 % (SSCA2 26: the copy
     // kernel's and the walk's extra work): A and W are copied whole, every
     // entry walked (k_hwalk), as with "weights-first" disabled.
     const bool wfirst = !sgk_ctx_disabled(c, "weights-first") &&
