@@ -42,10 +42,10 @@ bool sg_memo_enabled(void)
     return !(e && strcmp(e, "off") == 0);
 }
 
-sg_status sg_memo_path(const char *store_path, char *buf, size_t cap, sg_error *err)
+/* sg_memo_path, leaving the store's real path in real (PATH_MAX bytes). */
+static sg_status memo_path(const char *store_path, char *real, char *buf, size_t cap,
+                           sg_error *err)
 {
-    if (!store_path || !buf || cap == 0) return sgi_fail(err, SG_E_INVALID, "sg_memo_path: NULL argument");
-    char real[PATH_MAX];
     if (!realpath(store_path, real))
         return sgi_fail_errno(err, errno, "%s: cannot resolve the store's path", store_path);
     char man[PATH_MAX + 32];
@@ -68,6 +68,13 @@ sg_status sg_memo_path(const char *store_path, char *buf, size_t cap, sg_error *
     w = snprintf(buf, cap, "%s/%s", dir, name);
     if (w < 0 || (size_t)w >= cap) return sgi_fail(err, SG_E_INVALID, "memo path too long");
     return SG_OK;
+}
+
+sg_status sg_memo_path(const char *store_path, char *buf, size_t cap, sg_error *err)
+{
+    if (!store_path || !buf || cap == 0) return sgi_fail(err, SG_E_INVALID, "sg_memo_path: NULL argument");
+    char real[PATH_MAX];
+    return memo_path(store_path, real, buf, cap, err);
 }
 
 /* Reads the memo file at path into *m (all zero when it does not exist).
@@ -180,8 +187,7 @@ sg_status sg_memo_record(const char *store_path, sg_plan_algo algo, uint64_t ste
                         "sg_memo_record: a store path, BFS or SSSP and a positive count");
     sg_status st = SG_OK;
     char path[PATH_MAX + 64], real[PATH_MAX], text[1024 + PATH_MAX];
-    if ((st = sg_memo_path(store_path, path, sizeof path, err)) != SG_OK) return st;
-    if (!realpath(store_path, real)) snprintf(real, sizeof real, "%s", store_path);
+    if ((st = memo_path(store_path, real, path, sizeof path, err)) != SG_OK) return st;
     sg_memo m;
     /* a memo that cannot be read is replaced (it holds only counts) */
     if (memo_read(path, &m, NULL) != SG_OK) memset(&m, 0, sizeof m);

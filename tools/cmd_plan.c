@@ -253,6 +253,7 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
         if (st != SG_OK) memo_on = false; /* no cache directory: as without a memo */
     }
     in.steps = sg_memo_steps(&memo, algo);
+    const char *memo_note = memo.note[algo == SG_PLAN_BFS ? 0 : 1]; /* in.steps' note */
     sg_plan pl;
     st = sg_plan_make(&in, &pl, &err);
     if (st != SG_OK) {
@@ -279,8 +280,7 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
         if (memo_on) {
             cli_json_object(&j, "memo");
             cli_json_str(&j, "path", memo.path);
-            const int k = algo == SG_PLAN_BFS ? 0 : 1;
-            if (memo.steps[k]) cli_json_str(&j, "note", memo.note[k]);
+            if (in.steps) cli_json_str(&j, "note", memo_note);
             else cli_json_null(&j, "note");
             cli_json_object_end(&j);
         }
@@ -338,10 +338,9 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     printf(" -> %s\n", cli_seconds(pl.predicted_pass_s).s);
     if (algo != SG_PLAN_MST) {
         const char *what = algo == SG_PLAN_BFS ? "levels" : "rounds";
-        const int k = algo == SG_PLAN_BFS ? 0 : 1;
         if (pl.steps)
             printf("latency    %s %s of an earlier search (%s): %s\n", cli_count(pl.steps).s,
-                   what, memo.note[k], cli_seconds(pl.t_steps).s);
+                   what, memo_note, cli_seconds(pl.t_steps).s);
         else if (memo_on)
             printf("latency    not known: no earlier %s on this store (%s records its %s in "
                    "%s)\n",
