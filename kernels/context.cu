@@ -125,7 +125,13 @@ static sg_status ctx_init(sgk_ctx *c, int index, uint64_t budget, sg_error *err)
         return sgi_fail(err, SG_E_NOMEM, "out of host memory creating the device context");
     }
     SGK_CU(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
-    SGK_CU(cudaStreamCreateWithFlags(&c->copy, cudaStreamNonBlocking));
+    // The copy stream at the highest priority: its kernels (the forest CPU
+    // share's scatter out of a staging buffer, kernels/mst.cu) are short
+    // and hold a buffer the CPU threads wait for, beside the compute
+    // stream's long walks.
+    int prio_low = 0, prio_high = 0;
+    SGK_CU(cudaDeviceGetStreamPriorityRange(&prio_low, &prio_high));
+    SGK_CU(cudaStreamCreateWithPriority(&c->copy, cudaStreamNonBlocking, prio_high));
     for (int i = 0; i < 2; i++) {
         SGK_CU(cudaHostAlloc(&c->stage[i], SGK_STAGE_BYTES, cudaHostAllocPortable));
         SGK_CU(cudaEventCreateWithFlags(&c->stage_done[i], cudaEventDisableTiming));

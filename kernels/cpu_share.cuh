@@ -75,14 +75,25 @@ struct sgk_meet {
         std::lock_guard<std::mutex> hold(mu);
         stop = true;
     }
-    // Splits the chunk [v0, v1) into np pieces of about equal entries:
-    // cut[0] = v0, cut[np] = v1 (a fixed count of vertices per thread left
-    // one thread all the hubs of a degree-ordered store).
+    // Splits the chunk [v0, v1) into np pieces of about equal work, a
+    // vertex's work its entries plus one: cut[0] = v0, cut[np] = v1. (A
+    // fixed count of vertices per thread left one thread all the hubs of a
+    // degree-ordered store; equal entries alone left one thread every
+    // vertex of a run of empty lists.)
     void cuts(uint64_t v0, uint64_t v1, uint64_t np, uint64_t *cut) const
     {
-        const uint64_t e0 = x[v0], span = x[v1] - e0;
+        const uint64_t e0 = x[v0] + v0, span = x[v1] + v1 - e0;
         cut[0] = v0;
-        for (uint64_t pc = 1; pc < np; pc++) cut[pc] = first_at(cut[pc - 1], v1, e0 + span * pc / np);
+        for (uint64_t pc = 1; pc < np; pc++) {
+            const uint64_t e = e0 + span * pc / np;
+            uint64_t lo = cut[pc - 1], hi = v1; // the first vertex whose work starts at e
+            while (lo < hi) {
+                const uint64_t mid = lo + (hi - lo) / 2;
+                if (x[mid] + mid < e) lo = mid + 1;
+                else hi = mid;
+            }
+            cut[pc] = lo;
+        }
         cut[np] = v1;
     }
 };

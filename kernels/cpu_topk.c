@@ -121,13 +121,20 @@ static inline void prefetch_lines(const uint32_t *arr, uint64_t e0, uint64_t e1)
         __builtin_prefetch((const void *)q, 0, 3);
 }
 
-void sgk_topk_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
-                    uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter, bool prefetch,
-                    uint64_t *out, sgk_topk_tally *t)
+/* sgk_topk_lists (idx NULL) and sgk_topk_packed (idx set): the slots of
+ * list v go to out[(v - v0) K ..], or with idx to the next record, but only
+ * for a list with entries (an empty one's slots go to a scratch record, a
+ * pointer select rather than a branch: about half of R-MAT's lists are
+ * empty, in no pattern). Returns the records written. */
+static uint64_t topk_run(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
+                         uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter,
+                         bool prefetch, uint64_t *out, uint32_t *idx, sgk_topk_tally *t)
 {
     const uint64_t end = x[v1];
     uint64_t pf = x[v0]; /* A and W prefetched up to entry pf */
-    uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0;
+    uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0, r = 0;
+    uint64_t scratch[4];
+    uint32_t spare = 0;
     for (uint64_t v = v0; v < v1; v++) {
         const uint64_t b = x[v], len = x[v + 1] - b;
         if (prefetch) {
@@ -136,7 +143,14 @@ void sgk_topk_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w, uin
             prefetch_lines(a, pf, ahead);
             pf = ahead > pf ? ahead : pf;
         }
-        nlv += topk(a + b, w + b, len, (uint32_t)v, f32, K, filter, out + (v - v0) * (uint64_t)K);
+        uint64_t *o = out + (v - v0) * (uint64_t)K;
+        if (idx) {
+            const bool keep = len > 0;
+            o = keep ? out + r * (uint64_t)K : scratch;
+            *(keep ? idx + r : &spare) = (uint32_t)v;
+            r += keep;
+        }
+        nlv += topk(a + b, w + b, len, (uint32_t)v, f32, K, filter, o);
         nl += len > 0;
         nlong += filter && len > SGK_TOPK_BLOCKS_PAST;
         ne += len;
@@ -145,6 +159,21 @@ void sgk_topk_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w, uin
     t->longs += nlong;
     t->entries += ne;
     t->leaving += nlv;
+    return idx ? r : v1 - v0;
+}
+
+void sgk_topk_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
+                    uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter, bool prefetch,
+                    uint64_t *out, sgk_topk_tally *t)
+{
+    (void)topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, out, NULL, t);
+}
+
+uint64_t sgk_topk_packed(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
+                         uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter,
+                         bool prefetch, uint64_t *rec, uint32_t *idx, sgk_topk_tally *t)
+{
+    return topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, rec, idx, t);
 }
 
 #if SGK_HAVE_AVX512

@@ -75,6 +75,17 @@ void sgk_topk_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w, uin
                     uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter, bool prefetch,
                     uint64_t *out, sgk_topk_tally *t);
 
+/* sgk_topk_lists packed: only the lists with entries, in order, each as a
+ * record of K slots (rec[r K ..]) and its vertex (idx[r]); the others'
+ * slots are all UINT64_MAX, as the device's cache starts. rec holds room
+ * for (v1 - v0) K slots and idx for v1 - v0 vertices (v < 2^32); nothing
+ * past the records returned is written. Returns the records. (At R-MAT 26
+ * about half the lists the CPU threads take are empty: their slots were
+ * half of what the threads sent to the device.) */
+uint64_t sgk_topk_packed(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
+                         uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter,
+                         bool prefetch, uint64_t *rec, uint32_t *idx, sgk_topk_tally *t);
+
 #ifdef __cplusplus
 }
 #endif

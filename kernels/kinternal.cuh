@@ -54,7 +54,7 @@ struct sgk_ctx {
     uint64_t budget, in_use, peak, allocations, refused;
     std::unordered_map<void *, size_t> *sizes; // live allocations
     cudaStream_t stream;      // compute
-    cudaStream_t copy;        // staged uploads
+    cudaStream_t copy;        // staged uploads (the highest priority)
     // staging
     void *stage[2];           // pinned, SGK_STAGE_BYTES each
     cudaEvent_t stage_done[2];

@@ -119,6 +119,7 @@
 
 #include <string.h>
 
+#include <algorithm>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -1508,6 +1509,25 @@ __global__ void k_pull_mixed(uint64_t ns, const uint64_t *__restrict__ off,
     sgk_warp_add(copied, &ctr[C_PULLA]);
 }
 
+// The CPU threads' packed first-round results into the vertex cache, read
+// in place from a pinned staging buffer (one block a piece of the chunk):
+// piece b's records lie at rec[base K ..] and their vertices at idx[base
+// ..], base = tbl[2 b], count tbl[2 b + 1] (cpu_first_fill). Only the lists
+// with entries cross the bus: at R-MAT 26 about half the threads' slots
+// were empty lists' (the cache starts empty).
+__global__ void k_share_scatter(const uint32_t *tbl, const uint32_t *idx, const uint64_t *rec,
+                                int K, uint64_t *__restrict__ vc)
+{
+    const uint64_t base = tbl[2 * (uint64_t)blockIdx.x];
+    const uint64_t words = (uint64_t)tbl[2 * (uint64_t)blockIdx.x + 1] * (uint64_t)K;
+    const uint64_t *r = rec + base * (uint64_t)K;
+    const uint32_t *ix = idx + base;
+    for (uint64_t t = threadIdx.x; t < words; t += blockDim.x) {
+        const uint64_t q = t / (uint64_t)K, s = t - q * (uint64_t)K;
+        vc[(uint64_t)ix[q] * (uint64_t)K + s] = r[t];
+    }
+}
+
 // ------------------------------------------------------------ host helpers
 
 struct Ctx {
@@ -1934,51 +1954,82 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
         sgk_stats_set(stats, "gpu_first_entries", 0);
         sgk_stats_set(stats, "first_sparse_tiles", 0);
         sgk_stats_set(stats, "first_loop_tiles", 0);
+        sgk_stats_set(stats, "cpu_upload_bytes", 0);
     }
 }
 
 // The CPU threads' part of the first round: chunks claimed from mt filled
 // from the host arrays (the K lightest entries other than self-loops: in
-// the first round every tree is one vertex) into a staging buffer and
-// copied to vc on the copy stream while the next chunk is filled; each
-// list by topk (kernels/cpu_topk.h). Adds the lists with entries, those
-// taken in blocks (the top-K's filter), their entries and the leaving ones,
-// and the microseconds spent waiting for a staging buffer (its last copy).
+// the first round every tree is one vertex) into a staging buffer and sent
+// to vc on the copy stream while the next chunk is filled; each list by
+// topk (kernels/cpu_topk.h). Packed (unless "share-packed" is disabled):
+// a chunk's runs of empty lists at either end are passed over, and the
+// lists with entries go as records with their vertices, which
+// k_share_scatter reads from the staging buffer into vc; else every
+// vertex's slots are copied (32 bytes each for K = 4, empty or not). Adds
+// the lists with entries, those taken in blocks (the top-K's filter), their
+// entries and the leaving ones, the bytes sent, and the microseconds spent
+// waiting for a staging buffer (its last copy).
 static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &mt, uint64_t maxe,
-                                sgk_topk_fn topk, bool f32, bool filter, bool prefetch, int K,
-                                uint64_t *vc, uint64_t &lists, uint64_t &longs, uint64_t &entries,
-                                uint64_t &leaving, uint64_t &wait_us, sg_error *err)
+                                sgk_topk_fn topk, bool f32, bool filter, bool prefetch,
+                                bool packed, int K, uint64_t *vc, uint64_t &lists,
+                                uint64_t &longs, uint64_t &entries, uint64_t &leaving,
+                                uint64_t &sent, uint64_t &wait_us, sg_error *err)
 {
     const uint64_t per = 8 * (uint64_t)K;
+    const uint64_t np = 8 * (uint64_t)sh.threads;
+    // packed: records, then their vertices, then the pieces' table
+    const uint64_t tblb = 8 * np;
+    if (packed && tblb + 64 >= SGK_STAGE_BYTES)
+        return sgi_fail(err, SG_E_INVALID, "the forest's CPU share: %d threads' pieces overrun "
+                        "a staging buffer", sh.threads);
+    const uint64_t maxv = packed ? (SGK_STAGE_BYTES - tblb) / (per + 4) : SGK_STAGE_BYTES / per;
     uint64_t v0 = 0, v1 = 0;
     std::vector<uint64_t> cut;
     try {
-        cut.resize(8 * (uint64_t)sh.threads + 1);
+        cut.resize(np + 1);
     } catch (...) {
         return sgi_fail(err, SG_E_NOMEM, "the forest's CPU share: %d threads' piece bounds",
                         sh.threads);
     }
-    while (mt.cpu(SGK_STAGE_BYTES / per, maxe, v0, v1)) {
+    const uint64_t *x = sh.x;
+    while (mt.cpu(maxv, maxe, v0, v1)) {
+        if (packed) { // from the chunk's first list with entries to past its last
+            if (x[v1] == x[v0]) continue;
+            v0 = (uint64_t)(std::upper_bound(x + v0, x + v1 + 1, x[v0]) - x) - 1;
+            v1 = (uint64_t)(std::lower_bound(x + v0, x + v1 + 1, x[v1]) - x);
+        }
         sgk_stage stg = {nullptr, 0, 0};
         const double tw = sgi_now();
         SGK_TRY(sgk_stage_begin(c, &stg, err));
         wait_us += sgk_us_since(tw);
         const uint64_t cnt = v1 - v0;
         uint64_t *out = static_cast<uint64_t *>(stg.buf);
+        uint32_t *idx = packed ? reinterpret_cast<uint32_t *>(out + maxv * (uint64_t)K) : nullptr;
+        uint32_t *tbl = packed ? idx + maxv : nullptr;
         // Pieces of about equal entries, not of equal vertices: on a store
         // renumbered by degree the hubs sit together, and a fixed count of
         // vertices per thread left one thread all of them (R-MAT 26 in
         // ascending degree order: the CPU side read ~1 G entries per second
         // against ~4 G in the generator's order).
-        const uint64_t np = 8 * (uint64_t)sh.threads;
         mt.cuts(v0, v1, np, cut.data());
-        uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0;
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : nl, nlong, ne, nlv) \
+        uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0, nrec = 0;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : nl, nlong, ne, nlv, nrec) \
     num_threads(sh.threads)
         for (uint64_t pc = 0; pc < np; pc++) {
             sgk_topk_tally t = {0, 0, 0, 0};
-            sgk_topk_lists(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K, filter,
-                           prefetch, out + (cut[pc] - v0) * (uint64_t)K, &t);
+            const uint64_t at = cut[pc] - v0;
+            if (packed) {
+                const uint64_t r = sgk_topk_packed(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk,
+                                                   f32, K, filter, prefetch, out + at * K,
+                                                   idx + at, &t);
+                tbl[2 * pc] = (uint32_t)at;
+                tbl[2 * pc + 1] = (uint32_t)r;
+                nrec += r;
+            } else {
+                sgk_topk_lists(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K, filter,
+                               prefetch, out + at * (uint64_t)K, &t);
+            }
             nl += t.lists;
             nlong += t.longs;
             ne += t.entries;
@@ -1988,7 +2039,14 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         longs += nlong;
         entries += ne;
         leaving += nlv;
-        SGK_TRY(sgk_stage_copy(c, &stg, 0, vc + v0 * (uint64_t)K, cnt * per, err));
+        if (packed) {
+            k_share_scatter<<<(unsigned)np, BLK, 0, c->copy>>>(tbl, idx, out, K, vc);
+            SGK_LAUNCHED("k_share_scatter");
+            sent += nrec * (per + 4) + tblb;
+        } else {
+            SGK_TRY(sgk_stage_copy(c, &stg, 0, vc + v0 * (uint64_t)K, cnt * per, err));
+            sent += cnt * per;
+        }
         SGK_TRY(sgk_stage_end(c, &stg, err));
     }
     return sgk_stage_finish(c, nullptr, nullptr, nullptr, err);
@@ -2699,6 +2757,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     const bool filter = !sgk_ctx_disabled(c, "topk-filter");
     const sgk_topk_fn topk = sgk_ctx_disabled(c, "topk-simd") ? sgk_topk_scalar : sgk_topk_simd;
     const bool prefetch = !sgk_ctx_disabled(c, "topk-prefetch");
+    const bool packed = !sgk_ctx_disabled(c, "share-packed");
+    uint64_t cpu_sent = 0; // the bytes of the CPU threads' results sent to the device
     auto first_round = [&](const uint32_t *R, uint64_t nr) -> sg_status {
         sgk_meet mt;
         mt.x = cpu_on ? share->x : nullptr;
@@ -2723,9 +2783,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             SGK_TRY(sgk_share_run(
                 c, mt, [&](sg_error *e) { return gpu_first(R, nr, mt, P, e); },
                 [&](sg_error *e) {
-                    return cpu_first_fill(c, *share, mt, maxe, topk, f32, filter, prefetch, K,
-                                          vc, cpu_lists, cpu_long, cpu_entries, cpu_inter,
-                                          cpu_wait_us, e);
+                    return cpu_first_fill(c, *share, mt, maxe, topk, f32, filter, prefetch,
+                                          packed, K, vc, cpu_lists, cpu_long, cpu_entries,
+                                          cpu_inter, cpu_sent, cpu_wait_us, e);
                 },
                 &cpu_first_us, err));
         }
@@ -2961,6 +3021,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "gpu_first_us", gpu_first_us);
     sgk_stats_set(stats, "cpu_first_us", cpu_first_us);
     sgk_stats_set(stats, "cpu_first_wait_us", cpu_wait_us);
+    sgk_stats_set(stats, "cpu_upload_bytes", cpu_sent);
     sgk_stats_set(stats, "gpu_first_entries", gpu_first_entries);
     sgk_stats_set(stats, "first_round_us", first_round_us);
     sgk_stats_set(stats, "later_rounds_us", later_us);

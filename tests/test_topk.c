@@ -111,7 +111,8 @@ static void test_topk_versions(void **state)
 /* sgk_topk_lists over a CSR of lists of every kind (empty, short, long
  * enough for the filter's blocks, with self-loops and ties), whole and in
  * pieces, with and without its prefetch, both top-K versions: the same
- * slots and counts as topk list by list. */
+ * slots and counts as topk list by list; sgk_topk_packed in the same
+ * pieces: the lists with entries only, in order, with their vertices. */
 static void test_topk_lists(void **state)
 {
     (void)state;
@@ -131,7 +132,8 @@ static void test_topk_lists(void **state)
     uint32_t *a = malloc(m * 4 + 4), *w = malloc(m * 4 + 4);
     uint64_t *want = malloc(NV * 4 * sizeof *want), *got = malloc(NV * 4 * sizeof *got);
     uint64_t *part = malloc(NV * 4 * sizeof *part);
-    assert_true(a && w && want && got && part);
+    uint32_t *pidx = malloc(NV * sizeof *pidx);
+    assert_true(a && w && want && got && part && pidx);
     for (int f32 = 0; f32 < 2; f32++) {
         for (uint64_t v = 0; v < NV; v++)
             make_list(&rng, a + x[v], w + x[v], x[v + 1] - x[v], (uint32_t)v, 1u << 12,
@@ -169,6 +171,29 @@ static void test_topk_lists(void **state)
                                      (unsigned long long)part[i], (unsigned long long)want[i]);
                     assert_memory_equal(&t, &want_t, sizeof t);
                     assert_memory_equal(&tp, &want_t, sizeof tp);
+                    /* packed, in the same pieces: the lists with entries in
+                     * order, nothing written past the records */
+                    sgk_topk_tally tk = {0, 0, 0, 0};
+                    for (size_t i = 0; i + 1 < sizeof cuts / sizeof cuts[0]; i++) {
+                        const uint64_t c0 = cuts[i], c1 = cuts[i + 1];
+                        memset(part, 0xcd, NV * 4 * sizeof *part);
+                        memset(pidx, 0xcd, NV * sizeof *pidx);
+                        const uint64_t r = sgk_topk_packed(x, a, w, c0, c1, fn, f32, K, true, pf,
+                                                           part, pidx, &tk);
+                        uint64_t q = 0;
+                        for (uint64_t v = c0; v < c1; v++) {
+                            if (x[v + 1] == x[v]) continue;
+                            assert_true(q < r);
+                            assert_int_equal(pidx[q], v);
+                            assert_memory_equal(part + q * K, want + v * (uint64_t)K, 8 * K);
+                            q++;
+                        }
+                        assert_int_equal(q, r);
+                        for (uint64_t z = r * (uint64_t)K; z < NV * (uint64_t)K; z++)
+                            assert_true(part[z] == 0xcdcdcdcdcdcdcdcdull);
+                        for (uint64_t z = r; z < NV; z++) assert_int_equal(pidx[z], 0xcdcdcdcdu);
+                    }
+                    assert_memory_equal(&tk, &want_t, sizeof tk);
                 }
             }
     }
@@ -178,6 +203,7 @@ static void test_topk_lists(void **state)
     free(want);
     free(got);
     free(part);
+    free(pidx);
 }
 
 int main(void)
