@@ -1148,8 +1148,8 @@ __global__ void __launch_bounds__(BLK)
 // leaving (C_INTER stays an upper bound) and not as skipped. Counts the
 // one-list tiles (C_SPARSE) and those read whole (C_LOOPT). Host bytes: 4
 // an entry read whole, 32 a candidate's sector.
-template <class XS>
-__global__ void __launch_bounds__(BLK)
+template <class XS, int MINB>
+__global__ void __launch_bounds__(BLK, MINB)
     k_hfirst(uint64_t ns, const uint64_t *__restrict__ off, const uint32_t *__restrict__ scan,
              XS x, StagedArr a, StagedArr w, bool f32, const uint32_t *__restrict__ comp,
              uint64_t *vc, int K, uint64_t jlo, uint64_t jhi, ull *ctr)
@@ -1269,6 +1269,16 @@ __global__ void __launch_bounds__(BLK)
     sgk_warp_add(leaving, &ctr[C_INTER]);
     if (lane_id() == 0 && sparse > 0) atomicAdd(&ctr[C_SPARSE], (ull)sparse);
     if (lane_id() == 0 && loops > 0) atomicAdd(&ctr[C_LOOPT], (ull)loops);
+}
+
+// k_hfirst's two builds: at most 80 registers (3 blocks a multiprocessor)
+// or as many as it takes (96: 2 blocks).
+using HfirstFn = void (*)(uint64_t, const uint64_t *, const uint32_t *, sgk_arr<uint64_t>,
+                          StagedArr, StagedArr, bool, const uint32_t *, uint64_t *, int,
+                          uint64_t, uint64_t, ull *);
+static HfirstFn hfirst_fn(bool occ3)
+{
+    return occ3 ? k_hfirst<sgk_arr<uint64_t>, 3> : k_hfirst<sgk_arr<uint64_t>, 1>;
 }
 
 // The cache's candidates: cslot[i] = the first slot of scan[i] still
@@ -2601,6 +2611,14 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // entry walked (k_hwalk), as with "weights-first" disabled.
     const bool wfirst = !sgk_ctx_disabled(c, "weights-first") &&
                         !sgi_hub_free(n, m, g->d.max_degree);
+    // k_hfirst in 80 registers (3 blocks a multiprocessor, 12 bytes
+    // spilled) rather than 96 (2): beside the copy kernel's block the walk
+    // keeps 2 blocks, not 1. R-MAT 26 at 6G managed: the GPU alone's first
+    // round 332-369 to 276 ms, with the CPU threads 183-197 to 170-173 ms
+    // (64 registers, 4 blocks, spilled 324 bytes and gained no more;
+    // docs/benchmarks.md, twenty-seventh session). "first-occupancy"
+    // disabled: 96.
+    const bool occ3 = !sgk_ctx_disabled(c, "first-occupancy");
     if (!word && K > 0 && hostp < m && !sgk_ctx_disabled(c, "stream-first")) {
         const uint64_t room = free_room();
         const uint64_t want = one_queue && most > smin ? smin : most;
@@ -2622,7 +2640,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         int fit = 0;
         if (wfirst)
             SGK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                &fit, k_hfirst<sgk_arr<uint64_t>>, BLK, 0));
+                &fit, hfirst_fn(occ3), BLK, 0));
         else
             SGK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                 &fit, k_hwalk<HW_FILL, false, StagedArr, sgk_arr<uint64_t>>, BLK, 0));
@@ -2698,8 +2716,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             // tile's reads together gained nothing there, and its registers
             // slowed some first rounds; docs/benchmarks.md)
             if (wfirst) {
-                k_hfirst<<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp, vc, K, q0, q1,
-                                                dctr);
+                hfirst_fn(occ3)<<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp, vc, K,
+                                                       q0, q1, dctr);
                 SGK_LAUNCHED("k_hfirst");
             } else {
                 k_hwalk<HW_FILL, false><<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp,

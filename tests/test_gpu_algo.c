@@ -1584,14 +1584,19 @@ static void test_hybrid_forest_cache(void **state)
  * in the first half of its list and none in the second. Every list on the
  * host, the GPU alone streaming them ("cpu-share" off): the tiles with a
  * self-loop candidate read A whole, the others at their candidates, and the
- * forest is the oracle's. */
+ * forest is the oracle's; with the walk's register cap and without
+ * ("first-occupancy" off). */
 static void test_hybrid_first_loops(void **state)
 {
     (void)state;
     enum { N = 3000, LOOPS = 12 };
     uint32_t u[N + LOOPS], v[N + LOOPS], w[N + LOOPS];
     const int none[3] = {0, 0, 0};
-    for (int f32 = 0; f32 < 2; f32++) {
+    /* the walk in 80 registers (the default) and in 96 */
+    static const char *const modes[] = {"cpu-share", "cpu-share,first-occupancy"};
+    for (int mf = 0; mf < 4; mf++) {
+        const int f32 = mf & 1;
+        const char *mode = modes[mf >> 1];
         uint64_t ne = 0;
         for (uint64_t i = 1; i < N; i++) {
             if (i % 128 == 0 && i < N / 2 && ne < N + LOOPS - 1) { /* a self-loop, lightest */
@@ -1602,12 +1607,12 @@ static void test_hybrid_first_loops(void **state)
             ne++;
         }
         sg_graph *g = tg_from_edges(N, ne, u, v, w, false, f32);
-        char *saved = env_push("cpu-share");
+        char *saved = env_push(mode);
         sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
         sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, none, N);
-        char what[100];
-        snprintf(what, sizeof what, "a star with light self-loops, %s weights",
-                 f32 ? "f32" : "u32");
+        char what[120];
+        snprintf(what, sizeof what, "a star with light self-loops, %s weights, disabled: %s",
+                 f32 ? "f32" : "u32", mode);
         mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
         uint64_t sparse = 0, loops = 0, pieces = 0;
         if (!tu_counter(run, "first_sparse_tiles", &sparse) ||
