@@ -288,7 +288,8 @@ uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
  * (copy them with a kernel), "dma-queue" (beside a CPU share, DMA pieces
  * on a stream of their own, not on the context's copy stream in pieces of
  * at most 4 M entries), "weights-first" (A and W copied whole, every
- * entry walked), "contract", "weight-order" (whole lists always),
+ * entry walked), "first-occupancy" (that walk in 96 registers, not 80),
+ * "contract", "weight-order" (whole lists always),
  * "heads-rule" (the heads on any graph in weight order). */
 typedef struct sgk_cpu_share {
     uint64_t from;            /* vertices [from, n): the CPU threads' (n: none) */
@@ -307,7 +308,10 @@ typedef struct sgk_cpu_share {
  * prefixes of A and W (SG_E_INVALID otherwise). Counters "cpu_lists",
  * "cpu_long_lists" (those taken in blocks), "cpu_entries_read" and
  * "gpu_first_entries" (the entries the GPU walked in the first round: with
- * the CPU's, every entry once); disable names "cpu-share", "dynamic-split",
+ * the CPU's, every entry once) and "cpu_upload_bytes" (the bytes the CPU
+ * threads sent up); disable names "cpu-share", "dynamic-split",
+ * "share-packed" (every vertex's cache slots sent, empty lists' too, not
+ * the lists with entries packed with their vertices),
  * "topk-filter" (every list entry by entry), "topk-simd" (the CPU's top-K
  * scalar instead of AVX-512, kernels/cpu_topk.h), "topk-prefetch" (its
  * lists read without software prefetch), "walk-batch" (the walks'
