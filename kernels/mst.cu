@@ -2017,11 +2017,12 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         uint64_t *out = static_cast<uint64_t *>(stg.buf);
         uint32_t *idx = packed ? reinterpret_cast<uint32_t *>(out + maxv * (uint64_t)K) : nullptr;
         uint32_t *tbl = packed ? idx + maxv : nullptr;
-        // Pieces of about equal entries, not of equal vertices: on a store
-        // renumbered by degree the hubs sit together, and a fixed count of
-        // vertices per thread left one thread all of them (R-MAT 26 in
-        // ascending degree order: the CPU side read ~1 G entries per second
-        // against ~4 G in the generator's order).
+        // Pieces of about equal work (entries plus vertices, sgk_meet::cuts),
+        // not of equal vertices: on a store renumbered by degree the hubs
+        // sit together, and a fixed count of vertices per thread left one
+        // thread all of them (R-MAT 26 in ascending degree order: the CPU
+        // side read ~1 G entries per second against ~4 G in the generator's
+        // order).
         mt.cuts(v0, v1, np, cut.data());
         uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0, nrec = 0;
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : nl, nlong, ne, nlv, nrec) \
