@@ -1457,15 +1457,14 @@ static void test_hybrid_forest_cache(void **state)
     static const bool blocks_want[NMODES] = {false, false, false, false, false, false,
                                              false, true,  false, false, false, false,
                                              false, false, false, false, false};
-    /* the CPU threads send their lists' records packed (K slots and the
-     * vertex each, and a table of 8 bytes a piece per chunk, 16 pieces of
-     * 2 threads) unless "share-packed" is disabled: then every vertex's
-     * slots, empty lists' too */
-
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     char what[300];
     for (int mi = 0; mi < NMODES; mi++) {
         char *saved = env_push(modes[mi]);
+        /* the CPU threads send their lists' records packed (K slots and the
+         * vertex each, and a table of 8 bytes a piece per chunk, 16 pieces of
+         * 2 threads) unless "share-packed" is disabled: then every vertex's
+         * slots, empty lists' too */
         const bool packed = !modes[mi] || !strstr(modes[mi], "share-packed");
         uint64_t later_refills = 0, cpu_total = 0, pieces_total = 0, long_total = 0;
         uint64_t sparse_total = 0;
