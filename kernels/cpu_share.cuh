@@ -35,12 +35,13 @@ struct sgk_meet {
     uint64_t clow = 0;           // the CPU's lowest vertex claimed (n before its first)
     uint64_t cfloor = 0;         // the lowest vertex the CPU may claim
     bool stop = false;           // set on a failure: no more claims
-    // The first vertex in [lo, hi) whose list starts at or past entry e (hi if none).
-    uint64_t first_at(uint64_t lo, uint64_t hi, uint64_t e) const
+    // The first vertex v in [lo, hi) with x[v] + per_vertex * v at or past e
+    // (hi if none): with per_vertex 0, whose list starts at or past entry e.
+    uint64_t first_at(uint64_t lo, uint64_t hi, uint64_t e, uint64_t per_vertex = 0) const
     {
         while (lo < hi) {
             const uint64_t mid = lo + (hi - lo) / 2;
-            if (x[mid] < e) lo = mid + 1;
+            if (x[mid] + per_vertex * mid < e) lo = mid + 1;
             else hi = mid;
         }
         return lo;
@@ -84,16 +85,8 @@ struct sgk_meet {
     {
         const uint64_t e0 = x[v0] + v0, span = x[v1] + v1 - e0;
         cut[0] = v0;
-        for (uint64_t pc = 1; pc < np; pc++) {
-            const uint64_t e = e0 + span * pc / np;
-            uint64_t lo = cut[pc - 1], hi = v1; // the first vertex whose work starts at e
-            while (lo < hi) {
-                const uint64_t mid = lo + (hi - lo) / 2;
-                if (x[mid] + mid < e) lo = mid + 1;
-                else hi = mid;
-            }
-            cut[pc] = lo;
-        }
+        for (uint64_t pc = 1; pc < np; pc++)
+            cut[pc] = first_at(cut[pc - 1], v1, e0 + span * pc / np, 1);
         cut[np] = v1;
     }
 };

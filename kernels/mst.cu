@@ -119,7 +119,6 @@
 
 #include <string.h>
 
-#include <algorithm>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -2006,8 +2005,8 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
     while (mt.cpu(maxv, maxe, v0, v1)) {
         if (packed) { // from the chunk's first list with entries to past its last
             if (x[v1] == x[v0]) continue;
-            v0 = (uint64_t)(std::upper_bound(x + v0, x + v1 + 1, x[v0]) - x) - 1;
-            v1 = (uint64_t)(std::lower_bound(x + v0, x + v1 + 1, x[v1]) - x);
+            v0 = mt.first_at(v0, v1, x[v0] + 1) - 1;
+            v1 = mt.first_at(v0, v1, x[v1]);
         }
         sgk_stage stg = {nullptr, 0, 0};
         const double tw = sgi_now();
