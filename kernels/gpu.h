@@ -311,7 +311,9 @@ typedef struct sgk_cpu_share {
  * the CPU's, every entry once) and "cpu_upload_bytes" (the bytes the CPU
  * threads sent up); disable names "cpu-share", "dynamic-split",
  * "share-packed" (every vertex's cache slots sent, empty lists' too, not
- * the lists with entries packed with their vertices),
+ * the lists with entries packed with their vertices), "share-sparse"
+ * (every chunk packed, not only those after a chunk with at most 3 lists
+ * in 4 vertices; counters "cpu_chunks" and "cpu_chunks_packed"),
  * "topk-filter" (every list entry by entry), "topk-simd" (the CPU's top-K
  * scalar instead of AVX-512, kernels/cpu_topk.h), "topk-prefetch" (its
  * lists read without software prefetch), "walk-batch" (the walks'

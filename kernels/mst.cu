@@ -1964,6 +1964,8 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
         sgk_stats_set(stats, "first_sparse_tiles", 0);
         sgk_stats_set(stats, "first_loop_tiles", 0);
         sgk_stats_set(stats, "cpu_upload_bytes", 0);
+        sgk_stats_set(stats, "cpu_chunks", 0);
+        sgk_stats_set(stats, "cpu_chunks_packed", 0);
     }
 }
 
@@ -1971,19 +1973,21 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
 // from the host arrays (the K lightest entries other than self-loops: in
 // the first round every tree is one vertex) into a staging buffer and sent
 // to vc on the copy stream while the next chunk is filled; each list by
-// topk (kernels/cpu_topk.h). Packed (unless "share-packed" is disabled):
-// a chunk's runs of empty lists at either end are passed over, and the
-// lists with entries go as records with their vertices, which
-// k_share_scatter reads from the staging buffer into vc; else every
-// vertex's slots are copied (32 bytes each for K = 4, empty or not). Adds
-// the lists with entries, those taken in blocks (the top-K's filter), their
-// entries and the leaving ones, the bytes sent, and the microseconds spent
+// topk (kernels/cpu_topk.h). Unless "share-packed" is disabled a chunk's
+// runs of empty lists at either end are passed over, and a chunk goes
+// packed where lists are sparse (below): the lists with entries as records
+// with their vertices, which k_share_scatter reads from the staging buffer
+// into vc; else every vertex's slots are copied (32 bytes each for K = 4,
+// empty or not). Adds the lists with entries, those taken in blocks (the
+// top-K's filter), their entries and the leaving ones, the bytes sent, the
+// chunks sent and of them the packed ones, and the microseconds spent
 // waiting for a staging buffer (its last copy).
 static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &mt, uint64_t maxe,
                                 sgk_topk_fn topk, bool f32, bool filter, bool prefetch,
-                                bool packed, int K, uint64_t *vc, uint64_t &lists,
+                                bool packed, bool sparse_only, int K, uint64_t *vc, uint64_t &lists,
                                 uint64_t &longs, uint64_t &entries, uint64_t &leaving,
-                                uint64_t &sent, uint64_t &wait_us, sg_error *err)
+                                uint64_t &sent, uint64_t &chunks, uint64_t &packs,
+                                uint64_t &wait_us, sg_error *err)
 {
     const uint64_t per = 8 * (uint64_t)K;
     const uint64_t np = 8 * (uint64_t)sh.threads;
@@ -2002,6 +2006,14 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
                         sh.threads);
     }
     const uint64_t *x = sh.x;
+    // Whether this chunk goes packed: the first one does, a later one only
+    // where the chunk before had at most 3 lists with entries in 4 vertices
+    // ("share-sparse" disabled: every one). A dense chunk's records and
+    // vertices are more bytes than its slots, and they go by the scatter's
+    // reads of pinned memory rather than the copy engine: SSCA2 26, with
+    // few empty lists, lost 12-29 ms of its first round packed
+    // (docs/benchmarks.md, twenty-seventh session).
+    bool pack = packed;
     while (mt.cpu(maxv, maxe, v0, v1)) {
         if (packed) { // from the chunk's first list with entries to past its last
             if (x[v1] == x[v0]) continue;
@@ -2014,8 +2026,8 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         wait_us += sgk_us_since(tw);
         const uint64_t cnt = v1 - v0;
         uint64_t *out = static_cast<uint64_t *>(stg.buf);
-        uint32_t *idx = packed ? reinterpret_cast<uint32_t *>(out + maxv * (uint64_t)K) : nullptr;
-        uint32_t *tbl = packed ? idx + maxv : nullptr;
+        uint32_t *idx = pack ? reinterpret_cast<uint32_t *>(out + maxv * (uint64_t)K) : nullptr;
+        uint32_t *tbl = pack ? idx + maxv : nullptr;
         // Pieces of about equal work (entries plus vertices, sgk_meet::cuts),
         // not of equal vertices: on a store renumbered by degree the hubs
         // sit together, and a fixed count of vertices per thread left one
@@ -2029,7 +2041,7 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         for (uint64_t pc = 0; pc < np; pc++) {
             sgk_topk_tally t = {0, 0, 0, 0};
             const uint64_t at = cut[pc] - v0;
-            if (packed) {
+            if (pack) {
                 const uint64_t r = sgk_topk_packed(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk,
                                                    f32, K, filter, prefetch, out + at * K,
                                                    idx + at, &t);
@@ -2049,15 +2061,18 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         longs += nlong;
         entries += ne;
         leaving += nlv;
-        if (packed) {
+        if (pack) {
             k_share_scatter<<<(unsigned)np, BLK, 0, c->copy>>>(tbl, idx, out, K, vc);
             SGK_LAUNCHED("k_share_scatter");
             sent += nrec * (per + 4) + tblb;
+            packs++;
         } else {
             SGK_TRY(sgk_stage_copy(c, &stg, 0, vc + v0 * (uint64_t)K, cnt * per, err));
             sent += cnt * per;
         }
         SGK_TRY(sgk_stage_end(c, &stg, err));
+        chunks++;
+        pack = packed && (!sparse_only || 4 * nl <= 3 * cnt);
     }
     return sgk_stage_finish(c, nullptr, nullptr, nullptr, err);
 }
@@ -2776,7 +2791,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     const sgk_topk_fn topk = sgk_ctx_disabled(c, "topk-simd") ? sgk_topk_scalar : sgk_topk_simd;
     const bool prefetch = !sgk_ctx_disabled(c, "topk-prefetch");
     const bool packed = !sgk_ctx_disabled(c, "share-packed");
+    const bool sparse_only = !sgk_ctx_disabled(c, "share-sparse");
     uint64_t cpu_sent = 0; // the bytes of the CPU threads' results sent to the device
+    uint64_t cpu_chunks = 0, cpu_packed = 0; // their chunks sent, and of them packed
     auto first_round = [&](const uint32_t *R, uint64_t nr) -> sg_status {
         sgk_meet mt;
         mt.x = cpu_on ? share->x : nullptr;
@@ -2802,8 +2819,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 c, mt, [&](sg_error *e) { return gpu_first(R, nr, mt, P, e); },
                 [&](sg_error *e) {
                     return cpu_first_fill(c, *share, mt, maxe, topk, f32, filter, prefetch,
-                                          packed, K, vc, cpu_lists, cpu_long, cpu_entries,
-                                          cpu_inter, cpu_sent, cpu_wait_us, e);
+                                          packed, sparse_only, K, vc, cpu_lists, cpu_long,
+                                          cpu_entries, cpu_inter, cpu_sent, cpu_chunks,
+                                          cpu_packed, cpu_wait_us, e);
                 },
                 &cpu_first_us, err));
         }
@@ -3040,6 +3058,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "cpu_first_us", cpu_first_us);
     sgk_stats_set(stats, "cpu_first_wait_us", cpu_wait_us);
     sgk_stats_set(stats, "cpu_upload_bytes", cpu_sent);
+    sgk_stats_set(stats, "cpu_chunks", cpu_chunks);
+    sgk_stats_set(stats, "cpu_chunks_packed", cpu_packed);
     sgk_stats_set(stats, "gpu_first_entries", gpu_first_entries);
     sgk_stats_set(stats, "first_round_us", first_round_us);
     sgk_stats_set(stats, "later_rounds_us", later_us);

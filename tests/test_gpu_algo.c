@@ -1424,48 +1424,54 @@ static void test_hybrid_forest_cache(void **state)
                                         "dma-queue",
                                         "weights-first",
                                         "cpu-share,weights-first",
-                                        "share-packed"};
+                                        "share-packed",
+                                        "share-sparse"};
     enum { NMODES = sizeof modes / sizeof modes[0] };
-    static const uint64_t slots_want[NMODES] = {4, 4, 1, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+    static const uint64_t slots_want[NMODES] = {4, 4, 1, 0, 4, 4, 4, 4, 4,
+                                                4, 4, 4, 4, 4, 4, 4, 4, 4};
     static const bool refills_want[NMODES] = {false, true,  true,  false, false, false,
                                               false, false, false, false, false, false,
-                                              true,  false, false, false, false};
+                                              true,  false, false, false, false, false};
     static const bool cpu_want[NMODES] = {true, true, true, false, false, false, false, true, true,
-                                          true, true, true, true,  true,  true,  false, true};
+                                          true, true, true, true,  true,  true,  false, true, true};
     /* the GPU's host-resident first-round entries go through the streamed
      * pieces (DMA, or the copy kernel with dma-pull disabled) */
     static const bool stream_want[NMODES] = {false, false, false, false, true,  true,
                                              false, false, false, false, false, false,
-                                             false, false, false, true,  false};
+                                             false, false, false, true,  false, false};
     static const bool stream_may[NMODES] = {true, true, true, false, true, true, false, true, false,
-                                            true, true, true, true,  true, true, true,  true};
+                                            true, true, true, true,  true, true, true,  true, true};
     /* tiles of one list with A read at their candidates: surely with every
      * list streamed by the GPU (on the medium graphs' hubs), never with
      * "weights-first" off */
     static const bool sparse_want[NMODES] = {false, false, false, false, true,  true,
                                              false, false, false, false, false, false,
-                                             false, false, false, false, false};
+                                             false, false, false, false, false, false};
     static const bool sparse_may[NMODES] = {true, true, true, false, true, true,  false, true, false,
-                                            true, true, true, true,  true, false, false, true};
+                                            true, true, true, true,  true, false, false, true, true};
     /* the CPU threads take long lists in blocks (the top-K's filter) unless
      * "topk-filter" is disabled: surely with the plan's fixed split, which
      * gives them the last vertex, the hub of "hub-last" (on the medium
      * graphs: 50 entries are too few for blocks) */
     static const bool blocks_may[NMODES] = {true, true, true, false, false, false,
                                             false, true, true, false, true,  true,
-                                            true, true, true, false, true};
+                                            true, true, true, false, true, true};
     static const bool blocks_want[NMODES] = {false, false, false, false, false, false,
                                              false, true,  false, false, false, false,
-                                             false, false, false, false, false};
+                                             false, false, false, false, false, false};
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     char what[300];
     for (int mi = 0; mi < NMODES; mi++) {
         char *saved = env_push(modes[mi]);
-        /* the CPU threads send their lists' records packed (K slots and the
-         * vertex each, and a table of 8 bytes a piece per chunk, 16 pieces of
-         * 2 threads) unless "share-packed" is disabled: then every vertex's
-         * slots, empty lists' too */
+        /* the CPU threads' chunks go packed (each list with entries as K
+         * slots and its vertex, and a table of 8 bytes a piece, 16 pieces
+         * of 2 threads): the first one, and a later one where the chunk
+         * before had at most 3 lists in 4 vertices; every one with
+         * "share-sparse" disabled; none with "share-packed" disabled (every
+         * vertex's slots, empty lists' too) */
         const bool packed = !modes[mi] || !strstr(modes[mi], "share-packed");
+        const bool all_packed = modes[mi] && strstr(modes[mi], "share-sparse");
+        uint64_t chunks_total = 0, packed_total = 0;
         uint64_t later_refills = 0, cpu_total = 0, pieces_total = 0, long_total = 0;
         uint64_t sparse_total = 0;
         for (int k = 0; k < TG_NKINDS; k++)
@@ -1485,7 +1491,7 @@ static void test_hybrid_forest_cache(void **state)
                         mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
                         uint64_t slots = 0, refilled = 0, iters = 0, cpu_lists = 0, pieces = 0,
                                  streamed = 0, hostb = 0, cpu_ent = 0, gpu_ent = 0, longs = 0,
-                                 sparse = 0, loops = 0, sent = 0;
+                                 sparse = 0, loops = 0, sent = 0, chunks = 0, packs = 0;
                         if (!tu_counter(run, "cache_slots", &slots) ||
                             !tu_counter(run, "cpu_long_lists", &longs) ||
                             !tu_counter(run, "lists_refilled", &refilled) ||
@@ -1498,7 +1504,9 @@ static void test_hybrid_forest_cache(void **state)
                             !tu_counter(run, "host_list_bytes", &hostb) ||
                             !tu_counter(run, "first_sparse_tiles", &sparse) ||
                             !tu_counter(run, "first_loop_tiles", &loops) ||
-                            !tu_counter(run, "cpu_upload_bytes", &sent))
+                            !tu_counter(run, "cpu_upload_bytes", &sent) ||
+                            !tu_counter(run, "cpu_chunks", &chunks) ||
+                            !tu_counter(run, "cpu_chunks_packed", &packs))
                             fail_msg("%s: no cache_slots / lists_refilled / iterations / "
                                      "cpu_lists / first-round / streamed counters",
                                      what);
@@ -1531,15 +1539,23 @@ static void test_hybrid_forest_cache(void **state)
                                      what, (unsigned long long)cpu_lists,
                                      (unsigned long long)with_edges);
                         cpu_total += cpu_lists;
-                        const uint64_t rec = 8 * slots + (packed ? 4 : 0);
-                        const uint64_t tbl = packed ? 128 : slots > 0 ? 8 * slots : 1;
-                        if (sent < cpu_lists * rec || (sent - cpu_lists * rec) % tbl != 0 ||
-                            (packed && (cpu_lists > 0) != (sent > 0)))
-                            fail_msg("%s: the CPU threads sent %llu bytes for %llu lists (%llu "
-                                     "slots, %s)",
+                        const uint64_t rec = 8 * slots + (all_packed ? 4 : 0);
+                        const uint64_t tbl = all_packed ? 128 : slots > 0 ? 8 * slots : 1;
+                        const bool chunks_ok = all_packed ? packs == chunks
+                                               : packed   ? packs <= chunks && (chunks > 0) == (packs > 0)
+                                                          : packs == 0;
+                        if (sent < cpu_lists * 8 * slots || !chunks_ok ||
+                            (packed && (cpu_lists > 0) != (chunks > 0)) ||
+                            ((all_packed || !packed) &&
+                             (sent < cpu_lists * rec || (sent - cpu_lists * rec) % tbl != 0 ||
+                              (all_packed && (sent - cpu_lists * rec) / tbl != chunks))))
+                            fail_msg("%s: the CPU threads sent %llu bytes for %llu lists in %llu "
+                                     "chunks, %llu packed (%llu slots)",
                                      what, (unsigned long long)sent,
-                                     (unsigned long long)cpu_lists, (unsigned long long)slots,
-                                     packed ? "packed" : "every vertex's slots");
+                                     (unsigned long long)cpu_lists, (unsigned long long)chunks,
+                                     (unsigned long long)packs, (unsigned long long)slots);
+                        chunks_total += chunks;
+                        packed_total += packs;
                         if (longs > cpu_lists || (longs > 0 && !blocks_may[mi]))
                             fail_msg("%s: %llu of the CPU's %llu lists taken in blocks", what,
                                      (unsigned long long)longs, (unsigned long long)cpu_lists);
@@ -1564,6 +1580,14 @@ static void test_hybrid_forest_cache(void **state)
             fail_msg("disabled: %s: no list was refilled after the first round", modes[mi]);
         if (cpu_want[mi] && cpu_total == 0)
             fail_msg("disabled: %s: the CPU threads filled no cache", modes[mi] ? modes[mi] : "none");
+        /* by default both kinds of chunk occur (graphs with lists everywhere
+         * and graphs with many empty ones; the small graphs' shares are one
+         * chunk each) */
+        if (packed && !all_packed && !small_only && cpu_total > 0 &&
+            (packed_total == 0 || packed_total == chunks_total))
+            fail_msg("disabled: %s: %llu of the CPU threads' %llu chunks packed",
+                     modes[mi] ? modes[mi] : "none", (unsigned long long)packed_total,
+                     (unsigned long long)chunks_total);
         if (stream_want[mi] && pieces_total == 0)
             fail_msg("disabled: %s: no first-round piece was streamed", modes[mi]);
         if (sparse_want[mi] && !small_only && sparse_total == 0) /* hubs of 2,999 entries */
