@@ -280,7 +280,9 @@ uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
  * first: W is copied whole, and a warp tile of 256 entries of one list
  * reads A in place only for the entries that can be among its K lightest;
  * counters "first_sparse_tiles" (such tiles) and "first_loop_tiles" (those
- * that read A whole: a self-loop among the candidates).
+ * that read A whole: a self-loop among the candidates). The first round's
+ * device prefix is walked the same way, in device memory (counters
+ * "prefix_sparse_tiles", "prefix_loop_tiles").
  * Lists in weight order (desc.weight_order) on a graph with hubs are read
  * from their heads instead (the K lightest leaving entries are the first K
  * leaving ones), counter "weight_order" 1. Disable names: "vertex-cache",
@@ -289,6 +291,7 @@ uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
  * on a stream of their own, not on the context's copy stream in pieces of
  * at most 4 M entries), "weights-first" (A and W copied whole, every
  * entry walked), "first-occupancy" (that walk in 96 registers, not 80),
+ * "prefix-first" (the device prefix's every entry walked),
  * "contract", "weight-order" (whole lists always),
  * "heads-rule" (the heads on any graph in weight order). */
 typedef struct sgk_cpu_share {

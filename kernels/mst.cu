@@ -162,8 +162,11 @@ enum {
     C_SPARSE,       // streamed first round: one-list tiles whose A was read at candidates
     C_LOOPT,        // streamed first round: such tiles read whole (a self-loop candidate)
     C_PULLA,        // streamed first round: bytes of A copied for tiles spanning lists
+    C_PSPARSE,      // first round, the device prefix: one-list tiles (as C_SPARSE)
+    C_PLOOPT,       // first round, the device prefix: such tiles read whole (C_LOOPT)
     C_NCTR
 };
+static_assert(C_LOOPT == C_SPARSE + 1 && C_PLOOPT == C_PSPARSE + 1, "k_hfirst's tile counters");
 constexpr size_t CTR_BYTES = 256;   // >= C_NCTR * 8
 static_assert(C_NCTR * 8 <= CTR_BYTES, "counter slots");
 
@@ -1145,13 +1148,15 @@ __global__ void __launch_bounds__(BLK)
 // unless they are self-loops: a tile with a self-loop among its candidates
 // reads the rest of A in place too. The entries not read are counted as
 // leaving (C_INTER stays an upper bound) and not as skipped. Counts the
-// one-list tiles (C_SPARSE) and those read whole (C_LOOPT). Host bytes: 4
-// an entry read whole, 32 a candidate's sector.
+// one-list tiles (tiles[0]: C_SPARSE, or C_PSPARSE for the device prefix)
+// and those read whole (tiles[1]). Host bytes: 4 an entry read whole, 32 a
+// candidate's sector. With nothing staged (buf null, p0 = p1) it walks
+// lists where they live: the first round's device prefix.
 template <class XS, int MINB>
 __global__ void __launch_bounds__(BLK, MINB)
     k_hfirst(uint64_t ns, const uint64_t *__restrict__ off, const uint32_t *__restrict__ scan,
              XS x, StagedArr a, StagedArr w, bool f32, const uint32_t *__restrict__ comp,
-             uint64_t *vc, int K, uint64_t jlo, uint64_t jhi, ull *ctr)
+             uint64_t *vc, int K, uint64_t jlo, uint64_t jhi, ull *ctr, ull *tiles)
 {
     const uint64_t T = off[ns] < jhi ? off[ns] : jhi;
     if (jlo >= T) return;
@@ -1266,15 +1271,15 @@ __global__ void __launch_bounds__(BLK, MINB)
     sgk_warp_add(skipped, &ctr[C_SKIPPED]);
     sgk_warp_add(hostb, &ctr[C_HOSTB]);
     sgk_warp_add(leaving, &ctr[C_INTER]);
-    if (lane_id() == 0 && sparse > 0) atomicAdd(&ctr[C_SPARSE], (ull)sparse);
-    if (lane_id() == 0 && loops > 0) atomicAdd(&ctr[C_LOOPT], (ull)loops);
+    if (lane_id() == 0 && sparse > 0) atomicAdd(&tiles[0], (ull)sparse);
+    if (lane_id() == 0 && loops > 0) atomicAdd(&tiles[1], (ull)loops);
 }
 
 // k_hfirst's two builds: at most 80 registers (3 blocks a multiprocessor)
 // or as many as it takes (96: 2 blocks).
 using HfirstFn = void (*)(uint64_t, const uint64_t *, const uint32_t *, sgk_arr<uint64_t>,
                           StagedArr, StagedArr, bool, const uint32_t *, uint64_t *, int,
-                          uint64_t, uint64_t, ull *);
+                          uint64_t, uint64_t, ull *, ull *);
 static HfirstFn hfirst_fn(bool occ3)
 {
     return occ3 ? k_hfirst<sgk_arr<uint64_t>, 3> : k_hfirst<sgk_arr<uint64_t>, 1>;
@@ -1963,6 +1968,8 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
         sgk_stats_set(stats, "gpu_first_entries", 0);
         sgk_stats_set(stats, "first_sparse_tiles", 0);
         sgk_stats_set(stats, "first_loop_tiles", 0);
+        sgk_stats_set(stats, "prefix_sparse_tiles", 0);
+        sgk_stats_set(stats, "prefix_loop_tiles", 0);
         sgk_stats_set(stats, "cpu_upload_bytes", 0);
         sgk_stats_set(stats, "cpu_chunks", 0);
         sgk_stats_set(stats, "cpu_chunks_packed", 0);
@@ -2634,6 +2641,19 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // docs/benchmarks.md, twenty-seventh session). "first-occupancy"
     // disabled: 96.
     const bool occ3 = !sgk_ctx_disabled(c, "first-occupancy");
+    // The first round's device prefix (the lists below the host split) is
+    // walked weights-first too, in device memory: where a tile lies in one
+    // list (R-MAT's hubs, which a budget keeps on the device first) only
+    // its candidates' A and tree ids are read, instead of every entry's
+    // tree id, a random read of an n-word array. "prefix-first" disabled:
+    // every entry (k_hwalk), as on a graph without hubs. R-MAT 26 with
+    // every list on the device (24 GiB): the first round 123 to 112 ms
+    // (descending degree order 108 to 96); at 12 GiB even in the
+    // generator's order, 0.258-0.273 to 0.246 s in descending degree order
+    // (docs/benchmarks.md, twenty-eighth session). Leaving the streamed
+    // pieces' copy kernel a block per multiprocessor here (the streamed
+    // walks' grid) did not win.
+    const bool pfirst = wfirst && !sgk_ctx_disabled(c, "prefix-first");
     if (!word && K > 0 && hostp < m && !sgk_ctx_disabled(c, "stream-first")) {
         const uint64_t room = free_room();
         const uint64_t want = one_queue && most > smin ? smin : most;
@@ -2732,7 +2752,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             // slowed some first rounds; docs/benchmarks.md)
             if (wfirst) {
                 hfirst_fn(occ3)<<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp, vc, K,
-                                                       q0, q1, dctr);
+                                                       q0, q1, dctr, dctr + C_SPARSE);
                 SGK_LAUNCHED("k_hfirst");
             } else {
                 k_hwalk<HW_FILL, false><<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp,
@@ -2811,7 +2831,14 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         // The CPU threads' cache entries land on the copy stream: after the
         // cache's clearing and everything else queued on st so far.
         if (cpu_on) SGK_CU(cudaStreamWaitEvent(c->copy, pipe.t0, 0));
-        if (dev_end > 0) SGK_TRY(fill_in_place(R, nr, 0, dev_end, err));
+        if (dev_end > 0 && pfirst) {
+            const StagedArr da{g->A, nullptr, 0, 0}, dw{g->W, nullptr, 0, 0};
+            hfirst_fn(occ3)<<<wgrid, BLK, 0, st>>>(nr, off, R, gx, da, dw, f32, comp, vc, K, 0,
+                                                   dev_end, dctr, dctr + C_PSPARSE);
+            SGK_LAUNCHED("k_hfirst (the device prefix)");
+        } else if (dev_end > 0) {
+            SGK_TRY(fill_in_place(R, nr, 0, dev_end, err));
+        }
         if (!cpu_on) {
             SGK_TRY(gpu_first(R, nr, mt, P, err));
         } else {
@@ -3054,6 +3081,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "streamed_pieces", pieces);
     sgk_stats_set(stats, "first_sparse_tiles", h[C_SPARSE]);
     sgk_stats_set(stats, "first_loop_tiles", h[C_LOOPT]);
+    sgk_stats_set(stats, "prefix_sparse_tiles", h[C_PSPARSE]);
+    sgk_stats_set(stats, "prefix_loop_tiles", h[C_PLOOPT]);
     sgk_stats_set(stats, "gpu_first_us", gpu_first_us);
     sgk_stats_set(stats, "cpu_first_us", cpu_first_us);
     sgk_stats_set(stats, "cpu_first_wait_us", cpu_wait_us);

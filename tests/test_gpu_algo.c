@@ -1397,6 +1397,9 @@ static void test_hybrid_splits(void **state)
  * reading A in place at its candidates alone (by default: the hubs of
  * "star" and "hub-last" give such tiles with every list streamed,
  * "cpu-share" off), or A and W whole ("weights-first" off: no such tile).
+ * The first round's device prefix is walked weights-first too (its hubs'
+ * tiles of one list read A at their candidates), or every entry
+ * ("prefix-first" off, or "weights-first").
  * The walks issue each lane's reads of a tile together, or entry by entry
  * ("walk-batch" off, with refills: the contraction off).
  * Exact forests on every family at three splits, the counters saying which
@@ -1425,40 +1428,50 @@ static void test_hybrid_forest_cache(void **state)
                                         "weights-first",
                                         "cpu-share,weights-first",
                                         "share-packed",
-                                        "share-sparse"};
+                                        "share-sparse",
+                                        "prefix-first"};
     enum { NMODES = sizeof modes / sizeof modes[0] };
-    static const uint64_t slots_want[NMODES] = {4, 4, 1, 0, 4, 4, 4, 4, 4,
+    static const uint64_t slots_want[NMODES] = {4, 4, 1, 0, 4, 4, 4, 4, 4, 4,
                                                 4, 4, 4, 4, 4, 4, 4, 4, 4};
-    static const bool refills_want[NMODES] = {false, true,  true,  false, false, false,
-                                              false, false, false, false, false, false,
-                                              true,  false, false, false, false, false};
-    static const bool cpu_want[NMODES] = {true, true, true, false, false, false, false, true, true,
-                                          true, true, true, true,  true,  true,  false, true, true};
+    static const bool refills_want[NMODES] = {false, true,  true,  false, false, false, false,
+                                              false, false, false, false, false, true,  false,
+                                              false, false, false, false, false};
+    static const bool cpu_want[NMODES] = {true, true, true, false, false, false, false,
+                                          true, true, true, true,  true,  true,  true,
+                                          true, false, true, true, true};
     /* the GPU's host-resident first-round entries go through the streamed
      * pieces (DMA, or the copy kernel with dma-pull disabled) */
-    static const bool stream_want[NMODES] = {false, false, false, false, true,  true,
-                                             false, false, false, false, false, false,
-                                             false, false, false, true,  false, false};
-    static const bool stream_may[NMODES] = {true, true, true, false, true, true, false, true, false,
-                                            true, true, true, true,  true, true, true,  true, true};
+    static const bool stream_want[NMODES] = {false, false, false, false, true,  true,  false,
+                                             false, false, false, false, false, false, false,
+                                             false, true,  false, false, false};
+    static const bool stream_may[NMODES] = {true, true, true, false, true, true, false,
+                                            true, false, true, true, true, true,  true,
+                                            true, true,  true, true, true};
     /* tiles of one list with A read at their candidates: surely with every
      * list streamed by the GPU (on the medium graphs' hubs), never with
      * "weights-first" off */
-    static const bool sparse_want[NMODES] = {false, false, false, false, true,  true,
-                                             false, false, false, false, false, false,
-                                             false, false, false, false, false, false};
-    static const bool sparse_may[NMODES] = {true, true, true, false, true, true,  false, true, false,
-                                            true, true, true, true,  true, false, false, true, true};
+    static const bool sparse_want[NMODES] = {false, false, false, false, true,  true,  false,
+                                             false, false, false, false, false, false, false,
+                                             false, false, false, false, false};
+    static const bool sparse_may[NMODES] = {true, true, true, false, true,  true, false,
+                                            true, false, true, true,  true,  true, true,
+                                            false, false, true, true, true};
+    /* the same in the device prefix: surely by default (the medium hubs on
+     * the device at splits 8/8 and 4/8), never without the cache, with
+     * "weights-first" or "prefix-first" off */
+    static const bool prefix_may[NMODES] = {true, true, true, false, true, true,  true,
+                                            true, true, true, true,  true, true,  true,
+                                            false, false, true, true, false};
     /* the CPU threads take long lists in blocks (the top-K's filter) unless
      * "topk-filter" is disabled: surely with the plan's fixed split, which
      * gives them the last vertex, the hub of "hub-last" (on the medium
      * graphs: 50 entries are too few for blocks) */
-    static const bool blocks_may[NMODES] = {true, true, true, false, false, false,
-                                            false, true, true, false, true,  true,
-                                            true, true, true, false, true, true};
-    static const bool blocks_want[NMODES] = {false, false, false, false, false, false,
-                                             false, true,  false, false, false, false,
-                                             false, false, false, false, false, false};
+    static const bool blocks_may[NMODES] = {true, true, true, false, false, false, false,
+                                            true, true, false, true,  true,  true,  true,
+                                            true, false, true, true, true};
+    static const bool blocks_want[NMODES] = {false, false, false, false, false, false, false,
+                                             true,  false, false, false, false, false, false,
+                                             false, false, false, false, false};
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     char what[300];
     for (int mi = 0; mi < NMODES; mi++) {
@@ -1473,7 +1486,7 @@ static void test_hybrid_forest_cache(void **state)
         const bool all_packed = modes[mi] && strstr(modes[mi], "share-sparse");
         uint64_t chunks_total = 0, packed_total = 0;
         uint64_t later_refills = 0, cpu_total = 0, pieces_total = 0, long_total = 0;
-        uint64_t sparse_total = 0;
+        uint64_t sparse_total = 0, prefix_total = 0;
         for (int k = 0; k < TG_NKINDS; k++)
             for (int si = 0; si < n_sizes(); si++)
                 for (int f32 = 0; f32 < 2; f32++) {
@@ -1491,7 +1504,8 @@ static void test_hybrid_forest_cache(void **state)
                         mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
                         uint64_t slots = 0, refilled = 0, iters = 0, cpu_lists = 0, pieces = 0,
                                  streamed = 0, hostb = 0, cpu_ent = 0, gpu_ent = 0, longs = 0,
-                                 sparse = 0, loops = 0, sent = 0, chunks = 0, packs = 0;
+                                 sparse = 0, loops = 0, sent = 0, chunks = 0, packs = 0,
+                                 psparse = 0, ploops = 0;
                         if (!tu_counter(run, "cache_slots", &slots) ||
                             !tu_counter(run, "cpu_long_lists", &longs) ||
                             !tu_counter(run, "lists_refilled", &refilled) ||
@@ -1506,7 +1520,9 @@ static void test_hybrid_forest_cache(void **state)
                             !tu_counter(run, "first_loop_tiles", &loops) ||
                             !tu_counter(run, "cpu_upload_bytes", &sent) ||
                             !tu_counter(run, "cpu_chunks", &chunks) ||
-                            !tu_counter(run, "cpu_chunks_packed", &packs))
+                            !tu_counter(run, "cpu_chunks_packed", &packs) ||
+                            !tu_counter(run, "prefix_sparse_tiles", &psparse) ||
+                            !tu_counter(run, "prefix_loop_tiles", &ploops))
                             fail_msg("%s: no cache_slots / lists_refilled / iterations / "
                                      "cpu_lists / first-round / streamed counters",
                                      what);
@@ -1533,6 +1549,14 @@ static void test_hybrid_forest_cache(void **state)
                                      what, (unsigned long long)sparse, (unsigned long long)loops,
                                      (unsigned long long)pieces);
                         sparse_total += sparse;
+                        /* the device prefix's: none with every list on the host */
+                        if ((psparse > 0 && (i == 1 || slots == 0 || !prefix_may[mi])) ||
+                            ploops > psparse)
+                            fail_msg("%s: %llu one-list tiles of the device prefix read at their "
+                                     "candidates (%llu whole)",
+                                     what, (unsigned long long)psparse,
+                                     (unsigned long long)ploops);
+                        prefix_total += psparse;
                         /* the CPU threads take only host-resident lists */
                         if (cpu_lists > 0 && (!cpu_want[mi] || i == 0 || cpu_lists > with_edges))
                             fail_msg("%s: the CPU threads filled %llu lists (%llu have edges)",
@@ -1593,6 +1617,9 @@ static void test_hybrid_forest_cache(void **state)
         if (sparse_want[mi] && !small_only && sparse_total == 0) /* hubs of 2,999 entries */
             fail_msg("disabled: %s: no streamed tile of one list read A at its candidates",
                      modes[mi]);
+        if (!modes[mi] && !small_only && prefix_total == 0) /* hubs of 2,999 entries */
+            fail_msg("disabled: none: no tile of one list in the device prefix read A at its "
+                     "candidates");
         if (blocks_want[mi] && !small_only && long_total == 0) /* hubs of 2,999 entries */
             fail_msg("disabled: %s: the CPU threads took no list in blocks",
                      modes[mi] ? modes[mi] : "none");
@@ -1605,21 +1632,24 @@ static void test_hybrid_forest_cache(void **state)
  * k_hfirst) when self-loops are among the lightest entries: vertex 0 joined
  * to every other vertex (weights 2..8, ties), with self-loops of weight 1
  * in the first half of its list and none in the second. Every list on the
- * host, the GPU alone streaming them ("cpu-share" off): the tiles with a
- * self-loop candidate read A whole, the others at their candidates, and the
- * forest is the oracle's; with the walk's register cap and without
+ * host, the GPU alone streaming them ("cpu-share" off), or every list on
+ * the device (the first round's device prefix, walked in place): the tiles
+ * with a self-loop candidate read A whole, the others at their candidates,
+ * and the forest is the oracle's; with the walk's register cap and without
  * ("first-occupancy" off). */
 static void test_hybrid_first_loops(void **state)
 {
     (void)state;
     enum { N = 3000, LOOPS = 12 };
     uint32_t u[N + LOOPS], v[N + LOOPS], w[N + LOOPS];
-    const int none[3] = {0, 0, 0};
+    /* every list on the host (streamed), or on the device (its prefix) */
+    const int none[3] = {0, 0, 0}, all[3] = {8, 8, 8};
     /* the walk in 80 registers (the default) and in 96 */
     static const char *const modes[] = {"cpu-share", "cpu-share,first-occupancy"};
-    for (int mf = 0; mf < 4; mf++) {
+    for (int mf = 0; mf < 8; mf++) {
         const int f32 = mf & 1;
-        const char *mode = modes[mf >> 1];
+        const bool on_device = (mf >> 1) & 1;
+        const char *mode = modes[mf >> 2];
         uint64_t ne = 0;
         for (uint64_t i = 1; i < N; i++) {
             if (i % 128 == 0 && i < N / 2 && ne < N + LOOPS - 1) { /* a self-loop, lightest */
@@ -1632,20 +1662,28 @@ static void test_hybrid_first_loops(void **state)
         sg_graph *g = tg_from_edges(N, ne, u, v, w, false, f32);
         char *saved = env_push(mode);
         sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
-        sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, none, N);
-        char what[120];
-        snprintf(what, sizeof what, "a star with light self-loops, %s weights, disabled: %s",
-                 f32 ? "f32" : "u32", mode);
+        sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, on_device ? all : none, N);
+        char what[160];
+        snprintf(what, sizeof what,
+                 "a star with light self-loops, %s weights, lists on the %s, disabled: %s",
+                 f32 ? "f32" : "u32", on_device ? "device" : "host", mode);
         mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
-        uint64_t sparse = 0, loops = 0, pieces = 0;
+        uint64_t sparse = 0, loops = 0, pieces = 0, psparse = 0, ploops = 0;
         if (!tu_counter(run, "first_sparse_tiles", &sparse) ||
             !tu_counter(run, "first_loop_tiles", &loops) ||
-            !tu_counter(run, "streamed_pieces", &pieces))
+            !tu_counter(run, "streamed_pieces", &pieces) ||
+            !tu_counter(run, "prefix_sparse_tiles", &psparse) ||
+            !tu_counter(run, "prefix_loop_tiles", &ploops))
             fail_msg("%s: no first-round tile counters", what);
-        if (pieces == 0 || loops == 0 || sparse <= loops)
-            fail_msg("%s: %llu pieces streamed, %llu one-list tiles, %llu read whole", what,
-                     (unsigned long long)pieces, (unsigned long long)sparse,
-                     (unsigned long long)loops);
+        /* the tiles of one list, and of them those read whole, where the
+         * lists are: streamed pieces from the host, the prefix on the device */
+        const uint64_t ts = on_device ? psparse : sparse, tl = on_device ? ploops : loops;
+        const uint64_t os = on_device ? sparse : psparse;
+        if ((pieces == 0) != on_device || tl == 0 || ts <= tl || os != 0)
+            fail_msg("%s: %llu pieces streamed, %llu one-list tiles, %llu read whole (%llu "
+                     "elsewhere)",
+                     what, (unsigned long long)pieces, (unsigned long long)ts,
+                     (unsigned long long)tl, (unsigned long long)os);
         env_pop(saved);
         sg_run_free(run);
         sg_run_free(cpu);
