@@ -2017,9 +2017,11 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
     // where the chunk before had at most 3 lists with entries in 4 vertices
     // ("share-sparse" disabled: every one). A dense chunk's records and
     // vertices are more bytes than its slots, and they go by the scatter's
-    // reads of pinned memory rather than the copy engine: SSCA2 26, with
-    // few empty lists, lost 12-29 ms of its first round packed
-    // (docs/benchmarks.md, twenty-seventh session).
+    // reads of pinned memory rather than the copy engine. R-MAT 26 at 6G in
+    // descending degree order (trimmed chunks dense): the first round
+    // 184-187 to 172-178 ms, the threads' waits for a staging buffer 9-12
+    // ms to 0; even on SSCA2 26 and in the generator's order, where every
+    // chunk is sparse (docs/benchmarks.md, twenty-eighth session).
     bool pack = packed;
     while (mt.cpu(maxv, maxe, v0, v1)) {
         if (packed) { // from the chunk's first list with entries to past its last
