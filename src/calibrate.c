@@ -11,6 +11,7 @@
 
 #include "internal.h"
 #include "sg_config.h"
+#include "../storage/internal.h" /* sgi_replace_file */
 #if SG_HAVE_CUDA
 #include "gpu.h"
 #endif

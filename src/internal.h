@@ -132,11 +132,6 @@ sg_status sgi_gpu_managed_room(sg_run *run, uint64_t bytes, const char *path, sg
  * does not fit cap. */
 sg_status sgi_cache_path(char *buf, size_t cap, const char *name, const char *what,
                          const char *override, sg_error *err);
-/* mkdir -p of the directory part of path (src/memo.c). */
-sg_status sgi_make_parent(const char *path, sg_error *err);
-/* Writes text[0..len) as the file at path, its directories made, replacing
- * an old one whole (temporary file, fsync, rename; src/memo.c). */
-sg_status sgi_replace_file(const char *path, const char *text, size_t len, sg_error *err);
 
 /* A fresh graph uid (atomic counter, never 0). */
 uint64_t sgi_graph_uid(void);

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "internal.h"
-#include "../storage/internal.h" /* sgi_outfile, sgi_write_all, SGI_MANIFEST_NAME */
+#include "../storage/internal.h" /* sgi_replace_file, SGI_MANIFEST_NAME */
 
 static const char *const memo_keys[2] = {"bfs_levels", "sssp_rounds"};
 
@@ -141,41 +141,6 @@ uint64_t sg_memo_steps(const sg_memo *m, sg_plan_algo algo)
 {
     const int k = memo_slot(algo);
     return m && k >= 0 ? m->steps[k] : 0;
-}
-
-/* mkdir -p of the directory part of path. */
-sg_status sgi_make_parent(const char *path, sg_error *err)
-{
-    char dir[PATH_MAX];
-    const int w = snprintf(dir, sizeof dir, "%s", path);
-    if (w < 0 || (size_t)w >= sizeof dir) return sgi_fail(err, SG_E_INVALID, "%s: path too long", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash || slash == dir) return SG_OK;
-    *slash = '\0';
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-            return sgi_fail_errno(err, errno, "%s: cannot create the directory", dir);
-        *p = '/';
-    }
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-        return sgi_fail_errno(err, errno, "%s: cannot create the directory", dir);
-    return SG_OK;
-}
-
-sg_status sgi_replace_file(const char *path, const char *text, size_t len, sg_error *err)
-{
-    sg_status st = SG_OK;
-    sgi_outfile out;
-    memset(&out, 0, sizeof out);
-    SG_TRY(sgi_make_parent(path, err));
-    SG_TRY(sgi_outfile_open(&out, path, true, err));
-    SG_TRY(sgi_write_all(out.fd, text, len, 0, path, err));
-    SG_TRY(sgi_outfile_commit(&out, err));
-fail:
-    sgi_outfile_abort(&out);
-    return st;
 }
 
 sg_status sg_memo_record(const char *store_path, sg_plan_algo algo, uint64_t steps,

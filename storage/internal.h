@@ -74,6 +74,10 @@ sg_status sgi_outfile_open(sgi_outfile *f, const char *path, bool force, sg_erro
 sg_status sgi_outfile_commit(sgi_outfile *f, sg_error *err);
 /* Closes and removes the temporary file unless it was renamed; frees. */
 void sgi_outfile_abort(sgi_outfile *f);
+/* Writes text[0..len) as the file at path, its missing directories made
+ * (mkdir -p), replacing an old one whole through an sgi_outfile (the rates
+ * cache, the stores' memos). */
+sg_status sgi_replace_file(const char *path, const char *text, size_t len, sg_error *err);
 
 /* ------------------------------------------------------------ checksums */
 uint32_t sgi_crc32c(uint32_t crc, const void *buf, size_t n);

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -272,3 +273,40 @@ void sgi_outfile_abort(sgi_outfile *f)
     sgi_free(f->dir);
     f->tmp = f->dir = NULL;
 }
+
+/* mkdir -p of the directory part of path. */
+static sg_status make_parent(const sgi_io *io, const char *path, sg_error *err)
+{
+    char dir[PATH_MAX];
+    const int w = snprintf(dir, sizeof dir, "%s", path);
+    if (w < 0 || (size_t)w >= sizeof dir) return sgi_fail(err, SG_E_INVALID, "%s: path too long", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir) return SG_OK;
+    *slash = '\0';
+    int r;
+    for (char *p = dir + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if ((r = io->mkdir(dir, 0755)) != 0 && r != -EEXIST)
+            return sgi_fail_errno(err, -r, "%s: cannot create the directory", dir);
+        *p = '/';
+    }
+    if ((r = io->mkdir(dir, 0755)) != 0 && r != -EEXIST)
+        return sgi_fail_errno(err, -r, "%s: cannot create the directory", dir);
+    return SG_OK;
+}
+
+sg_status sgi_replace_file(const char *path, const char *text, size_t len, sg_error *err)
+{
+    sg_status st = SG_OK;
+    sgi_outfile out;
+    memset(&out, 0, sizeof out);
+    SG_TRY(make_parent(sgi_io_get(), path, err));
+    SG_TRY(sgi_outfile_open(&out, path, true, err));
+    SG_TRY(sgi_write_all(out.fd, text, len, 0, path, err));
+    SG_TRY(sgi_outfile_commit(&out, err));
+fail:
+    sgi_outfile_abort(&out);
+    return st;
+}
+
