@@ -164,6 +164,7 @@ enum {
     C_PULLA,        // streamed first round: bytes of A copied for tiles spanning lists
     C_PSPARSE,      // first round, the device prefix: one-list tiles (as C_SPARSE)
     C_PLOOPT,       // first round, the device prefix: such tiles read whole (C_LOOPT)
+    C_RANKT,        // in-place executor: tiles the cache's fills by rank walked (k_hfill)
     C_NCTR
 };
 static_assert(C_LOOPT == C_SPARSE + 1 && C_PLOOPT == C_PSPARSE + 1, "k_hfirst's tile counters");
@@ -1136,6 +1137,136 @@ __global__ void __launch_bounds__(BLK)
     if (MODE != HW_GATHER) sgk_warp_add(leaving, &ctr[C_INTER]);
 }
 
+// The vertex cache's fill by rank (k_hwalk's tiles, entries and counters;
+// HW_FILL): a lane issues its HT_STEPS entries' reads together (A, then
+// their trees, then the weights of those leaving), puts each entry in the
+// warp's shared memory as key << 32 | nbr (NONE64 for an entry inside its
+// tree), and each leaving entry counts the entries of its list in the tile
+// that come before it (by value, then by tile position: the tie order). An
+// entry of rank r < K is the list's (r + 1)-th lightest leaving entry in
+// the tile. Where the tile holds the whole list it goes straight into slot
+// r: no atomic, no warp-wide exchange (k_hwalk's cache_offer runs K rounds
+// of them for every step and inserts by atomics). A list cut by the tile's
+// ends offers its part's K lightest through cache_insert. Slots are reset
+// before. A lane's work is the length of its lists in the tile, so a tile
+// costs at most HT_STEPS x 32 comparisons per entry: for graphs without
+// hubs, whose lists are short (a list that fills a tile is no cheaper than
+// k_hwalk). FIRST: every tree is one vertex (the first round): an entry
+// leaves unless it is a self-loop, and its tree id is not read.
+template <bool FIRST, class AR, class XS>
+__global__ void __launch_bounds__(BLK)
+    k_hfill(uint64_t ns, const uint64_t *__restrict__ off, const uint32_t *__restrict__ scan,
+            XS x, AR a, AR w, bool f32, const uint32_t *__restrict__ comp, uint64_t *vc, int K,
+            uint64_t jlo, uint64_t jhi, ull *ctr)
+{
+    constexpr int TILE = 32 * HT_STEPS;
+    __shared__ uint64_t sx[BLK / 32][TILE];
+    uint64_t *const tx = sx[threadIdx.x / 32];
+    const uint64_t T = off[ns] < jhi ? off[ns] : jhi;
+    if (jlo >= T) return;
+    if (gtid() == 0) atomicAdd(&ctr[C_WALKED], (ull)(T - jlo));
+    const uint64_t span = (gthreads() / 32) * (uint64_t)TILE;
+    uint64_t skipped = 0, leaving = 0, hostb = 0, tiles = 0;
+    for (uint64_t b = jlo + (gtid() / 32) * (uint64_t)TILE; b < T; b += span) {
+        tiles++;
+        const uint64_t j = b + lane_id();
+        const uint64_t te = b + TILE < T ? b + TILE : T; // the tile: entries [b, te)
+        SegWalk sw; // each lane walks on from the list of the tile's first entry
+        sw.s = warp_seek(off, ns, b);
+        uint64_t pos[HT_STEPS];
+        uint32_t v[HT_STEPS], nb[HT_STEPS], tn[HT_STEPS], t[HT_STEPS], key[HT_STEPS];
+        uint32_t rng[HT_STEPS]; // the list's entries in the tile: [lo, hi) << 16, tile positions
+        unsigned in = 0, whole = 0, out = 0;
+#pragma unroll
+        for (int r = 0; r < HT_STEPS; r++) { // where each entry is; A's reads issued
+            const uint64_t jr = j + 32ull * (uint64_t)r;
+            pos[r] = 0, v[r] = 0, nb[r] = 0, t[r] = 0, rng[r] = 0;
+            if (jr < T) {
+                pos[r] = sw.at(jr, off, scan, comp, x);
+                v[r] = sw.v;
+                t[r] = sw.t;
+                const uint64_t s0 = sw.soff, s1 = off[sw.s + 1];
+                const uint64_t lo = s0 > b ? s0 : b, hi = s1 < te ? s1 : te;
+                rng[r] = (uint32_t)(lo - b) | (uint32_t)(hi - b) << 16;
+                if (s0 >= b && s1 <= te) whole |= 1u << r;
+                in |= 1u << r;
+                nb[r] = a[pos[r]];
+                hostb += on_host(a, pos[r]) ? 4 : 0;
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < HT_STEPS; r++) // their trees
+            tn[r] = FIRST || !((in >> r) & 1u) ? nb[r] : comp[nb[r]];
+#pragma unroll
+        for (int r = 0; r < HT_STEPS; r++) { // the weights of those leaving
+            key[r] = 0;
+            if (!((in >> r) & 1u)) continue;
+            if (FIRST ? nb[r] != v[r] : tn[r] != t[r]) {
+                out |= 1u << r;
+                key[r] = sgk_weight_key(f32, w[pos[r]]);
+                hostb += on_host(w, pos[r]) ? 4 : 0;
+            }
+        }
+        leaving += __popc(out);
+        skipped += __popc(in & ~out);
+        bool mine = true; // one list: every entry of the tile is lane 0's first one's vertex's
+        const uint32_t v0 = __shfl_sync(FULL, v[0], 0);
+#pragma unroll
+        for (int r = 0; r < HT_STEPS; r++)
+            if (((in >> r) & 1u) && v[r] != v0) mine = false;
+        if (__all_sync(FULL, mine)) { // K rounds of the warp's smallest, as k_hfirst
+            const bool wh = __shfl_sync(FULL, whole & 1u, 0) != 0;
+            uint64_t *slot = vc + (uint64_t)v0 * (uint64_t)K;
+            unsigned left = out;
+            for (int s = 0; s < K; s++) {
+                uint64_t lm = NONE64;
+                int at = -1;
+#pragma unroll
+                for (int r = 0; r < HT_STEPS; r++) {
+                    const uint64_t xv = (uint64_t)key[r] << 32 | nb[r];
+                    if (((left >> r) & 1u) && (at < 0 || xv < lm)) lm = xv, at = r;
+                }
+                const uint32_t hmin = __reduce_min_sync(FULL, (uint32_t)(lm >> 32));
+                const uint32_t lmin =
+                    __reduce_min_sync(FULL, (uint32_t)(lm >> 32) == hmin ? (uint32_t)lm : NONE32);
+                const uint64_t mn = (uint64_t)hmin << 32 | lmin;
+                if (mn == NONE64) break; // uniform
+                const unsigned hold = __ballot_sync(FULL, at >= 0 && lm == mn);
+                if ((int)lane_id() == __ffs(hold) - 1) left &= ~(1u << at);
+                if (lane_id() == 0) {
+                    if (wh) slot[s] = mn;
+                    else cache_insert(slot, K, mn);
+                }
+            }
+            continue;
+        }
+#pragma unroll
+        for (int r = 0; r < HT_STEPS; r++)
+            tx[32 * r + lane_id()] = (out >> r) & 1u ? (uint64_t)key[r] << 32 | nb[r] : NONE64;
+        __syncwarp();
+#pragma unroll
+        for (int r = 0; r < HT_STEPS; r++) {
+            if (!((out >> r) & 1u)) continue;
+            const uint64_t xv = (uint64_t)key[r] << 32 | nb[r];
+            const uint32_t e = 32u * (uint32_t)r + lane_id(), hi = rng[r] >> 16;
+            int rank = 0;
+            for (uint32_t f = rng[r] & 0xffffu; f < hi; f++) {
+                const uint64_t y = tx[f];
+                rank += y < xv || (y == xv && f < e);
+            }
+            if (rank >= K) continue;
+            uint64_t *slot = vc + (uint64_t)v[r] * (uint64_t)K;
+            if ((whole >> r) & 1u) slot[rank] = xv;
+            else cache_insert(slot, K, xv);
+        }
+        __syncwarp(); // before the next tile's entries overwrite tx
+    }
+    sgk_warp_add(skipped, &ctr[C_SKIPPED]);
+    sgk_warp_add(hostb, &ctr[C_HOSTB]);
+    sgk_warp_add(leaving, &ctr[C_INTER]);
+    if (lane_id() == 0 && tiles > 0) atomicAdd(&ctr[C_RANKT], (ull)tiles);
+}
+
 // The streamed first round's fill, weights first (k_hwalk's tiles,
 // HW_FILL; W staged whole; A staged by k_pull_mixed for the tiles that span
 // lists, or read in place): a lane first reads the weights of its HT_STEPS
@@ -1970,6 +2101,7 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
         sgk_stats_set(stats, "first_loop_tiles", 0);
         sgk_stats_set(stats, "prefix_sparse_tiles", 0);
         sgk_stats_set(stats, "prefix_loop_tiles", 0);
+        sgk_stats_set(stats, "rank_fill_tiles", 0);
         sgk_stats_set(stats, "cpu_upload_bytes", 0);
         sgk_stats_set(stats, "cpu_chunks", 0);
         sgk_stats_set(stats, "cpu_chunks_packed", 0);
@@ -2656,6 +2788,12 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // pieces' copy kernel a block per multiprocessor here (the streamed
     // walks' grid) did not win.
     const bool pfirst = wfirst && !sgk_ctx_disabled(c, "prefix-first");
+    // The cache's fills by rank (k_hfill) where k_hwalk offered every
+    // leaving entry through cache_offer's K rounds of warp exchanges and
+    // atomics: SSCA2 26 with every list on the device, the first round's
+    // walk 281 ms for 2.1 G entries (7.6 G entries/s, compute-bound).
+    // "fill-rank" disabled: k_hwalk.
+    const bool rank = !sgk_ctx_disabled(c, "fill-rank");
     if (!word && K > 0 && hostp < m && !sgk_ctx_disabled(c, "stream-first")) {
         const uint64_t room = free_room();
         const uint64_t want = one_queue && most > smin ? smin : most;
@@ -2678,6 +2816,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         if (wfirst)
             SGK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                 &fit, hfirst_fn(occ3), BLK, 0));
+        else if (rank)
+            SGK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &fit, k_hfill<true, StagedArr, sgk_arr<uint64_t>>, BLK, 0));
         else
             SGK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                 &fit, k_hwalk<HW_FILL, false, StagedArr, sgk_arr<uint64_t>>, BLK, 0));
@@ -2687,12 +2828,23 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     }
     uint64_t streamed = 0, pieces = 0, gpu_first_us = 0, cpu_first_us = 0, gpu_first_entries = 0;
     uint64_t cpu_wait_us = 0; // the CPU threads' waits for a staging buffer
-    // The HW_FILL walk of R's entries [jlo, jhi), reading lists where they live.
+    // The cache's fill from R's entries [jlo, jhi), reading lists where
+    // they live; first: in the first round (every tree one vertex).
     auto fill_in_place = [&](const uint32_t *R, uint64_t nr, uint64_t jlo, uint64_t jhi,
-                             sg_error *err) -> sg_status {
-        HWALK(HW_FILL, wgrid, nr, off, R, gx, g->A, g->W, f32, comp, nullptr, vc, K, nullptr,
-              nullptr, nullptr, nullptr, nullptr, 0, jlo, jhi, dctr);
-        SGK_LAUNCHED("k_hwalk");
+                             bool first, sg_error *err) -> sg_status {
+        if (rank && first) {
+            k_hfill<true><<<wgrid, BLK, 0, st>>>(nr, off, R, gx, g->A, g->W, f32, comp, vc, K,
+                                                 jlo, jhi, dctr);
+            SGK_LAUNCHED("k_hfill");
+        } else if (rank) {
+            k_hfill<false><<<wgrid, BLK, 0, st>>>(nr, off, R, gx, g->A, g->W, f32, comp, vc, K,
+                                                  jlo, jhi, dctr);
+            SGK_LAUNCHED("k_hfill");
+        } else {
+            HWALK(HW_FILL, wgrid, nr, off, R, gx, g->A, g->W, f32, comp, nullptr, vc, K, nullptr,
+                  nullptr, nullptr, nullptr, nullptr, 0, jlo, jhi, dctr);
+            SGK_LAUNCHED("k_hwalk");
+        }
         return SG_OK;
     };
     // The GPU's part of the first round (the scan list then holds every
@@ -2708,7 +2860,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             if (i >= 2) SGK_CU(cudaEventSynchronize(pipe.freed[b]));
             if (!mt.gpu(P, q0, q1)) break;
             if (SC == 0) {
-                SGK_TRY(fill_in_place(R, nr, q0, q1, err));
+                SGK_TRY(fill_in_place(R, nr, q0, q1, true, err));
                 SGK_CU(cudaEventRecord(pipe.freed[b], st));
                 continue;
             }
@@ -2756,6 +2908,10 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 hfirst_fn(occ3)<<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp, vc, K,
                                                        q0, q1, dctr, dctr + C_SPARSE);
                 SGK_LAUNCHED("k_hfirst");
+            } else if (rank) {
+                k_hfill<true><<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp, vc, K, q0,
+                                                     q1, dctr);
+                SGK_LAUNCHED("k_hfill");
             } else {
                 k_hwalk<HW_FILL, false><<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp,
                                                                nullptr, vc, K, nullptr, nullptr,
@@ -2839,7 +2995,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                                                    dev_end, dctr, dctr + C_PSPARSE);
             SGK_LAUNCHED("k_hfirst (the device prefix)");
         } else if (dev_end > 0) {
-            SGK_TRY(fill_in_place(R, nr, 0, dev_end, err));
+            SGK_TRY(fill_in_place(R, nr, 0, dev_end, true, err));
         }
         if (!cpu_on) {
             SGK_TRY(gpu_first(R, nr, mt, P, err));
@@ -2909,7 +3065,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             SGK_TRY(first_round(R, nr));
         } else {
             SGK_CU(cudaEventRecord(pipe.r0, st));
-            SGK_TRY(fill_in_place(R, nr, 0, NONE64, err));
+            SGK_TRY(fill_in_place(R, nr, 0, NONE64, false, err));
             SGK_CU(cudaEventRecord(pipe.r1, st));
             refill_timed = true;
         }
@@ -3085,6 +3241,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "first_loop_tiles", h[C_LOOPT]);
     sgk_stats_set(stats, "prefix_sparse_tiles", h[C_PSPARSE]);
     sgk_stats_set(stats, "prefix_loop_tiles", h[C_PLOOPT]);
+    sgk_stats_set(stats, "rank_fill_tiles", h[C_RANKT]);
     sgk_stats_set(stats, "gpu_first_us", gpu_first_us);
     sgk_stats_set(stats, "cpu_first_us", cpu_first_us);
     sgk_stats_set(stats, "cpu_first_wait_us", cpu_wait_us);

@@ -1401,7 +1401,12 @@ static void test_hybrid_splits(void **state)
  * tiles of one list read A at their candidates), or every entry
  * ("prefix-first" off, or "weights-first").
  * The walks issue each lane's reads of a tile together, or entry by entry
- * ("walk-batch" off, with refills: the contraction off).
+ * ("walk-batch" off, with refills: the contraction off). The fills that
+ * are not weights-first (the first round's without hubs, and the refills)
+ * keep each list's K lightest by rank, a list its tile holds whole stored
+ * without atomics (by default: surely on the hub-free families and the
+ * refills; never without the cache), or offer every entry through
+ * warp-wide exchanges ("fill-rank" off, also with refills).
  * Exact forests on every family at three splits, the counters saying which
  * ran (the CPU threads fill caches only from host-resident lists: none with
  * every list on the device; the first round reads every entry once, on one
@@ -1429,49 +1434,51 @@ static void test_hybrid_forest_cache(void **state)
                                         "cpu-share,weights-first",
                                         "share-packed",
                                         "share-sparse",
-                                        "prefix-first"};
+                                        "prefix-first",
+                                        "fill-rank",
+                                        "fill-rank,contract"};
     enum { NMODES = sizeof modes / sizeof modes[0] };
-    static const uint64_t slots_want[NMODES] = {4, 4, 1, 0, 4, 4, 4, 4, 4, 4,
-                                                4, 4, 4, 4, 4, 4, 4, 4, 4};
+    static const uint64_t slots_want[NMODES] = {4, 4, 1, 0, 4, 4, 4, 4, 4, 4, 4,
+                                                4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
     static const bool refills_want[NMODES] = {false, true,  true,  false, false, false, false,
                                               false, false, false, false, false, true,  false,
-                                              false, false, false, false, false};
+                                              false, false, false, false, false, false, true};
     static const bool cpu_want[NMODES] = {true, true, true, false, false, false, false,
                                           true, true, true, true,  true,  true,  true,
-                                          true, false, true, true, true};
+                                          true, false, true, true, true,  true,  true};
     /* the GPU's host-resident first-round entries go through the streamed
      * pieces (DMA, or the copy kernel with dma-pull disabled) */
     static const bool stream_want[NMODES] = {false, false, false, false, true,  true,  false,
                                              false, false, false, false, false, false, false,
-                                             false, true,  false, false, false};
+                                             false, true,  false, false, false, false, false};
     static const bool stream_may[NMODES] = {true, true, true, false, true, true, false,
                                             true, false, true, true, true, true,  true,
-                                            true, true,  true, true, true};
+                                            true, true,  true, true, true, true, true};
     /* tiles of one list with A read at their candidates: surely with every
      * list streamed by the GPU (on the medium graphs' hubs), never with
      * "weights-first" off */
     static const bool sparse_want[NMODES] = {false, false, false, false, true,  true,  false,
                                              false, false, false, false, false, false, false,
-                                             false, false, false, false, false};
+                                             false, false, false, false, false, false, false};
     static const bool sparse_may[NMODES] = {true, true, true, false, true,  true, false,
                                             true, false, true, true,  true,  true, true,
-                                            false, false, true, true, true};
+                                            false, false, true, true, true, true, true};
     /* the same in the device prefix: surely by default (the medium hubs on
      * the device at splits 8/8 and 4/8), never without the cache, with
      * "weights-first" or "prefix-first" off */
     static const bool prefix_may[NMODES] = {true, true, true, false, true, true,  true,
                                             true, true, true, true,  true, true,  true,
-                                            false, false, true, true, false};
+                                            false, false, true, true, false, true, true};
     /* the CPU threads take long lists in blocks (the top-K's filter) unless
      * "topk-filter" is disabled: surely with the plan's fixed split, which
      * gives them the last vertex, the hub of "hub-last" (on the medium
      * graphs: 50 entries are too few for blocks) */
     static const bool blocks_may[NMODES] = {true, true, true, false, false, false, false,
                                             true, true, false, true,  true,  true,  true,
-                                            true, false, true, true, true};
+                                            true, false, true, true, true, true, true};
     static const bool blocks_want[NMODES] = {false, false, false, false, false, false, false,
                                              true,  false, false, false, false, false, false,
-                                             false, false, false, false, false};
+                                             false, false, false, false, false, false, false};
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     char what[300];
     for (int mi = 0; mi < NMODES; mi++) {
@@ -1484,6 +1491,8 @@ static void test_hybrid_forest_cache(void **state)
          * vertex's slots, empty lists' too) */
         const bool packed = !modes[mi] || !strstr(modes[mi], "share-packed");
         const bool all_packed = modes[mi] && strstr(modes[mi], "share-sparse");
+        const bool rank_off = modes[mi] && strstr(modes[mi], "fill-rank");
+        uint64_t rank_total = 0;
         uint64_t chunks_total = 0, packed_total = 0;
         uint64_t later_refills = 0, cpu_total = 0, pieces_total = 0, long_total = 0;
         uint64_t sparse_total = 0, prefix_total = 0;
@@ -1505,7 +1514,7 @@ static void test_hybrid_forest_cache(void **state)
                         uint64_t slots = 0, refilled = 0, iters = 0, cpu_lists = 0, pieces = 0,
                                  streamed = 0, hostb = 0, cpu_ent = 0, gpu_ent = 0, longs = 0,
                                  sparse = 0, loops = 0, sent = 0, chunks = 0, packs = 0,
-                                 psparse = 0, ploops = 0;
+                                 psparse = 0, ploops = 0, rtiles = 0;
                         if (!tu_counter(run, "cache_slots", &slots) ||
                             !tu_counter(run, "cpu_long_lists", &longs) ||
                             !tu_counter(run, "lists_refilled", &refilled) ||
@@ -1522,7 +1531,8 @@ static void test_hybrid_forest_cache(void **state)
                             !tu_counter(run, "cpu_chunks", &chunks) ||
                             !tu_counter(run, "cpu_chunks_packed", &packs) ||
                             !tu_counter(run, "prefix_sparse_tiles", &psparse) ||
-                            !tu_counter(run, "prefix_loop_tiles", &ploops))
+                            !tu_counter(run, "prefix_loop_tiles", &ploops) ||
+                            !tu_counter(run, "rank_fill_tiles", &rtiles))
                             fail_msg("%s: no cache_slots / lists_refilled / iterations / "
                                      "cpu_lists / first-round / streamed counters",
                                      what);
@@ -1557,6 +1567,12 @@ static void test_hybrid_forest_cache(void **state)
                                      what, (unsigned long long)psparse,
                                      (unsigned long long)ploops);
                         prefix_total += psparse;
+                        /* fills by rank: never with "fill-rank" off or without the
+                         * cache */
+                        if (rtiles > 0 && (rank_off || slots == 0))
+                            fail_msg("%s: %llu tiles filled by rank", what,
+                                     (unsigned long long)rtiles);
+                        rank_total += rtiles;
                         /* the CPU threads take only host-resident lists */
                         if (cpu_lists > 0 && (!cpu_want[mi] || i == 0 || cpu_lists > with_edges))
                             fail_msg("%s: the CPU threads filled %llu lists (%llu have edges)",
@@ -1620,6 +1636,8 @@ static void test_hybrid_forest_cache(void **state)
         if (!modes[mi] && !small_only && prefix_total == 0) /* hubs of 2,999 entries */
             fail_msg("disabled: none: no tile of one list in the device prefix read A at its "
                      "candidates");
+        if (!rank_off && slots_want[mi] > 0 && rank_total == 0)
+            fail_msg("disabled: %s: no tile filled by rank", modes[mi] ? modes[mi] : "none");
         if (blocks_want[mi] && !small_only && long_total == 0) /* hubs of 2,999 entries */
             fail_msg("disabled: %s: the CPU threads took no list in blocks",
                      modes[mi] ? modes[mi] : "none");
