@@ -282,11 +282,11 @@ uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
  * counters "first_sparse_tiles" (such tiles) and "first_loop_tiles" (those
  * that read A whole: a self-loop among the candidates). The first round's
  * device prefix is walked the same way, in device memory (counters
- * "prefix_sparse_tiles", "prefix_loop_tiles"). The other walks that fill
- * the cache (the first round's without hubs, and every refill) keep each
- * list's K lightest leaving entries by rank: each entry counts those of its
- * list in its tile that come before it, and a list the tile holds whole is
- * stored with no atomic (counter "rank_fill_tiles").
+ * "prefix_sparse_tiles", "prefix_loop_tiles"). On a graph without hubs
+ * the walks that fill the cache (the first round's and every refill) keep
+ * each list's K lightest leaving entries by rank: each entry counts those
+ * of its list in its tile that come before it, and a list the tile holds
+ * whole is stored with no atomic (counter "rank_fill_tiles").
  * Lists in weight order (desc.weight_order) on a graph with hubs are read
  * from their heads instead (the K lightest leaving entries are the first K
  * leaving ones), counter "weight_order" 1. Disable names: "vertex-cache",
@@ -296,8 +296,8 @@ uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
  * at most 4 M entries), "weights-first" (A and W copied whole, every
  * entry walked), "first-occupancy" (that walk in 96 registers, not 80),
  * "prefix-first" (the device prefix's every entry walked), "fill-rank"
- * (those fills offer every leaving entry through warp-wide exchanges and
- * atomics),
+ * (the fills without hubs offer every leaving entry through warp-wide
+ * exchanges and atomics, as on graphs with hubs),
  * "contract", "weight-order" (whole lists always),
  * "heads-rule" (the heads on any graph in weight order). */
 typedef struct sgk_cpu_share {

@@ -1137,22 +1137,26 @@ __global__ void __launch_bounds__(BLK)
     if (MODE != HW_GATHER) sgk_warp_add(leaving, &ctr[C_INTER]);
 }
 
-// The vertex cache's fill by rank (k_hwalk's tiles, entries and counters;
-// HW_FILL): a lane issues its HT_STEPS entries' reads together (A, then
-// their trees, then the weights of those leaving), puts each entry in the
+// The vertex cache's fill by rank (k_hwalk's entries and counters, HW_FILL;
+// tiles of HT_STEPS x 32 entries, each warp taking a run of consecutive
+// tiles). Where a tile's entries lie in at most 32 lists, lane i reads list
+// s + i's offsets, vertex, start and tree at once and each entry finds its
+// list by counting list starts in a bitmap of the tile (a warp
+// exchange), instead of a lane walking from list to list, a chain of
+// dependent reads per list (SegWalk: the rest). A lane then reads A (and W
+// in the first round) for its HT_STEPS entries together, puts each in the
 // warp's shared memory as key << 32 | nbr (NONE64 for an entry inside its
 // tree), and each leaving entry counts the entries of its list in the tile
-// that come before it (by value, then by tile position: the tie order). An
+// that come before it (by value, then tile position: the tie order). An
 // entry of rank r < K is the list's (r + 1)-th lightest leaving entry in
-// the tile. Where the tile holds the whole list it goes straight into slot
-// r: no atomic, no warp-wide exchange (k_hwalk's cache_offer runs K rounds
-// of them for every step and inserts by atomics). A list cut by the tile's
-// ends offers its part's K lightest through cache_insert. Slots are reset
-// before. A lane's work is the length of its lists in the tile, so a tile
-// costs at most HT_STEPS x 32 comparisons per entry: for graphs without
-// hubs, whose lists are short (a list that fills a tile is no cheaper than
-// k_hwalk). FIRST: every tree is one vertex (the first round): an entry
-// leaves unless it is a self-loop, and its tree id is not read.
+// the tile: where the tile holds the whole list it goes straight into slot
+// r, no atomic and no warp-wide exchange (k_hwalk's cache_offer runs K
+// rounds of them each step and inserts by atomics); a list cut by the
+// tile's ends offers its part's K lightest through cache_insert. A tile of
+// one list takes its K lightest in K warp rounds instead (a comparison per
+// entry pair would be 256 an entry). Slots are reset before. FIRST: every
+// tree is one vertex (the first round): an entry leaves unless it is a
+// self-loop, no tree id is read, and W is read with A.
 template <bool FIRST, class AR, class XS>
 __global__ void __launch_bounds__(BLK)
     k_hfill(uint64_t ns, const uint64_t *__restrict__ off, const uint32_t *__restrict__ scan,
@@ -1165,46 +1169,97 @@ __global__ void __launch_bounds__(BLK)
     const uint64_t T = off[ns] < jhi ? off[ns] : jhi;
     if (jlo >= T) return;
     if (gtid() == 0) atomicAdd(&ctr[C_WALKED], (ull)(T - jlo));
-    const uint64_t span = (gthreads() / 32) * (uint64_t)TILE;
+    const unsigned ln = lane_id();
+    const uint64_t nw = gthreads() / 32, wid = gtid() / 32;
+    const uint64_t nt = (T - jlo + TILE - 1) / TILE, per = (nt + nw - 1) / nw;
+    const uint64_t ta = wid * per < nt ? wid * per : nt, tb = ta + per < nt ? ta + per : nt;
     uint64_t skipped = 0, leaving = 0, hostb = 0, tiles = 0;
-    for (uint64_t b = jlo + (gtid() / 32) * (uint64_t)TILE; b < T; b += span) {
+    uint64_t s = ta < tb ? warp_seek(off, ns, jlo + ta * TILE) : 0; // the tile's first list
+    for (uint64_t ti = ta; ti < tb; ti++) {
         tiles++;
-        const uint64_t j = b + lane_id();
-        const uint64_t te = b + TILE < T ? b + TILE : T; // the tile: entries [b, te)
-        SegWalk sw; // each lane walks on from the list of the tile's first entry
-        sw.s = warp_seek(off, ns, b);
+        const uint64_t b = jlo + ti * TILE, te = b + TILE < T ? b + TILE : T; // [b, te)
+        const uint64_t j = b + ln;
         uint64_t pos[HT_STEPS];
-        uint32_t v[HT_STEPS], nb[HT_STEPS], tn[HT_STEPS], t[HT_STEPS], key[HT_STEPS];
-        uint32_t rng[HT_STEPS]; // the list's entries in the tile: [lo, hi) << 16, tile positions
-        unsigned in = 0, whole = 0, out = 0;
+        uint32_t v[HT_STEPS], nb[HT_STEPS], t[HT_STEPS], key[HT_STEPS];
+        uint32_t rng[HT_STEPS]; // the list's tile positions lo | hi << 9 | whole << 18
+        unsigned in = 0, out = 0;
+        // lane i: list s + i, its entries [qs, qe)
+        const uint64_t q = s + ln;
+        const uint64_t qs = q < ns ? off[q] : NONE64, qe = q < ns ? off[q + 1] : NONE64;
+        const bool cut = qs < te && qs == qe; // an empty list in the tile
+        const bool fast = __shfl_sync(FULL, qe, 31) >= te && !__any_sync(FULL, cut);
+        if (fast) { // lists s .. s + 31 hold the tile
+            uint32_t qv = 0, qt = 0, qr = 0;
+            uint64_t qb = 0;
+            if (qs < te) {
+                qv = scan[q];
+                qb = x[qv] - qs; // entry j of the list is at qb + j
+                qt = FIRST ? qv : comp[qv];
+                const uint64_t lo = qs > b ? qs : b, hi = qe < te ? qe : te;
+                qr = (uint32_t)(lo - b) | (uint32_t)(hi - b) << 9 |
+                     (qs >= b && qe <= te ? 1u << 18 : 0u);
+            }
+            // the tile positions where a list after s starts, a word per row
+            const bool starts = qs > b && qs < te;
+            const unsigned srow = starts ? (unsigned)(qs - b) / 32 : HT_STEPS;
+            const unsigned sbit = starts ? 1u << ((unsigned)(qs - b) % 32) : 0u;
+            const unsigned upto = ln == 31 ? FULL : (2u << ln) - 1u; // lanes 0 .. ln
+            unsigned before = 0; // list starts in the rows above
 #pragma unroll
-        for (int r = 0; r < HT_STEPS; r++) { // where each entry is; A's reads issued
-            const uint64_t jr = j + 32ull * (uint64_t)r;
-            pos[r] = 0, v[r] = 0, nb[r] = 0, t[r] = 0, rng[r] = 0;
-            if (jr < T) {
-                pos[r] = sw.at(jr, off, scan, comp, x);
-                v[r] = sw.v;
-                t[r] = sw.t;
-                const uint64_t s0 = sw.soff, s1 = off[sw.s + 1];
-                const uint64_t lo = s0 > b ? s0 : b, hi = s1 < te ? s1 : te;
-                rng[r] = (uint32_t)(lo - b) | (uint32_t)(hi - b) << 16;
-                if (s0 >= b && s1 <= te) whole |= 1u << r;
-                in |= 1u << r;
+            for (int r = 0; r < HT_STEPS; r++) {
+                const unsigned word = __reduce_or_sync(FULL, srow == (unsigned)r ? sbit : 0u);
+                const unsigned i = before + __popc(word & upto); // the entry's list: s + i
+                before += __popc(word);
+                const uint64_t jr = j + 32ull * (uint64_t)r;
+                const uint64_t eb = __shfl_sync(FULL, qb, (int)i);
+                v[r] = __shfl_sync(FULL, qv, (int)i);
+                t[r] = __shfl_sync(FULL, qt, (int)i);
+                rng[r] = __shfl_sync(FULL, qr, (int)i);
+                pos[r] = eb + jr;
+                if (jr < T) in |= 1u << r;
+            }
+            s += __popc(__ballot_sync(FULL, qe <= te)); // the list holding te
+        } else { // more than 32 lists, or empty ones: each lane walks them
+            SegWalk sw;
+            sw.s = s;
+#pragma unroll
+            for (int r = 0; r < HT_STEPS; r++) {
+                const uint64_t jr = j + 32ull * (uint64_t)r;
+                pos[r] = 0, v[r] = 0, t[r] = 0, rng[r] = 0;
+                if (jr < T) {
+                    pos[r] = sw.at(jr, off, scan, comp, x);
+                    v[r] = sw.v;
+                    t[r] = sw.t;
+                    const uint64_t s0 = sw.soff, s1 = off[sw.s + 1];
+                    const uint64_t lo = s0 > b ? s0 : b, hi = s1 < te ? s1 : te;
+                    rng[r] = (uint32_t)(lo - b) | (uint32_t)(hi - b) << 9 |
+                             (s0 >= b && s1 <= te ? 1u << 18 : 0u);
+                    in |= 1u << r;
+                }
+            }
+            if (te < T) s = warp_seek(off, ns, te);
+        }
+#pragma unroll
+        for (int r = 0; r < HT_STEPS; r++) { // A's reads issued together (and W's)
+            nb[r] = 0, key[r] = 0;
+            if ((in >> r) & 1u) {
                 nb[r] = a[pos[r]];
                 hostb += on_host(a, pos[r]) ? 4 : 0;
+                if (FIRST) {
+                    key[r] = sgk_weight_key(f32, w[pos[r]]);
+                    hostb += on_host(w, pos[r]) ? 4 : 0;
+                }
             }
         }
 #pragma unroll
-        for (int r = 0; r < HT_STEPS; r++) // their trees
-            tn[r] = FIRST || !((in >> r) & 1u) ? nb[r] : comp[nb[r]];
-#pragma unroll
-        for (int r = 0; r < HT_STEPS; r++) { // the weights of those leaving
-            key[r] = 0;
+        for (int r = 0; r < HT_STEPS; r++) { // which leave; their weights
             if (!((in >> r) & 1u)) continue;
-            if (FIRST ? nb[r] != v[r] : tn[r] != t[r]) {
+            if (FIRST ? nb[r] != v[r] : comp[nb[r]] != t[r]) {
                 out |= 1u << r;
-                key[r] = sgk_weight_key(f32, w[pos[r]]);
-                hostb += on_host(w, pos[r]) ? 4 : 0;
+                if (!FIRST) {
+                    key[r] = sgk_weight_key(f32, w[pos[r]]);
+                    hostb += on_host(w, pos[r]) ? 4 : 0;
+                }
             }
         }
         leaving += __popc(out);
@@ -1215,10 +1270,10 @@ __global__ void __launch_bounds__(BLK)
         for (int r = 0; r < HT_STEPS; r++)
             if (((in >> r) & 1u) && v[r] != v0) mine = false;
         if (__all_sync(FULL, mine)) { // K rounds of the warp's smallest, as k_hfirst
-            const bool wh = __shfl_sync(FULL, whole & 1u, 0) != 0;
+            const bool wh = (__shfl_sync(FULL, rng[0], 0) >> 18) & 1u;
             uint64_t *slot = vc + (uint64_t)v0 * (uint64_t)K;
             unsigned left = out;
-            for (int s = 0; s < K; s++) {
+            for (int k = 0; k < K; k++) {
                 uint64_t lm = NONE64;
                 int at = -1;
 #pragma unroll
@@ -1232,9 +1287,9 @@ __global__ void __launch_bounds__(BLK)
                 const uint64_t mn = (uint64_t)hmin << 32 | lmin;
                 if (mn == NONE64) break; // uniform
                 const unsigned hold = __ballot_sync(FULL, at >= 0 && lm == mn);
-                if ((int)lane_id() == __ffs(hold) - 1) left &= ~(1u << at);
-                if (lane_id() == 0) {
-                    if (wh) slot[s] = mn;
+                if ((int)ln == __ffs(hold) - 1) left &= ~(1u << at);
+                if (ln == 0) {
+                    if (wh) slot[k] = mn;
                     else cache_insert(slot, K, mn);
                 }
             }
@@ -1242,21 +1297,21 @@ __global__ void __launch_bounds__(BLK)
         }
 #pragma unroll
         for (int r = 0; r < HT_STEPS; r++)
-            tx[32 * r + lane_id()] = (out >> r) & 1u ? (uint64_t)key[r] << 32 | nb[r] : NONE64;
+            tx[32 * r + ln] = (out >> r) & 1u ? (uint64_t)key[r] << 32 | nb[r] : NONE64;
         __syncwarp();
 #pragma unroll
         for (int r = 0; r < HT_STEPS; r++) {
             if (!((out >> r) & 1u)) continue;
             const uint64_t xv = (uint64_t)key[r] << 32 | nb[r];
-            const uint32_t e = 32u * (uint32_t)r + lane_id(), hi = rng[r] >> 16;
+            const uint32_t e = 32u * (uint32_t)r + ln, hi = (rng[r] >> 9) & 511u;
             int rank = 0;
-            for (uint32_t f = rng[r] & 0xffffu; f < hi; f++) {
+            for (uint32_t f = rng[r] & 511u; f < hi; f++) {
                 const uint64_t y = tx[f];
                 rank += y < xv || (y == xv && f < e);
             }
             if (rank >= K) continue;
             uint64_t *slot = vc + (uint64_t)v[r] * (uint64_t)K;
-            if ((whole >> r) & 1u) slot[rank] = xv;
+            if ((rng[r] >> 18) & 1u) slot[rank] = xv;
             else cache_insert(slot, K, xv);
         }
         __syncwarp(); // before the next tile's entries overwrite tx
@@ -1264,7 +1319,7 @@ __global__ void __launch_bounds__(BLK)
     sgk_warp_add(skipped, &ctr[C_SKIPPED]);
     sgk_warp_add(hostb, &ctr[C_HOSTB]);
     sgk_warp_add(leaving, &ctr[C_INTER]);
-    if (lane_id() == 0 && tiles > 0) atomicAdd(&ctr[C_RANKT], (ull)tiles);
+    if (ln == 0 && tiles > 0) atomicAdd(&ctr[C_RANKT], (ull)tiles);
 }
 
 // The streamed first round's fill, weights first (k_hwalk's tiles,
@@ -2788,12 +2843,16 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // pieces' copy kernel a block per multiprocessor here (the streamed
     // walks' grid) did not win.
     const bool pfirst = wfirst && !sgk_ctx_disabled(c, "prefix-first");
-    // The cache's fills by rank (k_hfill) where k_hwalk offered every
-    // leaving entry through cache_offer's K rounds of warp exchanges and
-    // atomics: SSCA2 26 with every list on the device, the first round's
-    // walk 281 ms for 2.1 G entries (7.6 G entries/s, compute-bound).
-    // "fill-rank" disabled: k_hwalk.
-    const bool rank = !sgk_ctx_disabled(c, "fill-rank");
+    // On a graph without hubs the cache is filled by rank (k_hfill: the
+    // first round's walks not weights-first, and the refills), where
+    // k_hwalk offered every leaving entry through cache_offer's K rounds of
+    // warp exchanges and atomics. SSCA2 26 with every list on the device:
+    // the first round's walk 280 to 82 ms (2.1 G entries), the forest
+    // 0.61 to 0.39-0.41 s; at 6G 0.90-0.93 to 0.82-0.90 s. On R-MAT 26,
+    // whose refills are mostly its hubs' lists, it lost 4-9 ms of 10-90
+    // (docs/benchmarks.md, twenty-ninth session), so a graph with hubs
+    // keeps k_hwalk. "fill-rank" disabled: k_hwalk everywhere.
+    const bool rank = !sgk_ctx_disabled(c, "fill-rank") && sgi_hub_free(n, m, g->d.max_degree);
     if (!word && K > 0 && hostp < m && !sgk_ctx_disabled(c, "stream-first")) {
         const uint64_t room = free_room();
         const uint64_t want = one_queue && most > smin ? smin : most;

@@ -127,24 +127,22 @@ static bool joint_aw(const sg_plan_input *in)
 #define FOREST_HEADS_PASSES 0.5
 
 /* The in-place forest on a graph without hubs (forest_hub_free), fitted to
- * SSCA2 26 on the H100 host (docs/benchmarks.md, twenty-third and
- * twenty-fourth sessions), the one such graph measured at scale; with the
+ * SSCA2 26 on the H100 host, the one such graph measured at scale; with the
  * constants below (fitted on R-MAT) the plan was 2.2-2.8x low there:
  *   - Borůvka takes twice the rounds: 14 iterations against R-MAT's 6, so
  *     ceil(log2(n) / 2) model rounds instead of ceil(log2(n) / 4);
- *   - its walks over device lists take 1.5x as long per entry: lists of
- *     ~32 entries and no long ones (the first round with every list on the
- *     device 305 ms against R-MAT's 124 for as many entries);
  *   - the vertex cache refills 131 M lists against R-MAT's 33 M, each read
  *     whole again (2.05 m entries read at 24 GiB; from host memory
- *     scattered, 351 of the later rounds' 464 ms at 6 GiB): 2.7 passes,
- *     fitted at 6 GiB managed.
- * After the fit, against the twenty-third session's runs: 24 GiB 0.586 s
- * (0.595 measured), 12 GiB 0.703 (0.752), 6 GiB 0.834 (0.834) and 6 GiB
- * pinned 0.724 (0.807). Other graphs without hubs are not measured: the
+ *     scattered, ~340 of the later rounds' ~455 ms at 6 GiB): 2.5 passes,
+ *     fitted at 6 GiB managed to the twenty-ninth session's nine runs
+ *     (0.714-0.900 s, mean 0.788; docs/benchmarks.md).
+ * Its walks over device lists now take as long per entry as R-MAT's (the
+ * cache's fills by rank, kernels/mst.cu: the first round with every list
+ * on the device 107 ms against R-MAT's 112; it was 305 ms, and the model
+ * had them 1.5x as long). Then: 24 GiB 0.42 s predicted (0.39-0.43
+ * measured), 6 GiB 0.77. Other graphs without hubs are not measured: the
  * plan may be off by more there. */
-#define FOREST_HUBFREE_PASSES 2.7
-#define FOREST_HUBFREE_WALK 1.5
+#define FOREST_HUBFREE_PASSES 2.5
 
 /* Passes over the edges the algorithm makes (model): the in-place forest
  * (unsorted lists) 1.2: its first round reads every list, then the vertex
@@ -527,8 +525,7 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
                         (unsigned long long)spilled, (unsigned long long)in->host_bytes);
     /* Device time per pass (the in-place forest's walks and SSSP's rounds
      * below HBM rate). */
-    const double walk = FOREST_DEVICE_WALK / (forest_hub_free(in) ? FOREST_HUBFREE_WALK : 1.0);
-    const double dev_gbps = in->rates.hbm_gbps * (inplace_forest(in)           ? walk
+    const double dev_gbps = in->rates.hbm_gbps * (inplace_forest(in)           ? FOREST_DEVICE_WALK
                                                   : in->algo == SG_PLAN_SSSP ? SSSP_DEVICE
                                                                              : 1.0);
     double td = 0.0;

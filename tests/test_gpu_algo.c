@@ -1646,6 +1646,84 @@ static void test_hybrid_forest_cache(void **state)
     sg_run_free(cpu);
 }
 
+/* The forest's cache filled by rank (kernels/mst.cu, k_hfill: graphs
+ * without hubs) on lists of every kind a warp tile of 256 entries meets:
+ * long lists (up to ~800 entries) that fill tiles of one list, lists cut by
+ * a tile's ends (offered through atomics) or held whole by it (stored in
+ * their slots), and short lists, more than 32 to a tile (each lane walks
+ * them). Two dense components over [0, 700) and [700, 1400) (weights in
+ * 1..4: ties; some edges repeated, with the same weight or another; light
+ * self-loops), paths of three vertices over [1400, 2600), isolated vertices
+ * [2600, 3000). Splits from every list on the device to every list on the
+ * host, X, A and W split differently; with the CPU threads and without
+ * ("cpu-share" off); refills with the contraction off. The forest is the
+ * oracle's, tiles are filled by rank, and none with "fill-rank" off. */
+static void test_hybrid_fill_rank(void **state)
+{
+    (void)state;
+    enum { N = 3000, HALF = 700, DENSE = 2 * HALF, TAIL = 2600 };
+    const uint64_t cap = 400000;
+    uint32_t *u = malloc(cap * sizeof *u), *v = malloc(cap * sizeof *v), *w = malloc(cap * sizeof *w);
+    assert_non_null(u), assert_non_null(v), assert_non_null(w);
+    static const int splits[][3] = {{8, 8, 8}, {0, 0, 0}, {4, 4, 4}, {6, 3, 1}};
+    static const char *const modes[] = {NULL, "cpu-share", "contract", "cpu-share,contract",
+                                        "fill-rank"};
+    sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
+    for (int f32 = 0; f32 < 2; f32++) {
+        uint64_t ne = 0;
+        for (uint32_t a = 0; a < DENSE; a++) {
+            const uint32_t base = a < HALF ? 0 : HALF, la = a - base;
+            const uint32_t deg = 50 + la * 37 % 450;
+            for (uint32_t d = 1; d <= deg && ne + 3 <= cap; d++) {
+                const uint32_t b = base + (la + d) % HALF;
+                const uint32_t wi = 1 + (a * 7919u + b * 104729u) % 4;
+                u[ne] = a, v[ne] = b, w[ne] = f32 ? tg_f32_bits((float)wi * 0.5f) : wi, ne++;
+                if (d % 53 == 0) { /* repeated, the same weight or one heavier */
+                    const uint32_t wd = wi + (d % 2);
+                    u[ne] = b, v[ne] = a, w[ne] = f32 ? tg_f32_bits((float)wd * 0.5f) : wd, ne++;
+                }
+            }
+            if (a % 9 == 0 && ne < cap) /* a self-loop lighter than any edge */
+                u[ne] = a, v[ne] = a, w[ne] = f32 ? tg_f32_bits(0.25f) : 0, ne++;
+        }
+        for (uint32_t a = DENSE; a + 2 < TAIL; a += 3) /* paths of three vertices */
+            for (uint32_t k = 0; k < 2; k++)
+                u[ne] = a + k, v[ne] = a + k + 1, w[ne] = f32 ? tg_f32_bits(1.5f) : 3, ne++;
+        assert_true(ne <= cap);
+        sg_graph *g = tg_from_edges(N, ne, u, v, w, false, f32);
+        for (size_t mi = 0; mi < sizeof modes / sizeof modes[0]; mi++) {
+            char *saved = env_push(modes[mi]);
+            uint64_t tiles_total = 0;
+            for (size_t si = 0; si < sizeof splits / sizeof splits[0]; si++) {
+                sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, splits[si], N);
+                char what[200];
+                snprintf(what, sizeof what,
+                         "dense components, paths and isolated vertices, %s weights, split "
+                         "%d/8 %d/8 %d/8, disabled: %s",
+                         f32 ? "f32" : "u32", splits[si][0], splits[si][1], splits[si][2],
+                         modes[mi] ? modes[mi] : "none");
+                mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
+                uint64_t tiles = 0, slots = 0;
+                if (!tu_counter(run, "rank_fill_tiles", &tiles) ||
+                    !tu_counter(run, "cache_slots", &slots))
+                    fail_msg("%s: no rank_fill_tiles / cache_slots counter", what);
+                if (slots == 0 || (modes[mi] && strstr(modes[mi], "fill-rank") && tiles > 0))
+                    fail_msg("%s: %llu cache slots, %llu tiles filled by rank", what,
+                             (unsigned long long)slots, (unsigned long long)tiles);
+                tiles_total += tiles;
+                sg_run_free(run);
+            }
+            if (!(modes[mi] && strstr(modes[mi], "fill-rank")) && tiles_total == 0)
+                fail_msg("%s weights, disabled: %s: no tile filled by rank", f32 ? "f32" : "u32",
+                         modes[mi] ? modes[mi] : "none");
+            env_pop(saved);
+        }
+        sg_graph_free(g);
+    }
+    sg_run_free(cpu);
+    free(u), free(v), free(w);
+}
+
 /* The streamed first round's weights-first tiles (kernels/mst.cu,
  * k_hfirst) when self-loops are among the lightest entries: vertex 0 joined
  * to every other vertex (weights 2..8, ties), with self-loops of weight 1
@@ -2695,6 +2773,7 @@ int main(void)
         cmocka_unit_test(test_hybrid_splits),
         cmocka_unit_test(test_hybrid_forest_cache),
         cmocka_unit_test(test_hybrid_first_loops),
+        cmocka_unit_test(test_hybrid_fill_rank),
         cmocka_unit_test(test_hybrid_sssp_share),
         cmocka_unit_test(test_hybrid_budget),
         cmocka_unit_test(test_hybrid_weight_order),
