@@ -2563,7 +2563,8 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // hardware's prefetch alone), walk-batch (each lane's reads of a walk tile one after the
 // other, not issued together), contract, weight-order (lists in weight
 // order read whole, as any), heads-rule (their heads read on a graph
-// without hubs too).
+// without hubs too), fill-rank (the cache's fills without hubs by k_hwalk's
+// offers, not by rank).
 // COUNTERS: weight_order (1: the heads were read), entries_read (list entries the walks read), host_list_bytes (A
 // and W bytes they read from host memory), cache_slots (K), lists_refilled
 // (lists read to fill a cache, the first round's included), cpu_lists,
@@ -2571,7 +2572,7 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // share's), gpu_first_entries (the first round's
 // entries the GPU walked: with the CPU's, every entry once),
 // streamed_bytes and streamed_pieces (the streamed first round's, counted
-// in host_list_bytes too), iterations,
+// in host_list_bytes too), rank_fill_tiles (the tiles filled by rank), iterations,
 // segments_scanned, edges_skipped, contractions, contracted_edges.
 
 namespace {
@@ -2848,7 +2849,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // k_hwalk offered every leaving entry through cache_offer's K rounds of
     // warp exchanges and atomics. SSCA2 26 with every list on the device:
     // the first round's walk 280 to 82 ms (2.1 G entries), the forest
-    // 0.61 to 0.39-0.41 s; at 6G 0.90-0.93 to 0.82-0.90 s. On R-MAT 26,
+    // 0.58-0.62 to 0.39-0.41 s; at 6G 3-11 % less in each of 8 pairs
+    // (0.795-0.930 to 0.714-0.900 s: the first round and the refills). On R-MAT 26,
     // whose refills are mostly its hubs' lists, it lost 4-9 ms of 10-90
     // (docs/benchmarks.md, twenty-ninth session), so a graph with hubs
     // keeps k_hwalk. "fill-rank" disabled: k_hwalk everywhere.

@@ -133,16 +133,19 @@ static bool joint_aw(const sg_plan_input *in)
  *     ceil(log2(n) / 2) model rounds instead of ceil(log2(n) / 4);
  *   - the vertex cache refills 131 M lists against R-MAT's 33 M, each read
  *     whole again (2.05 m entries read at 24 GiB; from host memory
- *     scattered, ~340 of the later rounds' ~455 ms at 6 GiB): 2.5 passes,
- *     fitted at 6 GiB managed to the twenty-ninth session's nine runs
- *     (0.714-0.900 s, mean 0.788; docs/benchmarks.md).
+ *     scattered, ~340 of the later rounds' ~455 ms at 6 GiB): 2.7 passes,
+ *     fitted at 6 GiB managed (twenty-fourth session, and again on the
+ *     twenty-ninth session's code: fifteen runs on five hosts, 0.782-0.947
+ *     s, mean 0.84; docs/benchmarks.md).
  * Its walks over device lists now take as long per entry as R-MAT's (the
  * cache's fills by rank, kernels/mst.cu: the first round with every list
  * on the device 107 ms against R-MAT's 112; it was 305 ms, and the model
- * had them 1.5x as long). Then: 24 GiB 0.42 s predicted (0.39-0.43
- * measured), 6 GiB 0.77. Other graphs without hubs are not measured: the
- * plan may be off by more there. */
-#define FOREST_HUBFREE_PASSES 2.5
+ * had them 1.5x as long until the twenty-ninth session). Then: 24 GiB
+ * 0.45 s predicted (0.386-0.412 measured), 12 GiB 0.65 (0.673-0.721), 6
+ * GiB 0.83 (mean 0.84), pinned 0.72 (0.803-0.839: outside the model).
+ * Other graphs without hubs are not measured: the plan may be off by more
+ * there. */
+#define FOREST_HUBFREE_PASSES 2.7
 
 /* Passes over the edges the algorithm makes (model): the in-place forest
  * (unsorted lists) 1.2: its first round reads every list, then the vertex
