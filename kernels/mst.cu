@@ -2851,7 +2851,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // the first round's walk 280 to 82 ms (2.1 G entries), the forest
     // 0.58-0.62 to 0.39-0.41 s; at 6G 3-11 % less in each of 8 pairs
     // (0.795-0.930 to 0.714-0.900 s: the first round and the refills). On R-MAT 26,
-    // whose refills are mostly its hubs' lists, it lost 4-9 ms of 10-90
+    // whose refills are mostly its hubs' lists, it lost 4-10 ms of 10-91
     // (docs/benchmarks.md, twenty-ninth session), so a graph with hubs
     // keeps k_hwalk. "fill-rank" disabled: k_hwalk everywhere.
     const bool rank = !sgk_ctx_disabled(c, "fill-rank") && sgi_hub_free(n, m, g->d.max_degree);
