@@ -383,8 +383,9 @@ static void test_owner_split(void **state)
  * FOREST_HUBFREE_PASSES, fitted to SSCA2 26): 2.7 passes against 1.2 and
  * twice the rounds over the vertices, the device walks as fast per entry;
  * so a plan with every list on the device, and one with some spilled,
- * predict more than twice the same graph with a hub. An unknown max_degree
- * (0) keeps the constants fitted with hubs. */
+ * predict more than twice the same graph with a hub. Spilled to pinned
+ * memory it predicts what managed memory does (a graph with a hub: less).
+ * An unknown max_degree (0) keeps the constants fitted with hubs. */
 static void test_forest_hub_free(void **state)
 {
     (void)state;
@@ -417,6 +418,21 @@ static void test_forest_hub_free(void **state)
         if (!spilled) assert_true(hubs.host_bytes[1] == 0 && hubs.t_device > 0.0);
         else assert_true(hubs.host_bytes[1] > 0 && hubs.cpu_share > 0.0);
         assert_true(free_.predicted_s > 2.0 * hubs.predicted_s);
+        if (!spilled) continue;
+        /* pinned host memory: faster with a hub (DMA streams the first
+         * round), the same as managed without one (scattered refills) */
+        sg_plan hubs_p, free_p;
+        in.managed_cap = 0;
+        in.max_degree = hub;
+        assert_int_equal(sg_plan_make(&in, &hubs_p, &err), SG_OK);
+        check_plan(&in, &hubs_p, "in-place forest, a hub, pinned");
+        in.max_degree = hub - 1;
+        assert_int_equal(sg_plan_make(&in, &free_p, &err), SG_OK);
+        check_plan(&in, &free_p, "in-place forest, no hub, pinned");
+        assert_true(hubs_p.spill_kind[1] == SG_SPILL_PINNED &&
+                    free_p.spill_kind[1] == SG_SPILL_PINNED);
+        assert_true(hubs_p.predicted_s < hubs.predicted_s);
+        assert_true(fabs(free_p.predicted_s - free_.predicted_s) < 1e-12);
     }
 }
 
