@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Issue 6's aims from tools/bench/aims.sh logs: per repetition the
+budgeted runs against their baselines of the same repetition, then a
+verdict per aim ("met in k of n runs").
+
+  forest      compute at the budget / (the unbudgeted GPU's compute +
+              preprocess, its sort): at most 2x; on R-MAT scale 26 also
+              0.44 s or less
+  first round the forest's spilled lists (the plan's A and W host bytes)
+              over its first round (counter first_round_us): at least
+              70 % of PCIe + host memory (--pcie 54, --host 88 GB/s)
+  sssp, bfs   the 16-thread CPU's compute / (compute + preprocess at the
+              budget, SSSP's light index counted): at least 5x
+  peak        every budgeted run's peak device memory within its budget
+
+A budgeted run that fell back to the CPU (no GPU) or failed is shown so and
+counted in no verdict.
+
+Usage: tools/bench/aims_table.py [--pcie GBPS] [--host GBPS] LOG.jsonl ...
+(LOG named aims-GRAPH-SCALE.jsonl, as aims.sh writes it)."""
+import argparse
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gpu_table import rows  # noqa: E402 (JSON lines after "# label" lines)
+
+BASE = {"mst": "gpu", "sssp": "cpu", "bfs": "cpu"}
+
+
+def secs(o):
+    s = o["seconds"]
+    return s["compute"] + s["preprocess"]
+
+
+def spilled_bytes(o):
+    """The plan's host bytes of A and W (the lists the first round reads
+    from host memory)."""
+    p = o.get("plan") or {}
+    return sum(a["host_bytes"] for a in p.get("arrays", []) if a["array"] in ("A", "W"))
+
+
+def load(path):
+    """{rep: {label: run}}; failed runs kept as None."""
+    reps = {}
+    for label, o in rows(path):
+        if not label:
+            continue
+        name, _, rep = label.rpartition(" ")
+        reps.setdefault(int(rep), {})[name] = None if "failed" in o else o
+    return reps
+
+
+def verdict(vals, ok):
+    vals = [v for v in vals if v is not None]
+    if not vals:
+        return "no runs"
+    met = sum(1 for v in vals if ok(v))
+    return f"met in {met} of {len(vals)}" + (" (every run)" if met == len(vals) else "")
+
+
+def fmt(v, f="{:.3f}"):
+    return f.format(v) if v is not None else "-"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pcie", type=float, default=54.0)
+    ap.add_argument("--host", type=float, default=88.0)
+    ap.add_argument("logs", nargs="+")
+    args = ap.parse_args()
+    wire = args.pcie + args.host
+    for path in args.logs:
+        m = re.match(r"aims-(.+)-(\d+)\.jsonl$", os.path.basename(path))
+        graph, scale = (m.group(1), int(m.group(2))) if m else (os.path.basename(path), 0)
+        rmat26 = graph.split("-")[0] == "rmat" and scale == 26
+        reps = load(path)
+        forest, first, sssp, bfs, over = [], [], [], [], []
+        print(f"## {graph}, scale {scale} ({path})\n")
+        print("| rep | forest s (first round ms) | vs gpu | first round GB/s (% of "
+              f"{wire:.0f}) | SSSP s (+ index) | x cpu | BFS s | x cpu | peak / budget GB |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for rep in sorted(reps):
+            r = reps[rep]
+            cells, rep_peaks = {}, []
+            for algo, kind in BASE.items():
+                base = r.get(f"{algo}-{kind}")
+                runs = [(k, o) for k, o in r.items()
+                        if k.startswith(algo + "-") and not k.endswith(("-gpu", "-cpu"))]
+                for _, o in runs:
+                    if o is None:
+                        cells[algo] = "failed"
+                        continue
+                    if o["backend"] == "cpu":  # no GPU: fell back, not an aim's run
+                        cells[algo] = "cpu fallback"
+                        continue
+                    d = o.get("device", {})
+                    if d.get("budget") and d.get("peak_bytes") is not None:
+                        rep_peaks.append(f'{d["peak_bytes"] / 1e9:.2f} / {d["budget"] / 1e9:.2f}')
+                        over.append(d["peak_bytes"] <= d["budget"])
+                    if algo == "mst":
+                        t = o["seconds"]["compute"]
+                        ratio = t / secs(base) if base else None
+                        fr = o.get("counters", {}).get("first_round_us")
+                        rate = spilled_bytes(o) / (fr * 1e3) if fr and spilled_bytes(o) else None
+                        forest.append((t, ratio))
+                        first.append(rate)
+                        cells["mst"] = f'{t:.3f} ({fr / 1e3:.0f})' if fr else f"{t:.3f}"
+                        cells["mstx"] = fmt(ratio, "{:.2f}")
+                        cells["rate"] = (f"{rate:.1f} ({100 * rate / wire:.0f} %)"
+                                         if rate is not None else "-")
+                    else:
+                        sec = o["seconds"]
+                        x = base["seconds"]["compute"] / secs(o) if base and secs(o) > 0 else None
+                        (sssp if algo == "sssp" else bfs).append(x)
+                        pre = f' (+ {sec["preprocess"]:.3f})' if sec["preprocess"] else ""
+                        cells[algo] = f'{sec["compute"]:.3f}{pre}'
+                        cells[algo + "x"] = fmt(x, "{:.1f}")
+            print(f'| {rep} | {cells.get("mst", "-")} | {cells.get("mstx", "-")} | '
+                  f'{cells.get("rate", "-")} | {cells.get("sssp", "-")} | {cells.get("ssspx", "-")} | '
+                  f'{cells.get("bfs", "-")} | {cells.get("bfsx", "-")} | '
+                  f'{", ".join(rep_peaks) or "-"} |')
+        print()
+        print(f"- forest within 2x of the unbudgeted GPU: "
+              f"{verdict([r for _, r in forest], lambda v: v <= 2.0)}")
+        if rmat26:
+            print(f"- forest 0.44 s or less: {verdict([t for t, _ in forest], lambda v: v <= 0.44)}")
+        print(f"- first round at 70 % or more of {wire:.0f} GB/s: "
+              f"{verdict(first, lambda v: v >= 0.7 * wire)}")
+        print(f"- SSSP at least 5x the CPU: {verdict(sssp, lambda v: v >= 5.0)}")
+        print(f"- BFS at least 5x the CPU: {verdict(bfs, lambda v: v >= 5.0)}")
+        print(f"- peak device memory within the budget: {verdict(over, lambda v: v)}")
+        print()
+
+
+if __name__ == "__main__":
+    main()
