@@ -55,9 +55,10 @@ for g in ${GRAPHS:-rmat ssca2}; do
   for rep in $(seq 1 "$reps"); do
     for a in $algos; do
       src=(--source random:1)
-      base=(--backend cpu --threads "$threads")
-      if [ "$a" = mst ]; then src=(); base=(--backend gpu); fi
-      run "$a-${base[1]}" "$rep" $sg "$a" "$store" "${src[@]}" "${base[@]}"
+      bk=cpu
+      base=(--threads "$threads")
+      if [ "$a" = mst ]; then src=(); bk=gpu; base=(); fi
+      run "$a-$bk" "$rep" $sg "$a" "$store" "${src[@]}" --backend "$bk" "${base[@]}"
       run "$a-$budget" "$rep" $sg "$a" "$store" "${src[@]}" --device-mem "$budget"
     done | tee -a "$out"
   done

@@ -86,9 +86,9 @@ def main():
             cells, rep_peaks = {}, []
             for algo, kind in BASE.items():
                 base = r.get(f"{algo}-{kind}")
-                runs = [(k, o) for k, o in r.items()
+                runs = [o for k, o in r.items()
                         if k.startswith(algo + "-") and not k.endswith(("-gpu", "-cpu"))]
-                for _, o in runs:
+                for o in runs:
                     if o is None:
                         cells[algo] = "failed"
                         continue
@@ -103,7 +103,8 @@ def main():
                         t = o["seconds"]["compute"]
                         ratio = t / secs(base) if base else None
                         fr = o.get("counters", {}).get("first_round_us")
-                        rate = spilled_bytes(o) / (fr * 1e3) if fr and spilled_bytes(o) else None
+                        spilled = spilled_bytes(o)
+                        rate = spilled / (fr * 1e3) if fr and spilled else None
                         forest.append((t, ratio))
                         first.append(rate)
                         cells["mst"] = f'{t:.3f} ({fr / 1e3:.0f})' if fr else f"{t:.3f}"
