@@ -356,6 +356,8 @@ static sg_status check_input(const sg_plan_input *in, sg_error *err)
     if ((unsigned)in->algo > SG_PLAN_BFS)
         return sgi_fail(err, SG_E_INVALID, "plan: unknown algorithm %d", (int)in->algo);
     if (in->n == 0) return sgi_fail(err, SG_E_INVALID, "plan: the graph has no vertices");
+    if ((unsigned)in->degree_order > SG_PLAN_DEGREES_OTHER)
+        return sgi_fail(err, SG_E_INVALID, "plan: unknown degree order %d", (int)in->degree_order);
     if (in->algo != SG_PLAN_BFS && in->weight_bytes != 4)
         return sgi_fail(err, SG_E_INVALID, "plan: %s needs weights (4 bytes each), got %u bytes",
                         sg_plan_algo_name(in->algo), in->weight_bytes);
@@ -599,6 +601,9 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     p.predicted_s =
         p.passes * p.predicted_pass_s + p.t_rounds + p.t_index + p.t_result + p.t_steps;
     p.managed_bytes = in->managed_cap - cap;
+    p.hint_degree_asc = in->degree_order == SG_PLAN_DEGREES_OTHER && p.host_bytes[1] > 0 &&
+                        in->max_degree > 0 && !sgi_hub_free(in->n, in->m, in->max_degree) &&
+                        !p.forest_heads;
     *out = p;
     return SG_OK;
 }

@@ -492,9 +492,10 @@ sg_status sg_store_degree_stats(sg_store *s, const sg_read_options *opt, sg_degr
     const uint64_t chunk = n < DEGREE_CHUNK ? n : DEGREE_CHUNK;
     SG_ALLOC(x, sgi_malloc((chunk + 1) * sizeof *x), err, "a degree buffer");
 
-    uint64_t dmin = UINT64_MAX, dmax = 0, sum = 0, isolated = 0;
+    uint64_t dmin = UINT64_MAX, dmax = 0, sum = 0, isolated = 0, descents = 0;
     uint64_t hist[34];
     memset(hist, 0, sizeof hist);
+    uint64_t last = 0; /* the degree of the vertex before the chunk (v0 > 0) */
     for (uint64_t v0 = 0; v0 < n; v0 += chunk) {
         const uint64_t v1 = n - v0 < chunk ? n : v0 + chunk;
         const sg_read_request rq = {.v_begin = v0, .v_end = v1, .x = x};
@@ -502,13 +503,16 @@ sg_status sg_store_degree_stats(sg_store *s, const sg_read_options *opt, sg_degr
         const uint64_t cnt = v1 - v0;
         uint64_t bad = UINT64_MAX;
 #pragma omp parallel for schedule(static) num_threads(threads) reduction(min : dmin, bad) \
-    reduction(max : dmax) reduction(+ : sum, isolated, hist[:34])
+    reduction(max : dmax) reduction(+ : sum, isolated, descents, hist[:34])
         for (uint64_t i = 0; i < cnt; i++) {
             if (x[i + 1] < x[i]) {
                 if (i < bad) bad = i;
                 continue;
             }
             const uint64_t d = x[i + 1] - x[i];
+            /* the degree before: in the chunk, or the last chunk's last */
+            if (i > 0 ? x[i] >= x[i - 1] && d < x[i] - x[i - 1] : v0 > 0 && d < last)
+                descents++;
             if (d < dmin) dmin = d;
             if (d > dmax) dmax = d;
             sum += d;
@@ -529,6 +533,7 @@ sg_status sg_store_degree_stats(sg_store *s, const sg_read_options *opt, sg_degr
                           (unsigned long long)x[bad + 1], (unsigned long long)x[bad]);
             goto fail;
         }
+        last = x[cnt] - x[cnt - 1];
     }
     sg_degree_stats r;
     memset(&r, 0, sizeof r);
@@ -536,6 +541,7 @@ sg_status sg_store_degree_stats(sg_store *s, const sg_read_options *opt, sg_degr
     r.max = dmax;
     r.mean = n ? (double)sum / (double)n : 0.0;
     r.isolated = isolated;
+    r.descents = descents;
     memcpy(r.hist, hist, sizeof r.hist);
     *out = r;
 fail:

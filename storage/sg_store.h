@@ -229,6 +229,9 @@ typedef struct sg_degree_stats {
     double mean;
     uint64_t isolated;      /* vertices of degree 0 */
     uint64_t hist[34];      /* hist[0]: degree 0; hist[k], k>=1: degree in [2^(k-1), 2^k) */
+    uint64_t descents;      /* vertices v > 0 of lower degree than v - 1: 0 when
+                             * the store is in ascending degree order
+                             * (renumber --order degree-asc) */
 } sg_degree_stats;
 
 /* Degree statistics from X alone: streams X in chunks of 4M vertices

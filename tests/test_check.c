@@ -685,6 +685,7 @@ static void degree_stats_exact(void **state)
         assert_int_equal(d.isolated, 6);
         const uint64_t want[34] = {[0] = 6, [1] = 1, [2] = 2, [3] = 0, [4] = 1};
         assert_memory_equal(d.hist, want, sizeof want);
+        assert_int_equal(d.descents, 3); /* vertices 1, 3 and 4 */
         sg_store_close(s);
         scratch_free(&t);
     }
@@ -706,6 +707,7 @@ static void degree_stats_exact(void **state)
     assert_int_equal(d.hist[0], 0);
     assert_int_equal(d.hist[1], 2);
     assert_int_equal(d.hist[2], 1);
+    assert_int_equal(d.descents, 0); /* degrees 1, 1, 2: ascending */
     sg_store_close(s);
     scratch_free(&t);
     tu_graph_free(&g);
@@ -719,9 +721,10 @@ static void degree_stats_many_chunks(void **state)
     tu_graph g = tu_random_graph(n, 300000, 10, 77, false);
     scratch t = scratch_new();
     tu_write_store(t.path, &g, &(sg_write_options){.shard_bytes = 16 << 20});
-    uint64_t want[34] = {0}, mn = UINT64_MAX, mx = 0, iso = 0;
+    uint64_t want[34] = {0}, mn = UINT64_MAX, mx = 0, iso = 0, desc = 0;
     for (uint64_t v = 0; v < n; v++) {
         const uint64_t dg = g.x[v + 1] - g.x[v];
+        desc += v > 0 && dg < g.x[v] - g.x[v - 1]; /* across the chunks' seams too */
         mn = dg < mn ? dg : mn;
         mx = dg > mx ? dg : mx;
         iso += dg == 0;
@@ -737,6 +740,8 @@ static void degree_stats_many_chunks(void **state)
     assert_int_equal(d.isolated, iso);
     assert_true(fabs(d.mean - (double)g.m / (double)n) < 1e-9);
     assert_memory_equal(d.hist, want, sizeof want);
+    assert_int_equal(d.descents, desc);
+    assert_true(desc > 0);
     sg_store_close(s);
     scratch_free(&t);
     tu_graph_free(&g);
@@ -759,6 +764,7 @@ static void degree_stats_empty(void **state)
     assert_int_equal(d.max, 0);
     assert_int_equal(d.isolated, 0);
     assert_true(d.mean == 0.0);
+    assert_int_equal(d.descents, 0);
     sg_store_close(s);
     scratch_free(&t);
     tu_graph_free(&g);

@@ -259,6 +259,12 @@ d1=$(awk '$1 == 1' rn-deg.el | wc -l)
 [ "$d0" -ge "$d1" ] && [ "$d0" -gt 0 ] && pass "vertex 0 has the longest list" ||
     fail "vertex 0 has the longest list ($d0 < $d1)"
 expect 0 "renumber ascending" renumber rn.sg -o rn-asc.sg --order degree-asc --quiet
+expect 0 "info of the ascending store" info rn-asc.sg
+grep_in out "vertex order  ascending degree" "info says the degrees ascend"
+expect 0 "info --json of the ascending store" info rn-asc.sg --json
+grep_in out '"descents":0' "info --json: no descents in ascending order"
+expect 0 "info of the generated store" info rn.sg
+grep_in out "vertex order  degrees not ascending" "info says the generator's degrees do not ascend"
 expect 0 "renumber breadth-first" renumber rn.sg -o rn-bfs.sg --order bfs --json
 [ "$(json_field order)" = bfs ] && pass "renumber --json: order bfs" || fail "renumber --json: order bfs"
 expect 0 "check of the breadth-first store" check rn-bfs.sg

@@ -89,6 +89,32 @@ plan_check "forest by weight: within the budget, consistent" $((3 * 1048576)) ms
 expect 0 "forest by weight, text" plan gw.sg --algo mst --device-mem 3M $FREE
 grep_in out "in weight order: the forest reads their heads" "forest by weight, text: said"
 grep_in out "the GPU reads all of it over PCIe" "forest by weight, text: no CPU share"
+# the renumbering hint: R-MAT has hubs; spilled lists in the generator's
+# order get it, the same store in ascending degree order does not, nor a
+# graph that fits, nor the forest over the heads of weight-ordered lists
+# (budgets that spill A: BFS loads no W)
+hint_budget() { case $1 in bfs) echo 600K ;; *) echo 3M ;; esac; }
+hint_bytes() { case $1 in bfs) echo $((600 * 1024)) ;; *) echo $((3 * 1048576)) ;; esac; }
+for algo in mst sssp bfs; do
+    b=$(hint_budget $algo)
+    expect 0 "hint, $algo" plan g.sg --algo $algo --device-mem $b $FREE
+    grep_in out "spillgraph renumber g.sg -o COPY --order degree-asc" "hint, $algo: the command"
+    expect 0 "hint, $algo, JSON" plan g.sg --algo $algo --device-mem $b $FREE --json
+    grep_in out '"hint":"renumber --order degree-asc"' "hint, $algo, JSON: given"
+done
+expect 0 "renumber --order degree-asc" renumber g.sg -o ga.sg --order degree-asc --quiet
+for algo in mst sssp bfs; do
+    b=$(hint_budget $algo)
+    expect 0 "no hint in degree order, $algo" plan ga.sg --algo $algo --device-mem $b $FREE --json
+    grep_in out '"hint":null' "no hint in degree order, $algo: null"
+    plan_check "degree order, $algo: within the budget, consistent" $(hint_bytes $algo) $algo
+done
+expect 0 "no hint in core" plan g.sg --algo sssp --device-mem 1G $FREE --json
+grep_in out '"hint":null' "no hint in core: null"
+expect 0 "no hint on the heads" plan gw.sg --algo mst --device-mem 3M $FREE --json
+grep_in out '"hint":null' "no hint on the heads: null"
+expect 0 "no hint in degree order, text" plan ga.sg --algo mst --device-mem 3M $FREE
+if grep -qF "hint" out; then fail "no hint in degree order, text: a hint shown"; else pass "no hint in degree order, text: none"; fi
 expect 2 "host-mem bad kind" plan g.sg --algo bfs --host-mem fast
 grep_in err "--host-mem: unknown kind 'fast'" "host-mem bad kind: said"
 

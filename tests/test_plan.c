@@ -436,6 +436,63 @@ static void test_forest_hub_free(void **state)
     }
 }
 
+/* The renumbering hint: only where A spills, the graph has hubs, the
+ * degrees are known not to ascend, and the forest reads whole lists; the
+ * placement and the times are the same with or without it. */
+static void test_degree_hint(void **state)
+{
+    (void)state;
+    table t;
+    make_table(&t, 1u << 16, 1u << 16); /* long lists first: hubs, ~130 a vertex */
+    sg_error err = {0};
+    const uint64_t n = t.n, m = t.m, hub = 16 * m / n + 1;
+    const sg_plan_algo algos[] = {SG_PLAN_MST, SG_PLAN_SSSP, SG_PLAN_BFS};
+    for (int ai = 0; ai < 3; ai++) {
+        const sg_plan_algo a = algos[ai];
+        for (int spilled = 0; spilled < 2; spilled++) {
+            const uint64_t budget = spilled ? 128 * n + graph_bytes(&t, a) / 4 : UINT64_MAX;
+            sg_plan_input in = input(&t, a, budget, UINT64_MAX / 4);
+            in.lists_unsorted = a == SG_PLAN_MST;
+            in.gpu_reads_all = a != SG_PLAN_MST;
+            in.max_degree = hub;
+            sg_plan base, p;
+            assert_int_equal(sg_plan_make(&in, &base, &err), SG_OK); /* order unknown */
+            assert_false(base.hint_degree_asc);
+            if (spilled ? base.host_bytes[1] == 0 : base.host_bytes[1] > 0)
+                fail_msg("%s, %s: %llu bytes of A spilled", sg_plan_algo_name(a),
+                         spilled ? "spilled" : "in core", (unsigned long long)base.host_bytes[1]);
+            for (int o = SG_PLAN_DEGREES_UNKNOWN; o <= SG_PLAN_DEGREES_OTHER; o++)
+                for (int h = 0; h < 3; h++) { /* a hub, none, not known */
+                    in.degree_order = (sg_plan_degree_order)o;
+                    in.max_degree = h == 0 ? hub : h == 1 ? hub - 1 : 0;
+                    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+                    check_plan(&in, &p, "degree hint");
+                    const bool want = spilled && o == SG_PLAN_DEGREES_OTHER && h == 0;
+                    if (p.hint_degree_asc != want)
+                        fail_msg("%s, %s, order %d, hub case %d: hint %d", sg_plan_algo_name(a),
+                                 spilled ? "spilled" : "in core", o, h, p.hint_degree_asc);
+                    if (h == 0) {
+                        for (int k = 0; k < 3; k++) assert_int_equal(p.split[k], base.split[k]);
+                        assert_true(p.predicted_s == base.predicted_s);
+                    }
+                }
+            in.degree_order = SG_PLAN_DEGREES_OTHER;
+            in.max_degree = hub;
+            if (a == SG_PLAN_MST && spilled) { /* the heads of weight-ordered lists: no hint */
+                in.lists_weight_order = true;
+                if (sg_plan_make(&in, &p, &err) != SG_OK) fail_msg("heads: %s", err.msg);
+                assert_true(p.forest_heads);
+                assert_false(p.hint_degree_asc);
+            }
+        }
+    }
+    sg_plan_input in = input(&t, SG_PLAN_MST, UINT64_MAX, UINT64_MAX / 4);
+    in.degree_order = (sg_plan_degree_order)3;
+    sg_plan p;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_E_INVALID);
+    assert_non_null(strstr(err.msg, "degree order 3"));
+}
+
 static void test_bfs_model(void **state)
 {
     (void)state;
@@ -944,6 +1001,7 @@ int main(void)
         cmocka_unit_test(test_executor_reserves),
         cmocka_unit_test(test_managed_fits),
         cmocka_unit_test(test_latency_steps), cmocka_unit_test(test_memo),
+        cmocka_unit_test(test_degree_hint),
     };
     /* The rates-file tests write relative paths: in a directory of their
      * own, removed afterwards, never where the test was started. */

@@ -199,6 +199,12 @@ static void test_orders(void **state)
                 assert_int_equal(info.directed, directed);
                 assert_int_equal(info.weight_type, f32 ? SG_WEIGHT_F32 : SG_WEIGHT_U32);
                 assert_false(info.has_original_ids);
+                /* the planner's hint reads the order back from the degrees
+                 * (tools/cmd_plan.c): none descend in ascending order */
+                sg_degree_stats ds;
+                assert_int_equal(sg_store_degree_stats(s, NULL, &ds, &err), SG_OK);
+                if (o == SG_ORDER_DEGREE_ASC) assert_int_equal(ds.descents, 0);
+                else assert_true(ds.descents > 0);
                 sg_store_close(s);
                 tu_graph_free(&got);
                 tu_graph_free(&want);

@@ -100,6 +100,11 @@ static void info_text(const char *path, const sg_store_info *in, const sg_degree
         printf("ids           renumbered; original ids kept in the store (ids.u64)\n");
     printf("lists         %s\n", in->weight_order ? "by weight, then neighbour id (weight order)"
                                                    : "by neighbour id");
+    if (d->descents == 0)
+        printf("vertex order  ascending degree\n");
+    else
+        printf("vertex order  degrees not ascending (%s vertices below the one before)\n",
+               cli_count(d->descents).s);
 
     double n = in->n_vertices ? (double)in->n_vertices : 1.0;
     printf("%-13s min %" PRIu64 ", max %" PRIu64 ", mean %.2f, isolated %s (%.1f%%)\n",
@@ -183,6 +188,7 @@ static void info_json(const char *path, const sg_store_info *in, const sg_degree
     cli_json_u64(&j, "max", d->max);
     cli_json_num(&j, "mean", d->mean);
     cli_json_u64(&j, "isolated", d->isolated);
+    cli_json_u64(&j, "descents", d->descents);
     int last = 0;
     for (int k = 0; k < 34; k++)
         if (d->hist[k]) last = k;
