@@ -426,6 +426,7 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     in.work_bytes = hybrid_bytes(algo, g, parents);
     in.executor_reserves = true;
     in.max_degree = g->max_degree;
+    in.degree_order = g->degree_descents ? SG_PLAN_DEGREES_OTHER : SG_PLAN_DEGREES_ASCENDING;
     in.directed = g->directed;
     in.managed_cap = g->mem == SG_MEM_MANAGED ? UINT64_MAX / 4 : 0;
     /* The forest's first round has a CPU share (the owner split); SSSP's

@@ -110,15 +110,21 @@ uint64_t sgi_graph_uid(void)
     return __atomic_add_fetch(&next, 1, __ATOMIC_RELAXED);
 }
 
-static uint64_t max_degree_of(const uint64_t *x, uint64_t n)
+/* g's longest list and its degree descents (the vertices of lower degree
+ * than the one before: 0 in ascending degree order, the planner's
+ * renumbering hint), in one pass over X. */
+static void degree_scan(sg_graph *g)
 {
-    uint64_t best = 0;
-#pragma omp parallel for reduction(max : best) schedule(static)
-    for (uint64_t v = 0; v < n; v++) {
-        uint64_t d = x[v + 1] - x[v];
+    const uint64_t *x = g->x;
+    uint64_t best = 0, desc = 0;
+#pragma omp parallel for reduction(max : best) reduction(+ : desc) schedule(static)
+    for (uint64_t v = 0; v < g->n; v++) {
+        const uint64_t d = x[v + 1] - x[v];
         if (d > best) best = d;
+        desc += v > 0 && d < x[v] - x[v - 1];
     }
-    return best;
+    g->max_degree = best;
+    g->degree_descents = desc;
 }
 
 sg_status sg_graph_open(sg_run *run, const char *path, const sg_graph_options *opt, sg_graph **out,
@@ -161,7 +167,7 @@ sg_status sg_graph_open(sg_run *run, const char *path, const sg_graph_options *o
     } else {
         g->x[0] = 0;
     }
-    g->max_degree = max_degree_of(g->x, g->n);
+    degree_scan(g);
     if (opt->original_ids && info.has_original_ids && info.n_vertices > 0) {
         SG_ALLOC(g->orig, sgi_huge_alloc(info.n_vertices * sizeof *g->orig), err,
                  "the original ids");
@@ -253,7 +259,7 @@ sg_status sg_graph_from_arrays(uint64_t n, const uint64_t *x, const uint32_t *a,
     if (m) memcpy(g->a, a, m * sizeof *a);
     for (uint64_t e = 0; e < m; e++)
         ((uint32_t *)g->w)[e] = w ? ((const uint32_t *)w)[e] : (wt == SG_WEIGHT_F32 ? 0x3f800000u : 1u);
-    g->max_degree = max_degree_of(g->x, n);
+    degree_scan(g);
     *out = g;
     return SG_OK;
 fail:
@@ -273,6 +279,7 @@ void sg_graph_get_info(const sg_graph *g, sg_graph_info *out)
     out->mem = g->mem;
     out->bytes = (g->n + 1) * sizeof(uint64_t) + g->m * sizeof(uint32_t) * (g->w ? 2 : 1);
     out->max_degree = g->max_degree;
+    out->degree_descents = g->degree_descents;
     out->has_original_ids = g->orig != NULL;
     out->weight_order = g->weight_order;
     out->source = g->source;

@@ -91,6 +91,7 @@ void sgi_run_progress(const sg_run *r, const char *phase, double fraction);
 struct sg_graph {
     uint64_t n, m;                /* vertices, directed edges (= x[n]) */
     uint64_t max_degree;
+    uint64_t degree_descents;     /* vertices of lower degree than the one before */
     bool directed;
     bool negative_weights;
     bool weight_order;            /* lists by (weight key, neighbour): the store's

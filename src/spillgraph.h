@@ -348,6 +348,8 @@ typedef struct sg_graph_info {
     sg_mem_kind mem;
     uint64_t bytes;           /* host memory the arrays take */
     uint64_t max_degree;
+    uint64_t degree_descents; /* vertices of lower degree than the one before (0:
+                               * ascending degree order) */
     bool has_original_ids;    /* loaded: sg_graph_original_ids */
     bool weight_order;        /* lists by (weight, neighbour id), from a store in
                                * weight order (renumber --lists weight) */

@@ -316,6 +316,8 @@ for c in "mst g.sg" "sssp g.sg --source 0" "bfs g.sg --source 0" "cluster g.sg -
         # shellcheck disable=SC2086
         expect 0 "$name --backend hybrid --split 0,0,0 --json" $c --backend hybrid --split 0,0,0 --json
         json_keys "$name hybrid --json keys" plan.arrays plan.predicted.total_s plan.measured_s host_mem
+        # R-MAT 9 has no hubs (its longest list is under 16 mean degrees)
+        grep_in out '"hint":null' "$name hybrid: no renumbering hint without hubs"
         case $name in sssp | bfs)
             # the hybrid searches above left their level or round count in
             # the store's memo; this run's plan adds their latency
@@ -333,6 +335,25 @@ for c in "mst g.sg" "sssp g.sg --source 0" "bfs g.sg --source 0" "cluster g.sg -
     fi
     rm -f lg.txt
 done
+# The renumbering hint of a run's plan (src/plan.c): R-MAT 12 has hubs, its
+# lists all spill with --split 0,0,0; its copy in ascending degree order
+# gets none.
+if [ "$GPUS" -gt 0 ]; then
+    expect 0 "gen rmat --scale 12 (hubs)" gen rmat --scale 12 -o h.sg --quiet
+    expect 0 "renumber h.sg ascending" renumber h.sg -o ha.sg --order degree-asc --quiet
+    for c in "mst" "sssp --source 0" "bfs --source 0"; do
+        name=${c%% *}
+        # shellcheck disable=SC2086
+        expect 0 "$name hybrid on hubs --json" $name h.sg ${c#"$name"} --backend hybrid --split 0,0,0 --json
+        grep_in out '"hint":"renumber --order degree-asc"' "$name hybrid on hubs: the hint"
+        # shellcheck disable=SC2086
+        expect 0 "$name hybrid on hubs, text" $name h.sg ${c#"$name"} --backend hybrid --split 0,0,0
+        grep_in out "spillgraph renumber h.sg -o COPY" "$name hybrid on hubs, text: the command"
+        # shellcheck disable=SC2086
+        expect 0 "$name hybrid in ascending order --json" $name ha.sg ${c#"$name"} --backend hybrid --split 0,0,0 --json
+        grep_in out '"hint":null' "$name hybrid in ascending order: no hint"
+    done
+fi
 # The first search's result is prepared while the graph loads on runs that
 # may search on a GPU only (tools/cmd_algo.c, algo_open).
 for c in "sssp g.sg --source 0" "bfs g.sg --source 0 --parents par.bin"; do

@@ -145,10 +145,13 @@ static void expect_same_arrays(const sg_graph *g, const tu_graph *t, bool weight
     if (t->m) assert_memory_equal(sg_graph_neighbors(g), t->a, t->m * 4);
     if (weights && t->m) assert_memory_equal(sg_graph_weights(g), t->w, t->m * 4);
     if (!weights) assert_null(sg_graph_weights(g));
-    uint64_t maxd = 0;
-    for (uint64_t v = 0; v < t->n; v++)
+    uint64_t maxd = 0, desc = 0;
+    for (uint64_t v = 0; v < t->n; v++) {
         if (t->x[v + 1] - t->x[v] > maxd) maxd = t->x[v + 1] - t->x[v];
+        desc += v > 0 && t->x[v + 1] - t->x[v] < t->x[v] - t->x[v - 1];
+    }
     assert_int_equal(gi.max_degree, maxd);
+    assert_int_equal(gi.degree_descents, desc);
 }
 
 static void test_open_store(void **state)
@@ -461,6 +464,7 @@ static void test_from_arrays(void **state)
     assert_int_equal(gi.n_vertices, 3);
     assert_int_equal(gi.n_edges, 5);
     assert_int_equal(gi.max_degree, 2);
+    assert_int_equal(gi.degree_descents, 1); /* degrees 2, 2, 1 */
     assert_string_equal(gi.source, "memory");
     assert_false(gi.negative_weights);
     assert_memory_equal(sg_graph_weights(g), w, sizeof w);

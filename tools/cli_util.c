@@ -639,4 +639,6 @@ void cli_json_plan(cli_json *j, const sg_plan *pl)
     }
     cli_json_num(j, "total_s", pl->predicted_s);
     cli_json_object_end(j);
+    if (pl->hint_degree_asc) cli_json_str(j, "hint", "renumber --order degree-asc");
+    else cli_json_null(j, "hint");
 }

@@ -454,6 +454,11 @@ static void text_head(const algo *a, const char *what)
         printf("  predicted  %s (upload %s), measured %s on the device\n",
                cli_seconds(pl.predicted_s).s, cli_seconds(pl.t_upload).s,
                cli_seconds(measured).s);
+        if (pl.hint_degree_asc)
+            printf("  hint       the lists spill and the graph has hubs: a copy in ascending\n"
+                   "             degree order runs faster (spillgraph renumber %s -o COPY\n"
+                   "             --order degree-asc; spillgraph plan says more)\n",
+                   a->store);
     }
 }
 

@@ -286,8 +286,6 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
             cli_json_object_end(&j);
         }
         cli_json_plan(&j, &pl);
-        if (pl.hint_degree_asc) cli_json_str(&j, "hint", "renumber --order degree-asc");
-        else cli_json_null(&j, "hint");
         cli_json_end(&j);
         goto done;
     }
