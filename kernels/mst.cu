@@ -2591,12 +2591,16 @@ struct Pipe {
     cudaEvent_t ready[2] = {nullptr, nullptr}, freed[2] = {nullptr, nullptr};
     cudaEvent_t t0 = nullptr, t1 = nullptr; // the first round's GPU walks (timed)
     cudaEvent_t r0 = nullptr, r1 = nullptr; // a later round's refills (timed)
+    // the first round's vertex work around its fill (timed): the round's
+    // start, the fill joined, the minima, the merge, the keep and select
+    cudaEvent_t v[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
     sg_status open(sg_error *err)
     {
         SGK_CU(cudaEventCreate(&t0));
         SGK_CU(cudaEventCreate(&t1));
         SGK_CU(cudaEventCreate(&r0));
         SGK_CU(cudaEventCreate(&r1));
+        for (cudaEvent_t &e : v) SGK_CU(cudaEventCreate(&e));
         for (int b = 0; b < 2; b++)
             SGK_CU(cudaEventCreateWithFlags(&freed[b],
                                             cudaEventDisableTiming | cudaEventBlockingSync));
@@ -2618,6 +2622,8 @@ struct Pipe {
         if (t1) (void)cudaEventDestroy(t1);
         if (r0) (void)cudaEventDestroy(r0);
         if (r1) (void)cudaEventDestroy(r1);
+        for (cudaEvent_t e : v)
+            if (e) (void)cudaEventDestroy(e);
     }
 };
 }
@@ -3124,6 +3130,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         SGK_TRY(offsets(R, nr));
         if (iters == 1) {
             SGK_TRY(first_round(R, nr));
+            SGK_CU(cudaEventRecord(pipe.v[1], st)); // the fill joined
         } else {
             SGK_CU(cudaEventRecord(pipe.r0, st));
             SGK_TRY(fill_in_place(R, nr, 0, NONE64, false, err));
@@ -3142,10 +3149,19 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // the refills' device time from events): counters first_round_us,
     // later_rounds_us, refill_us, gather_us, edge_rounds_us.
     uint64_t first_round_us = 0, later_us = 0, refill_us = 0, gather_us = 0, edge_us = 0;
+    // The first round's parts on the device (events, the cached rounds over
+    // whole lists only): counters first_offsets_us (the round's start to
+    // the fill's), first_join_us (the GPU's part done to the CPU threads'
+    // results joined), first_minima_us (pick and reduce), first_merge_us
+    // (merge_round), first_keep_us (keep and select); the fill itself is
+    // gpu_first_us.
+    uint64_t first_part_us[5] = {0, 0, 0, 0, 0};
     while (ns > 0 && k > 1) {
         const double tr = sgi_now();
         iters++;
         scanned += ns;
+        const bool parts = iters == 1 && K > 0 && !word; // through first_round
+        if (parts) SGK_CU(cudaEventRecord(pipe.v[0], st));
         SGK_CU(cudaMemsetAsync(dctr.p + C_INTER, 0, sizeof(ull), st));
         SGK_CU(cudaMemsetAsync(dctr.p + C_LIVE, 0, sizeof(ull), st));
         if (word && K == 0) { // no room for a cache: each round reads the heads
@@ -3163,9 +3179,11 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             SGK_TRY(reduce());
         } else {
             SGK_TRY(cached_round());
+            if (parts) SGK_CU(cudaEventRecord(pipe.v[2], st));
         }
         SGK_TRY(merge_round(c, n, k, cap, f32, X.tmp.p, X.tmp.n, dctr.p, bestA.p, bestB.p, comp.p,
                             nxt.p, par.p, rn.p, ou.p, ov.p, ow.p, err));
+        if (parts) SGK_CU(cudaEventRecord(pipe.v[3], st));
         if (K == 0)
             k_keep<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cand, comp, flags);
         else
@@ -3180,9 +3198,19 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             k_remain<<<grid(c, ns), BLK, 0, st>>>(spare, gx, lo.p, dctr.p);
             SGK_LAUNCHED("k_remain");
         }
+        if (parts) SGK_CU(cudaEventRecord(pipe.v[4], st));
         SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
         SGK_CU(cudaStreamSynchronize(st));
         const uint64_t round_us = sgk_us_since(tr);
+        if (parts) {
+            const cudaEvent_t from[5] = {pipe.v[0], pipe.t1, pipe.v[1], pipe.v[2], pipe.v[3]};
+            const cudaEvent_t to[5] = {pipe.t0, pipe.v[1], pipe.v[2], pipe.v[3], pipe.v[4]};
+            for (int i = 0; i < 5; i++) {
+                float ms = 0.0f;
+                SGK_CU(cudaEventElapsedTime(&ms, from[i], to[i]));
+                first_part_us[i] = (uint64_t)(ms * 1e3f);
+            }
+        }
         if (iters == 1) {
             gpu_first_entries = h[C_WALKED];
             first_round_us = round_us;
@@ -3311,6 +3339,12 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "cpu_chunks_packed", cpu_packed);
     sgk_stats_set(stats, "gpu_first_entries", gpu_first_entries);
     sgk_stats_set(stats, "first_round_us", first_round_us);
+    {
+        static const char *const part_names[5] = {"first_offsets_us", "first_join_us",
+                                                  "first_minima_us", "first_merge_us",
+                                                  "first_keep_us"};
+        for (int i = 0; i < 5; i++) sgk_stats_set(stats, part_names[i], first_part_us[i]);
+    }
     sgk_stats_set(stats, "later_rounds_us", later_us);
     sgk_stats_set(stats, "refill_us", refill_us);
     sgk_stats_set(stats, "gather_us", gather_us);
