@@ -917,6 +917,14 @@ __global__ void k_hinit(sgk_arr<uint64_t> x, uint64_t n, uint32_t *comp, uint32_
     }
 }
 
+// Tree ids of the vertices with a list, dense: the i-th of the scan list
+// (ascending) takes tree i; comp was set to NONE32 before, so a vertex
+// without a list is a finished tree from the start.
+__global__ void k_hrank(uint64_t ns, const uint32_t *__restrict__ scan, uint32_t *comp)
+{
+    for (uint64_t i = gtid(); i < ns; i += gthreads()) comp[scan[i]] = (uint32_t)i;
+}
+
 // lo[v] = x[v]: every list read from its head (lists in weight order).
 __global__ void k_lo_init(sgk_arr<uint64_t> x, uint64_t n, uint64_t *lo)
 {
@@ -2564,8 +2572,12 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // other, not issued together), contract, weight-order (lists in weight
 // order read whole, as any), heads-rule (their heads read on a graph
 // without hubs too), fill-rank (the cache's fills without hubs by k_hwalk's
-// offers, not by rank).
-// COUNTERS: weight_order (1: the heads were read), entries_read (list entries the walks read), host_list_bytes (A
+// offers, not by rank), dense-trees (tree ids are the vertex ids, not
+// ranks among the vertices with a list).
+// COUNTERS: weight_order (1: the heads were read), dense_trees (1: the
+// trees to merge are the vertices with a list, ids dense), first_offsets_us,
+// first_join_us, first_minima_us, first_merge_us, first_keep_us (the
+// first round's vertex work around its fill, from events), entries_read (list entries the walks read), host_list_bytes (A
 // and W bytes they read from host memory), cache_slots (K), lists_refilled
 // (lists read to fill a cache, the first round's included), cpu_lists,
 // cpu_long_lists (those taken in blocks) and cpu_entries_read (the CPU
@@ -2744,6 +2756,20 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     uint64_t *const off = bestA.p;
     uint32_t *scan = S0.p, *spare = S1.p;
     const unsigned wgrid = grid(c, m); // walks: grid-stride over the tiles
+    // Dense tree ids: only the ns vertices with a list are trees to merge
+    // (their ids in vertex order, so every tie breaks as by vertex id); the
+    // others are finished trees from the start. The first round's minima
+    // and merge then run over ns trees, not n (R-MAT 26: about 34 M of 67
+    // M vertices have a list). "dense-trees" disabled: tree ids are the
+    // vertex ids, and the vertices without a list drop out in the first
+    // merge.
+    const bool dense = !sgk_ctx_disabled(c, "dense-trees") && ns < n;
+    if (dense) {
+        SGK_CU(cudaMemsetAsync(comp.p, 0xff, n * sizeof(uint32_t), st));
+        k_hrank<<<grid(c, ns), BLK, 0, st>>>(ns, scan, comp.p);
+        SGK_LAUNCHED("k_hrank");
+        k = ns;
+    }
 
     // The vertex cache: as many slots per vertex (up to 4) as the budget's
     // free memory holds beyond a slack; none without room (every round
@@ -3339,6 +3365,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "cpu_chunks_packed", cpu_packed);
     sgk_stats_set(stats, "gpu_first_entries", gpu_first_entries);
     sgk_stats_set(stats, "first_round_us", first_round_us);
+    sgk_stats_set(stats, "dense_trees", dense ? 1 : 0);
     {
         static const char *const part_names[5] = {"first_offsets_us", "first_join_us",
                                                   "first_minima_us", "first_merge_us",
