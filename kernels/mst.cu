@@ -145,7 +145,7 @@ enum {
     C_OUT,          // forest edges recorded
     C_UNRES,        // queue for the warp pass
     C_HEAVY,        // queue for the block pass
-    C_FLAG,         // pointer jumping changed something
+    C_FLAG,         // pointer jumping stopped short of a root somewhere
     C_KNEW,         // live trees after renumbering
     C_NSEL,         // scan list length after selection
     C_REMAIN,       // entries left in the live segments
@@ -616,25 +616,32 @@ __global__ void k_record(uint64_t k, const uint32_t *__restrict__ nxt,
 }
 
 // E3: pointer jumping, up to 8 jumps per thread per launch. A racing read
-// sees an old or a new parent: an ancestor either way.
-__global__ void k_jump(uint64_t k, uint32_t *par, ull *ctr)
+// sees an old or a new parent: an ancestor either way, and a root's parent
+// never changes. C_FLAG is set when some thread stopped short of its root
+// (a chain longer than its jumps): only then is another launch needed.
+// Where every thread reached its root, every parent is a root after one
+// launch; the earlier rule (set on any change: roots false, "jump-roots"
+// disabled) always took a second launch to see none.
+__global__ void k_jump(uint64_t k, uint32_t *par, ull *ctr, bool roots)
 {
     volatile uint32_t *vp = par;
-    bool changed = false;
+    bool short_of_root = false;
     for (uint64_t t = gtid(); t < k; t += gthreads()) {
         const uint32_t p0 = vp[t];
         uint32_t p = p0;
+        bool root = false;
         for (int j = 0; j < 8; j++) {
             const uint32_t pp = vp[p];
-            if (pp == p) break;
+            if (pp == p) {
+                root = true;
+                break;
+            }
             p = pp;
         }
-        if (p != p0) {
-            vp[t] = p;
-            changed = true;
-        }
+        if (p != p0) vp[t] = p;
+        short_of_root |= roots ? !root : p != p0;
     }
-    if (__any_sync(FULL, changed) && lane_id() == 0) ctr[C_FLAG] = 1;
+    if (__any_sync(FULL, short_of_root) && lane_id() == 0) ctr[C_FLAG] = 1;
 }
 
 // E4: live-root flags (into nxt), scanned into rn by CUB.
@@ -1787,9 +1794,10 @@ static sg_status merge_round(sgk_ctx *c, uint64_t n, uint64_t k, uint64_t cap, b
     SGK_LAUNCHED("k_choose");
     k_record<<<grid(c, k), BLK, 0, st>>>(k, nxt, bestA, bestB, par, ou, ov, ow, cap, f32, dctr);
     SGK_LAUNCHED("k_record");
+    const bool roots = !sgk_ctx_disabled(c, "jump-roots");
     for (;;) {
         SGK_CU(cudaMemsetAsync(dctr + C_FLAG, 0, sizeof(ull), st));
-        k_jump<<<grid(c, k), BLK, 0, st>>>(k, par, dctr);
+        k_jump<<<grid(c, k), BLK, 0, st>>>(k, par, dctr, roots);
         SGK_LAUNCHED("k_jump");
         ull fl = 0;
         SGK_CU(cudaMemcpyAsync(&fl, dctr + C_FLAG, sizeof fl, cudaMemcpyDeviceToHost, st));
@@ -2573,7 +2581,9 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // order read whole, as any), heads-rule (their heads read on a graph
 // without hubs too), fill-rank (the cache's fills without hubs by k_hwalk's
 // offers, not by rank), dense-trees (tree ids are the vertex ids, not
-// ranks among the vertices with a list).
+// ranks among the vertices with a list), jump-roots (the merge's pointer
+// jumping launched again until nothing changes, not until every thread
+// reached its root; in core too).
 // COUNTERS: weight_order (1: the heads were read), dense_trees (1: the
 // trees to merge are the vertices with a list, ids dense), first_offsets_us,
 // first_join_us, first_minima_us, first_merge_us, first_keep_us (the

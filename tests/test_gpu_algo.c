@@ -919,12 +919,12 @@ static void test_disable_switches(void **state)
                               "bucket-balance,prefilter,far-window,defer-heavy,light-index,done-bits,"
                               "bf-ldg,bf-segments,vertex-cache,wide-cache,stream-first,dma-pull,wide-delta,"
                               "device-rounds,device-buckets,wider-delta,keep-index,keep-work,"
-                              "dense-trees";
+                              "dense-trees,jump-roots";
     char *saved = env_push(all);
     /* the device context reads the variable when it is made (first GPU use) */
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0), *gpu = mkrun(SG_BACKEND_GPU, 0);
     const uint64_t n = small_only ? SMALL_N : MEDIUM_N;
-    char what[512];
+    char what[768];
     for (int k = 0; k < TG_NKINDS; k++)
         for (int variant = 0; variant < 4; variant++) {
             const bool directed = variant & 1, f32 = variant & 2;
