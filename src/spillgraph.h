@@ -673,6 +673,9 @@ SG_API sg_status sg_gpu_selftest(int index, uint64_t bytes, double *gbps, sg_err
 
 typedef enum sg_plan_algo { SG_PLAN_MST = 0, SG_PLAN_SSSP, SG_PLAN_BFS } sg_plan_algo;
 
+SG_API const char *sg_plan_algo_name(sg_plan_algo a);
+SG_API bool sg_plan_algo_parse(const char *name, sg_plan_algo *out);
+
 /* The store's vertex order as its degrees show it (sg_degree_stats'
  * descents), for the renumbering hint. */
 typedef enum sg_plan_degree_order {
@@ -680,8 +683,6 @@ typedef enum sg_plan_degree_order {
     SG_PLAN_DEGREES_ASCENDING,   /* no vertex of lower degree than the one before */
     SG_PLAN_DEGREES_OTHER
 } sg_plan_degree_order;
-SG_API const char *sg_plan_algo_name(sg_plan_algo a);
-SG_API bool sg_plan_algo_parse(const char *name, sg_plan_algo *out);
 
 /* Machine rates, GB/s. */
 typedef struct sg_rates {
