@@ -672,7 +672,6 @@ SG_API sg_status sg_gpu_selftest(int index, uint64_t bytes, double *gbps, sg_err
  * C: works without a GPU. */
 
 typedef enum sg_plan_algo { SG_PLAN_MST = 0, SG_PLAN_SSSP, SG_PLAN_BFS } sg_plan_algo;
-
 SG_API const char *sg_plan_algo_name(sg_plan_algo a);
 SG_API bool sg_plan_algo_parse(const char *name, sg_plan_algo *out);
 
