@@ -24,6 +24,7 @@ if SG="$SG" REPS=2 RUN_TIMEOUT=60 bash "$BENCH/aims.sh" w logs 10 >script.out 2>
 else
     fail "aims.sh runs (exit $?: $(tail -3 script.out))"
 fi
+grep_in script.out "warm-up: mst at 6G on w/rmat10.sg (not logged)" "a warm-up run before the repetitions"
 for g in rmat ssca2; do
     f=logs/aims-$g-10.jsonl
     n=$(grep -c '^# ' "$f" 2>/dev/null || echo 0)
@@ -36,6 +37,18 @@ if GRAPHS=rmat-degree SG="$SG" REPS=1 ALGOS=mst bash "$BENCH/aims.sh" w logs 10 
     pass "a renumbered graph (rmat-degree)"
 else
     fail "a renumbered graph (rmat-degree): $(tail -3 script.out)"
+fi
+if GRAPHS=rmat SG="$SG" REPS=1 ALGOS="sssp bfs" WARMUP=0 bash "$BENCH/aims.sh" w logs2 10 >script.out 2>&1; then
+    if grep -qF "warm-up" script.out; then fail "WARMUP=0: no warm-up"; else pass "WARMUP=0: no warm-up"; fi
+    n=$(grep -c '^# ' logs2/aims-rmat-10.jsonl)
+    [ "$n" -eq 4 ] && pass "ALGOS=\"sssp bfs\": 4 runs logged" || fail "ALGOS=\"sssp bfs\": $n runs logged, wanted 4"
+else
+    fail "WARMUP=0 run: $(tail -3 script.out)"
+fi
+if GRAPHS=rmat SG="$SG" REPS=1 ALGOS=bfs bash "$BENCH/aims.sh" w logs2 10 >script.out 2>&1; then
+    grep_in script.out "warm-up: bfs at 6G on w/rmat10.sg" "the warm-up takes the first algorithm"
+else
+    fail "ALGOS=bfs run: $(tail -3 script.out)"
 fi
 if GRAPHS=grid SG="$SG" bash "$BENCH/aims.sh" w logs 10 >script.out 2>&1; then
     fail "an unknown graph kind is refused"

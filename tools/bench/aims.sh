@@ -17,6 +17,10 @@
 # Output: LOGDIR/aims-GRAPH-SCALE.jsonl, one JSON object per run, each
 # after a line "# label rep"; a run that fails or times out (RUN_TIMEOUT
 # seconds, default 300) is logged as {"failed": "label"}.
+# Before the repetitions, one budgeted run of the first algorithm on each
+# store, not logged (WARMUP=0: none): the first run after a store is
+# written ran its forest's first round 20-40 % slower (docs/benchmarks.md,
+# thirty-first session).
 set -euo pipefail
 work=${1:?WORKDIR}
 log=${2:?LOGDIR}
@@ -52,6 +56,14 @@ for g in ${GRAPHS:-rmat ssca2}; do
   fi
   out=$log/aims-$g-$s.jsonl
   : > "$out"
+  if [ "${WARMUP:-1}" != 0 ]; then
+    set -- $algos
+    wsrc=(--source random:1)
+    [ "$1" = mst ] && wsrc=()
+    echo "warm-up: $1 at $budget on $store (not logged)" >&2
+    timeout "${RUN_TIMEOUT:-300}" $sg "$1" "$store" "${wsrc[@]}" --device-mem "$budget" --json --quiet \
+      >/dev/null 2>&1 || echo "warm-up: $1 on $store failed (the repetitions go on)" >&2
+  fi
   for rep in $(seq 1 "$reps"); do
     for a in $algos; do
       src=(--source random:1)
