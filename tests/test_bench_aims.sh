@@ -118,5 +118,13 @@ grep_in out "- BFS at least 5x the CPU: met in 1 of 1 (every run)" "BFS verdict 
 grep_in out "- peak device memory within the budget: met in 5 of 6" "peak verdict (one over)"
 python3 "$BENCH/aims_table.py" --pcie 50 --host 90 aims-rmat-26.jsonl >out 2>err
 grep_in out "(% of 140)" "--pcie and --host set the wire"
+if grep -qF "all 2 logs" out; then fail "one log: no combined section"; else pass "one log: no combined section"; fi
+# the same graph in two logs (two device calls): the verdicts over both
+mkdir -p call2 && cp aims-rmat-26.jsonl call2/
+python3 "$BENCH/aims_table.py" aims-rmat-26.jsonl call2/aims-rmat-26.jsonl >out 2>err
+grep_in out "## rmat, scale 26: all 2 logs" "two logs of one graph: a combined section"
+grep_in out "- first round at 70 % or more of 142 GB/s: met in 2 of 6" "combined first round verdict"
+grep_in out "- forest 0.44 s or less: met in 2 of 6" "combined 0.44 s verdict"
+grep_in out "- peak device memory within the budget: met in 10 of 12" "combined peak verdict"
 
 cli_finish
