@@ -510,8 +510,9 @@ sg_status sg_store_degree_stats(sg_store *s, const sg_read_options *opt, sg_degr
                 continue;
             }
             const uint64_t d = x[i + 1] - x[i];
-            /* the degree before: in the chunk, or the last chunk's last */
-            if (i > 0 ? x[i] >= x[i - 1] && d < x[i] - x[i - 1] : v0 > 0 && d < last)
+            /* the degree before: in the chunk, or the last chunk's last
+             * (decreasing offsets fail the call below, whatever this counts) */
+            if (i > 0 ? d < x[i] - x[i - 1] : v0 > 0 && d < last)
                 descents++;
             if (d < dmin) dmin = d;
             if (d > dmax) dmax = d;

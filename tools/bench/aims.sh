@@ -57,12 +57,12 @@ for g in ${GRAPHS:-rmat ssca2}; do
   out=$log/aims-$g-$s.jsonl
   : > "$out"
   if [ "${WARMUP:-1}" != 0 ]; then
-    set -- $algos
+    first=${algos%% *}
     wsrc=(--source random:1)
-    [ "$1" = mst ] && wsrc=()
-    echo "warm-up: $1 at $budget on $store (not logged)" >&2
-    timeout "${RUN_TIMEOUT:-300}" $sg "$1" "$store" "${wsrc[@]}" --device-mem "$budget" --json --quiet \
-      >/dev/null 2>&1 || echo "warm-up: $1 on $store failed (the repetitions go on)" >&2
+    [ "$first" = mst ] && wsrc=()
+    echo "warm-up: $first at $budget on $store (not logged)" >&2
+    timeout "${RUN_TIMEOUT:-300}" $sg "$first" "$store" "${wsrc[@]}" --device-mem "$budget" --json --quiet \
+      >/dev/null 2>&1 || echo "warm-up: $first on $store failed (the repetitions go on)" >&2
   fi
   for rep in $(seq 1 "$reps"); do
     for a in $algos; do
