@@ -1514,6 +1514,39 @@ __global__ void k_cpick(uint64_t ns, const uint32_t *__restrict__ scan,
     }
 }
 
+// The first round's minima and choices in one pass, where every tree is one
+// vertex and the scan list's vertices are the k trees (k == ns): a tree's
+// minimum is its vertex's first cache slot, which leaves the tree unless it
+// is empty (the cache holds no self-loop, and any other entry leaves a
+// one-vertex tree), and the tree it chose is its neighbour's. Writes what
+// k_cpick (cslot, state), k_reset_best with k_reduce1 / k_reduce2 (bestA,
+// bestB) and merge_round's k_choose (nxt) would write there, in one
+// coalesced pass and one gather of comp instead of five launches with
+// warp matches and atomics (R-MAT 26: 34 M trees, ~4 ms; SSCA2 26: 67 M).
+__global__ void k_first_minima(uint64_t ns, const uint32_t *__restrict__ scan,
+                               const uint32_t *__restrict__ comp, const uint64_t *__restrict__ vc,
+                               int K, uint64_t *bestA, uint32_t *bestB, uint32_t *nxt,
+                               uint8_t *cslot, uint8_t *state)
+{
+    for (uint64_t i = gtid(); i < ns; i += gthreads()) {
+        const uint32_t v = scan[i], t = comp[v];
+        const uint64_t e = vc[(uint64_t)v * (uint64_t)K];
+        state[i] = 0;
+        if (e == NONE64) {
+            cslot[i] = NO_SLOT;
+            bestA[t] = NONE64;
+            bestB[t] = NONE32;
+            nxt[t] = t;
+            continue;
+        }
+        const uint32_t nb = (uint32_t)e;
+        cslot[i] = 0;
+        bestA[t] = (e >> 32) << 32 | (v < nb ? v : nb);
+        bestB[t] = v < nb ? nb : v;
+        nxt[t] = comp[nb];
+    }
+}
+
 // A vertex's candidate (key << 32 | nbr, NONE64 for none): cand[i] without
 // the cache, else its cache slot cslot[i].
 struct Cands {
@@ -1783,15 +1816,20 @@ static sg_status find_round(sgk_ctx *c, const uint32_t *scan, uint64_t ns, XA x,
 // edges recorded, pointer jumping to the roots (a device flag read back per
 // launch), live roots renumbered by an exclusive scan, and comp updated for
 // every vertex. tmp: CUB scratch of tmp_bytes (sized for a scan of n).
+// chosen: nxt holds every tree's choice already (k_first_minima), so
+// k_choose is not launched.
 static sg_status merge_round(sgk_ctx *c, uint64_t n, uint64_t k, uint64_t cap, bool f32,
                              void *tmp, size_t tmp_bytes, ull *dctr, uint64_t *bestA,
                              uint32_t *bestB, uint32_t *comp, uint32_t *nxt, uint32_t *par,
-                             uint32_t *rn, uint32_t *ou, uint32_t *ov, uint32_t *ow, sg_error *err)
+                             uint32_t *rn, uint32_t *ou, uint32_t *ov, uint32_t *ow, bool chosen,
+                             sg_error *err)
 {
     cudaStream_t st = c->stream;
     size_t tb = tmp_bytes;
-    k_choose<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB, comp, nxt);
-    SGK_LAUNCHED("k_choose");
+    if (!chosen) {
+        k_choose<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB, comp, nxt);
+        SGK_LAUNCHED("k_choose");
+    }
     k_record<<<grid(c, k), BLK, 0, st>>>(k, nxt, bestA, bestB, par, ou, ov, ow, cap, f32, dctr);
     SGK_LAUNCHED("k_record");
     const bool roots = !sgk_ctx_disabled(c, "jump-roots");
@@ -2062,7 +2100,7 @@ static sg_status edge_rounds(Ctx &X, uint64_t n, uint64_t &k, uint64_t ne, uint6
         k_ereduce2<<<grid(c, ne), BLK, 0, st>>>(ne, A[0], A[1], A[2], A[3], A[4], bestA, bestB);
         SGK_LAUNCHED("k_ereduce2");
         SGK_TRY(merge_round(c, n, k, cap, f32, X.tmp.p, X.tmp.n, dctr, bestA, bestB, comp, nxt,
-                            par, rn, ou, ov, ow, err));
+                            par, rn, ou, ov, ow, false, err));
         SGK_CU(cudaMemsetAsync(dctr + C_NE, 0, sizeof(ull), st));
         k_ecompact<<<grid(c, ne), BLK, 0, st>>>(ne, nxt, A[0], A[1], A[2], A[3], A[4], B[0], B[1],
                                                 B[2], B[3], B[4], dctr);
@@ -2401,7 +2439,7 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
         SGK_LAUNCHED("k_reduce2");
         // merge (shared with edge mode below)
         SGK_TRY(merge_round(c, n, k, cap, f32, X.tmp.p, X.tmp.n, dctr.p, bestA.p, bestB.p, comp.p,
-                            nxt.p, par.p, rn.p, ou.p, ov.p, ow.p, err));
+                            nxt.p, par.p, rn.p, ou.p, ov.p, ow.p, false, err));
         k_keep<<<grid(c, ns), BLK, 0, st>>>(ns, scan, candA, comp, flags);
         SGK_LAUNCHED("k_keep");
         tb = X.tmp.n;
@@ -2583,9 +2621,12 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // offers, not by rank), dense-trees (tree ids are the vertex ids, not
 // ranks among the vertices with a list), jump-roots (the merge's pointer
 // jumping launched again until nothing changes, not until every thread
-// reached its root; in core too).
+// reached its root; in core too), first-minima (the first round's minima
+// by pick and reduce and its choices by the merge's k_choose, not in one
+// pass over the first cache slots).
 // COUNTERS: weight_order (1: the heads were read), dense_trees (1: the
-// trees to merge are the vertices with a list, ids dense), first_offsets_us,
+// trees to merge are the vertices with a list, ids dense),
+// first_minima_fused (1: the first round took k_first_minima), first_offsets_us,
 // first_join_us, first_minima_us, first_merge_us, first_keep_us (the
 // first round's vertex work around its fill, from events), entries_read (list entries the walks read), host_list_bytes (A
 // and W bytes they read from host memory), cache_slots (K), lists_refilled
@@ -3060,6 +3101,27 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         SGK_LAUNCHED("k_cpick");
         return SG_OK;
     };
+    // The states and minima after a fill: in the first round, where each
+    // vertex of the scan list is a tree of its own (k == ns), one pass
+    // (k_first_minima) that makes the merge's choices too (chosen); else
+    // pick and reduce. R-MAT 26 at 6G: pick and reduce took 4.1 ms of the
+    // first round's ~170, SSCA2 26 8.1 ms (docs/benchmarks.md, thirty-first
+    // session). "first-minima" disabled: pick and reduce always.
+    bool chosen = false;
+    uint64_t first_fused = 0; // counter first_minima_fused
+    const bool first_min = !sgk_ctx_disabled(c, "first-minima");
+    auto minima = [&]() -> sg_status {
+        if (iters == 1 && k == ns && first_min) {
+            k_first_minima<<<grid(c, ns), BLK, 0, st>>>(ns, scan, comp, vc, K, bestA, bestB, nxt,
+                                                          cslot, flags);
+            SGK_LAUNCHED("k_first_minima");
+            chosen = true;
+            first_fused = 1;
+            return SG_OK;
+        }
+        SGK_TRY(pick());
+        return reduce();
+    };
     // The first round's fills: the device prefix's entries in place, then
     // the host entries in pieces claimed by the GPU (gpu_first) and, with a
     // CPU share, by the CPU threads (cpu_first_fill) at the same time, the
@@ -3160,8 +3222,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 SGK_CU(cudaEventRecord(pipe.r1, st));
                 refill_timed = true;
             }
-            SGK_TRY(pick());
-            return reduce();
+            return minima();
         }
         SGK_TRY(offsets(R, nr));
         if (iters == 1) {
@@ -3173,8 +3234,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             SGK_CU(cudaEventRecord(pipe.r1, st));
             refill_timed = true;
         }
-        SGK_TRY(pick());
-        return reduce();
+        return minima();
     };
 
     bool edge_mode = false;
@@ -3218,7 +3278,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             if (parts) SGK_CU(cudaEventRecord(pipe.v[2], st));
         }
         SGK_TRY(merge_round(c, n, k, cap, f32, X.tmp.p, X.tmp.n, dctr.p, bestA.p, bestB.p, comp.p,
-                            nxt.p, par.p, rn.p, ou.p, ov.p, ow.p, err));
+                            nxt.p, par.p, rn.p, ou.p, ov.p, ow.p, chosen, err));
+        chosen = false;
         if (parts) SGK_CU(cudaEventRecord(pipe.v[3], st));
         if (K == 0)
             k_keep<<<grid(c, ns), BLK, 0, st>>>(ns, scan, cand, comp, flags);
@@ -3376,6 +3437,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "gpu_first_entries", gpu_first_entries);
     sgk_stats_set(stats, "first_round_us", first_round_us);
     sgk_stats_set(stats, "dense_trees", dense ? 1 : 0);
+    sgk_stats_set(stats, "first_minima_fused", first_fused);
     {
         static const char *const part_names[5] = {"first_offsets_us", "first_join_us",
                                                   "first_minima_us", "first_merge_us",

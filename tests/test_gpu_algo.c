@@ -919,7 +919,7 @@ static void test_disable_switches(void **state)
                               "bucket-balance,prefilter,far-window,defer-heavy,light-index,done-bits,"
                               "bf-ldg,bf-segments,vertex-cache,wide-cache,stream-first,dma-pull,wide-delta,"
                               "device-rounds,device-buckets,wider-delta,keep-index,keep-work,"
-                              "dense-trees,jump-roots";
+                              "dense-trees,jump-roots,first-minima";
     char *saved = env_push(all);
     /* the device context reads the variable when it is made (first GPU use) */
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0), *gpu = mkrun(SG_BACKEND_GPU, 0);
@@ -1786,6 +1786,79 @@ static void test_hybrid_first_loops(void **state)
         sg_run_free(cpu);
         sg_graph_free(g);
     }
+}
+
+/* The first round's minima and choices in one pass (kernels/mst.cu,
+ * k_first_minima): where each vertex with a list is a tree of its own and
+ * the trees are just those (dense tree ids, or every vertex has a list),
+ * a tree's minimum is its vertex's first cache slot. Every test graph
+ * (ties, self-loops, repeated edges, isolated vertices, several
+ * components, hubs), u32 weights in id order and f32 weights in weight
+ * order, lists on the device, on the host and split three ways: the forest
+ * is Kruskal's with the pass, with "first-minima" disabled (pick and
+ * reduce), and with "dense-trees" disabled (the pass then only where every
+ * vertex has a list); counter first_minima_fused says which ran. */
+static void test_hybrid_first_minima(void **state)
+{
+    (void)state;
+    static const int fr[][3] = {{8, 8, 8}, {0, 0, 0}, {3, 5, 1}};
+    static const char *const modes[] = {NULL, "first-minima", "dense-trees"};
+    sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
+    char what[300];
+    uint64_t fused_runs[3] = {0, 0, 0};
+    for (int mi = 0; mi < 3; mi++) {
+        char *saved = env_push(modes[mi]);
+        for (int k = 0; k < TG_NKINDS; k++)
+            for (int si = 0; si < n_sizes(); si++)
+                for (int f32 = 0; f32 < 2; f32++) {
+                    sg_graph *g = tg_make((tg_kind)k, size_at(si), 11, false, f32);
+                    sg_error err = {0};
+                    if (f32 && sg_graph_sort_by_weight(g, 2, &err) != SG_OK)
+                        fail_msg("%s", err.msg);
+                    const uint64_t n = nverts(g), *x = sg_graph_offsets(g);
+                    uint64_t listed = 0;
+                    for (uint64_t v = 0; v < n; v++) listed += x[v + 1] > x[v];
+                    char base[200];
+                    describe(base, sizeof base, (tg_kind)k, size_at(si), 11, false, f32, g);
+                    for (int i = 0; i < 3; i++) {
+                        snprintf(what, sizeof what,
+                                 "%s%s, hybrid split %d/8 %d/8 %d/8, disabled: %s", base,
+                                 f32 ? ", lists by weight" : "", fr[i][0], fr[i][1], fr[i][2],
+                                 modes[mi] ? modes[mi] : "none");
+                        sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
+                        mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
+                        uint64_t fused = 0, slots = 0, iters = 0, dense = 0;
+                        if (!tu_counter(run, "first_minima_fused", &fused) ||
+                            !tu_counter(run, "cache_slots", &slots) ||
+                            !tu_counter(run, "iterations", &iters) ||
+                            !tu_counter(run, "dense_trees", &dense))
+                            fail_msg("%s: no first_minima_fused / cache_slots / iterations / "
+                                     "dense_trees counters",
+                                     what);
+                        const bool want = mi != 1 && slots > 0 && iters > 0 &&
+                                          (dense == 1 || listed == n);
+                        if (fused != (want ? 1u : 0u) || (mi == 2 && dense != 0))
+                            fail_msg("%s: first_minima_fused %llu, want %d (cache slots %llu, "
+                                     "rounds %llu, dense ids %llu, %llu of %llu vertices "
+                                     "with a list)",
+                                     what, (unsigned long long)fused, want,
+                                     (unsigned long long)slots, (unsigned long long)iters,
+                                     (unsigned long long)dense, (unsigned long long)listed,
+                                     (unsigned long long)n);
+                        fused_runs[mi] += fused;
+                        sg_run_free(run);
+                    }
+                    sg_graph_free(g);
+                }
+        env_pop(saved);
+    }
+    /* by default the pass runs, and with dense ids off on the graphs where
+     * every vertex has a list (grids, paths, SSCA2) */
+    if (fused_runs[0] == 0 || fused_runs[2] == 0 || fused_runs[2] >= fused_runs[0])
+        fail_msg("runs with the first round's minima in one pass: %llu by default, %llu with "
+                 "dense-trees disabled",
+                 (unsigned long long)fused_runs[0], (unsigned long long)fused_runs[2]);
+    sg_run_free(cpu);
 }
 
 /* SSSP's light index built with the CPU threads (kernels/sssp.cu,
@@ -2775,6 +2848,7 @@ int main(void)
         cmocka_unit_test(test_hybrid_forest_cache),
         cmocka_unit_test(test_hybrid_first_loops),
         cmocka_unit_test(test_hybrid_fill_rank),
+        cmocka_unit_test(test_hybrid_first_minima),
         cmocka_unit_test(test_hybrid_sssp_share),
         cmocka_unit_test(test_hybrid_budget),
         cmocka_unit_test(test_hybrid_weight_order),
