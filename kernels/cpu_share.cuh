@@ -71,11 +71,6 @@ struct sgk_meet {
         clow = v0;
         return true;
     }
-    bool stopped()
-    {
-        std::lock_guard<std::mutex> hold(mu);
-        return stop;
-    }
     void halt()
     {
         std::lock_guard<std::mutex> hold(mu);

@@ -128,32 +128,21 @@ static inline void prefetch_lines(const uint32_t *arr, uint64_t e0, uint64_t e1)
  * empty, in no pattern). Returns the records written. */
 static uint64_t topk_run(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
                          uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter,
-                         bool prefetch, uint64_t maxlen, uint64_t *out, uint32_t *idx,
-                         sgk_topk_tally *t)
+                         bool prefetch, uint64_t *out, uint32_t *idx, sgk_topk_tally *t)
 {
     const uint64_t end = x[v1];
     uint64_t pf = x[v0]; /* A and W prefetched up to entry pf */
-    uint64_t pv = v0;    /* with maxlen: lists prefetched below vertex pv */
     uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0, r = 0;
     uint64_t scratch[4];
     uint32_t spare = 0;
     for (uint64_t v = v0; v < v1; v++) {
         const uint64_t b = x[v], len = x[v + 1] - b;
-        if (prefetch && maxlen == UINT64_MAX) {
+        if (prefetch) {
             const uint64_t ahead = end - b < SGK_TOPK_AHEAD ? end : b + SGK_TOPK_AHEAD;
             prefetch_lines(w, pf, ahead);
             prefetch_lines(a, pf, ahead);
             pf = ahead > pf ? ahead : pf;
-        } else if (prefetch) { /* list by list, the ones passed over left out */
-            for (; pv < v1 && x[pv] < b + SGK_TOPK_AHEAD; pv++) {
-                const uint64_t l0 = x[pv], l1 = x[pv + 1];
-                if (l1 - l0 > maxlen) continue;
-                prefetch_lines(w, l0 > pf ? l0 : pf, l1);
-                prefetch_lines(a, l0 > pf ? l0 : pf, l1);
-                pf = l1 > pf ? l1 : pf;
-            }
         }
-        if (len > maxlen) continue; /* another pass takes it */
         uint64_t *o = out + (v - v0) * (uint64_t)K;
         if (idx) {
             const bool keep = len > 0;
@@ -177,46 +166,14 @@ void sgk_topk_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w, uin
                     uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter, bool prefetch,
                     uint64_t *out, sgk_topk_tally *t)
 {
-    (void)topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, UINT64_MAX, out, NULL, t);
+    (void)topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, out, NULL, t);
 }
 
 uint64_t sgk_topk_packed(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
                          uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter,
-                         bool prefetch, uint64_t maxlen, uint64_t *rec, uint32_t *idx,
-                         sgk_topk_tally *t)
+                         bool prefetch, uint64_t *rec, uint32_t *idx, sgk_topk_tally *t)
 {
-    return topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, maxlen, rec, idx, t);
-}
-
-uint64_t sgk_topk_packed_of(const uint64_t *x, const uint32_t *a, const uint32_t *w,
-                            const uint32_t *verts, uint64_t cnt, sgk_topk_fn topk, bool f32,
-                            int K, bool filter, uint64_t *rec, uint32_t *idx, sgk_topk_tally *t)
-{
-    uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0, r = 0;
-    uint64_t scratch[4];
-    uint32_t spare = 0;
-    for (uint64_t i = 0; i < cnt; i++) {
-        const uint32_t v = verts[i];
-        const uint64_t b = x[v], len = x[(uint64_t)v + 1] - b;
-        if (i + 1 < cnt) { /* the next list's head (the hardware streams the rest) */
-            const uint64_t nb = x[verts[i + 1]];
-            __builtin_prefetch(w + nb, 0, 3);
-            __builtin_prefetch(a + nb, 0, 3);
-        }
-        const bool keep = len > 0;
-        uint64_t *o = keep ? rec + r * (uint64_t)K : scratch;
-        *(keep ? idx + r : &spare) = v;
-        r += keep;
-        nlv += topk(a + b, w + b, len, v, f32, K, filter, o);
-        nl += keep;
-        nlong += filter && len > SGK_TOPK_BLOCKS_PAST;
-        ne += len;
-    }
-    t->lists += nl;
-    t->longs += nlong;
-    t->entries += ne;
-    t->leaving += nlv;
-    return r;
+    return topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, rec, idx, t);
 }
 
 #if SGK_HAVE_AVX512

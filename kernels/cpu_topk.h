@@ -81,22 +81,10 @@ void sgk_topk_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w, uin
  * for (v1 - v0) K slots and idx for v1 - v0 vertices (v < 2^32); nothing
  * past the records returned is written. Returns the records. (At R-MAT 26
  * about half the lists the CPU threads take are empty: their slots were
- * half of what the threads sent to the device.) Lists of more than maxlen
- * entries are passed over as if empty, neither read (the prefetch too
- * leaves them out) nor counted: another pass takes them
- * (sgk_topk_packed_of); UINT64_MAX passes over none. */
+ * half of what the threads sent to the device.) */
 uint64_t sgk_topk_packed(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
                          uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter,
-                         bool prefetch, uint64_t maxlen, uint64_t *rec, uint32_t *idx,
-                         sgk_topk_tally *t);
-
-/* sgk_topk_packed over the lists of verts[0..cnt) in that order, wherever
- * they lie (the forest's first round gives the CPU threads the long lists
- * of the whole host range first): a record for each list with entries.
- * Returns the records. */
-uint64_t sgk_topk_packed_of(const uint64_t *x, const uint32_t *a, const uint32_t *w,
-                            const uint32_t *verts, uint64_t cnt, sgk_topk_fn topk, bool f32,
-                            int K, bool filter, uint64_t *rec, uint32_t *idx, sgk_topk_tally *t);
+                         bool prefetch, uint64_t *rec, uint32_t *idx, sgk_topk_tally *t);
 
 #ifdef __cplusplus
 }

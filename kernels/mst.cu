@@ -165,7 +165,6 @@ enum {
     C_PSPARSE,      // first round, the device prefix: one-list tiles (as C_SPARSE)
     C_PLOOPT,       // first round, the device prefix: such tiles read whole (C_LOOPT)
     C_RANKT,        // in-place executor: tiles the cache's fills by rank walked (k_hfill)
-    C_LSKIP,        // streamed first round: entries of the CPU threads' long lists passed over
     C_NCTR
 };
 static_assert(C_LOOPT == C_SPARSE + 1 && C_PLOOPT == C_PSPARSE + 1, "k_hfirst's tile counters");
@@ -1354,19 +1353,11 @@ __global__ void __launch_bounds__(BLK)
 // and those read whole (tiles[1]). Host bytes: 4 an entry read whole, 32 a
 // candidate's sector. With nothing staged (buf null, p0 = p1) it walks
 // lists where they live: the first round's device prefix.
-//
-// Beside the CPU threads' long lists (LONG; a build of its own, so that the
-// other's registers do not change): the entries of a list
-// of lmin entries or more that starts at or past entry lpos are the
-// threads' (cpu_first_fill takes those lists first); they are passed over
-// (counted in C_LSKIP), and a tile of nothing else ends at once
-// (k_pull_long copied nothing for it).
-template <class XS, int MINB, bool LONG>
+template <class XS, int MINB>
 __global__ void __launch_bounds__(BLK, MINB)
     k_hfirst(uint64_t ns, const uint64_t *__restrict__ off, const uint32_t *__restrict__ scan,
              XS x, StagedArr a, StagedArr w, bool f32, const uint32_t *__restrict__ comp,
-             uint64_t *vc, int K, uint64_t jlo, uint64_t jhi, uint64_t lmin, uint64_t lpos,
-             ull *ctr, ull *tiles)
+             uint64_t *vc, int K, uint64_t jlo, uint64_t jhi, ull *ctr, ull *tiles)
 {
     const uint64_t T = off[ns] < jhi ? off[ns] : jhi;
     if (jlo >= T) return;
@@ -1374,7 +1365,6 @@ __global__ void __launch_bounds__(BLK, MINB)
     const uint64_t tile = 32ull * HT_STEPS;
     const uint64_t span = (gthreads() / 32) * tile;
     uint64_t skipped = 0, leaving = 0, hostb = 0, sparse = 0, loops = 0;
-    uint32_t lskip = 0; // a lane's entries of long lists (< 2^32 in a piece)
     for (uint64_t b = jlo + (gtid() / 32) * tile; b < T; b += span) {
         const uint64_t j = b + lane_id();
         SegWalk sw; // each lane walks on from the list of the tile's first entry
@@ -1388,10 +1378,6 @@ __global__ void __launch_bounds__(BLK, MINB)
             pos[r] = 0, v[r] = NONE32, t[r] = 0, key[r] = 0, nb[r] = 0, tn[r] = 0;
             if (jr < T) {
                 pos[r] = sw.at(jr, off, scan, comp, x);
-                if (LONG && sw.soff >= lpos && off[sw.s + 1] - sw.soff >= lmin) {
-                    lskip++; // a long list: the CPU threads'
-                    continue;
-                }
                 v[r] = sw.v;
                 t[r] = sw.t;
                 key[r] = sgk_weight_key(f32, w[pos[r]]);
@@ -1399,7 +1385,6 @@ __global__ void __launch_bounds__(BLK, MINB)
                 in |= 1u << r;
             }
         }
-        if (LONG && __ballot_sync(FULL, in != 0) == 0) continue; // the threads'
         // one list: every entry of the tile is lane 0's first one's vertex's
         const uint32_t v0 = __shfl_sync(FULL, v[0], 0);
         bool mine = true;
@@ -1487,7 +1472,6 @@ __global__ void __launch_bounds__(BLK, MINB)
     sgk_warp_add(skipped, &ctr[C_SKIPPED]);
     sgk_warp_add(hostb, &ctr[C_HOSTB]);
     sgk_warp_add(leaving, &ctr[C_INTER]);
-    if (LONG) sgk_warp_add((uint64_t)lskip, &ctr[C_LSKIP]);
     if (lane_id() == 0 && sparse > 0) atomicAdd(&tiles[0], (ull)sparse);
     if (lane_id() == 0 && loops > 0) atomicAdd(&tiles[1], (ull)loops);
 }
@@ -1496,11 +1480,10 @@ __global__ void __launch_bounds__(BLK, MINB)
 // or as many as it takes (96: 2 blocks).
 using HfirstFn = void (*)(uint64_t, const uint64_t *, const uint32_t *, sgk_arr<uint64_t>,
                           StagedArr, StagedArr, bool, const uint32_t *, uint64_t *, int,
-                          uint64_t, uint64_t, uint64_t, uint64_t, ull *, ull *);
-static HfirstFn hfirst_fn(bool occ3, bool lng = false)
+                          uint64_t, uint64_t, ull *, ull *);
+static HfirstFn hfirst_fn(bool occ3)
 {
-    if (lng) return occ3 ? k_hfirst<sgk_arr<uint64_t>, 3, true> : k_hfirst<sgk_arr<uint64_t>, 1, true>;
-    return occ3 ? k_hfirst<sgk_arr<uint64_t>, 3, false> : k_hfirst<sgk_arr<uint64_t>, 1, false>;
+    return occ3 ? k_hfirst<sgk_arr<uint64_t>, 3> : k_hfirst<sgk_arr<uint64_t>, 1>;
 }
 
 // The cache's candidates: cslot[i] = the first slot of scan[i] still
@@ -1772,80 +1755,6 @@ __global__ void k_pull_mixed(uint64_t ns, const uint64_t *__restrict__ off,
         }
     }
     sgk_warp_add(copied, &ctr[C_PULLA]);
-}
-
-// The streamed first round's copies beside the CPU threads' long lists
-// (k_hfirst with lmin set): per tile of 256 entries from jlo (k_hfirst's
-// tiles) of the piece [jlo, jhi), nothing for a tile wholly in one list
-// of lmin entries or more starting at or past entry lpos (the threads
-// take those lists); else W's entries staged in w (p >= w.p0), and A's in
-// a (p >= a.p0) where the tile spans lists (k_pull_mixed's rule: a tile
-// of one list reads A in place at its candidates). Adds the bytes copied
-// to ctr[C_PULLA].
-__global__ void k_pull_long(uint64_t ns, const uint64_t *__restrict__ off, StagedArr a,
-                            StagedArr w, uint64_t jlo, uint64_t jhi, uint64_t lmin, uint64_t lpos,
-                            ull *ctr)
-{
-    const uint64_t T = off[ns] < jhi ? off[ns] : jhi;
-    const uint64_t tile = 32ull * HT_STEPS;
-    const uint64_t span = (gthreads() / 32) * tile;
-    uint32_t *const ab = const_cast<uint32_t *>(a.buf), *const wb = const_cast<uint32_t *>(w.buf);
-    uint64_t copied = 0;
-    for (uint64_t b = jlo + (gtid() / 32) * tile; b < T; b += span) {
-        const uint64_t e = b + tile < T ? b + tile : T; // the tile's end
-        const uint64_t s = warp_seek(off, ns, b), s0 = off[s], s1 = off[s + 1];
-        const bool one = s1 >= e; // the list holding entry b holds e - 1 too
-        if (one && s0 >= lpos && s1 - s0 >= lmin) continue; // the threads'
-        uint32_t ra[HT_STEPS], rw[HT_STEPS];
-#pragma unroll
-        for (int k = 0; k < HT_STEPS; k++) {
-            const uint64_t p = b + lane_id() + 32ull * (uint64_t)k;
-            if (p < e && p >= w.p0 && p < w.p1) rw[k] = w.g.h[p];
-            if (!one && p < e && p >= a.p0 && p < a.p1) ra[k] = a.g.h[p];
-        }
-#pragma unroll
-        for (int k = 0; k < HT_STEPS; k++) {
-            const uint64_t p = b + lane_id() + 32ull * (uint64_t)k;
-            if (p < e && p >= w.p0 && p < w.p1) {
-                wb[p - w.p0] = rw[k];
-                copied += 4;
-            }
-            if (!one && p < e && p >= a.p0 && p < a.p1) {
-                ab[p - a.p0] = ra[k];
-                copied += 4;
-            }
-        }
-    }
-    sgk_warp_add(copied, &ctr[C_PULLA]);
-}
-
-// The entries of the first round's lists that start at or past entry lpos,
-// by length: hist[b] += the entries of such lists of 2^b to 2^(b+1) - 1
-// entries (list s of the scan list: off[s] .. off[s + 1]).
-__global__ void k_long_hist(uint64_t ns, const uint64_t *__restrict__ off, uint64_t lpos,
-                            ull *hist)
-{
-    __shared__ ull h[64];
-    for (unsigned i = threadIdx.x; i < 64; i += blockDim.x) h[i] = 0;
-    __syncthreads();
-    for (uint64_t s = gtid(); s < ns; s += gthreads()) {
-        const uint64_t s0 = off[s], len = off[s + 1] - s0;
-        if (s0 >= lpos && len > 0) atomicAdd(&h[63 - __clzll((long long)len)], (ull)len);
-    }
-    __syncthreads();
-    for (unsigned i = threadIdx.x; i < 64; i += blockDim.x)
-        if (h[i]) atomicAdd(&hist[i], h[i]);
-}
-
-// flag[s] = 1 where list s is the CPU threads' (lmin entries or more, from
-// entry lpos on), else 0.
-__global__ void k_long_flags(uint64_t ns, const uint64_t *__restrict__ off, uint64_t lmin,
-                             uint64_t lpos, uint8_t *flag)
-{
-    for (uint64_t s = gtid(); s < ns; s += gthreads()) {
-        const uint64_t s0 = off[s];
-        flag[s] = s0 >= lpos && off[s + 1] - s0 >= lmin;
-    }
 }
 
 // The CPU threads' packed first-round results into the vertex cache, read
@@ -2321,19 +2230,12 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
 // top-K's filter), their entries and the leaving ones, the bytes sent, the
 // chunks sent and of them the packed ones, and the microseconds spent
 // waiting for a staging buffer (its last copy).
-// With lmin set (packed), the threads first take the long lists lv (every
-// host list of lmin entries or more from their lowest vertex on, wherever
-// it lies: first_round's long_lists) in batches of at most a stage
-// buffer's records and about maxe entries, each cut into pieces of about
-// equal entries; then chunks from n down as before, the long lists passed
-// over (long_entries: the first pass's entries).
 static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &mt, uint64_t maxe,
                                 sgk_topk_fn topk, bool f32, bool filter, bool prefetch,
-                                bool packed, bool sparse_only, const std::vector<uint32_t> &lv,
-                                uint64_t lmin, int K, uint64_t *vc, uint64_t &lists,
+                                bool packed, bool sparse_only, int K, uint64_t *vc, uint64_t &lists,
                                 uint64_t &longs, uint64_t &entries, uint64_t &leaving,
                                 uint64_t &sent, uint64_t &chunks, uint64_t &packs,
-                                uint64_t &long_entries, uint64_t &wait_us, sg_error *err)
+                                uint64_t &wait_us, sg_error *err)
 {
     const uint64_t per = 8 * (uint64_t)K;
     const uint64_t np = 8 * (uint64_t)sh.threads;
@@ -2361,64 +2263,6 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
     // 184-187 to 172-178 ms, the threads' waits for a staging buffer 9-12
     // ms to 0; even on SSCA2 26 and in the generator's order, where every
     // chunk is sparse (docs/benchmarks.md, twenty-eighth session).
-    // the long lists first
-    const bool long_pass = packed && lmin != NONE64;
-    const uint64_t maxlen = long_pass ? lmin - 1 : UINT64_MAX;
-    for (uint64_t at = 0; long_pass && at < lv.size() && !mt.stopped();) {
-        uint64_t b1 = at, be = 0; // the batch lv[at .. b1), be entries
-        while (b1 < lv.size() && b1 - at < maxv && (be < maxe || b1 == at)) {
-            be += x[(uint64_t)lv[b1] + 1] - x[lv[b1]];
-            b1++;
-        }
-        sgk_stage stg = {nullptr, 0, 0};
-        const double tw = sgi_now();
-        SGK_TRY(sgk_stage_begin(c, &stg, err));
-        wait_us += sgk_us_since(tw);
-        uint64_t *out = static_cast<uint64_t *>(stg.buf);
-        uint32_t *idx = reinterpret_cast<uint32_t *>(out + maxv * (uint64_t)K);
-        uint32_t *tbl = idx + maxv;
-        // np pieces of about equal entries (a list is not cut)
-        cut[0] = at;
-        uint64_t acc = 0, q = at;
-        for (uint64_t pc = 1; pc < np; pc++) {
-            const uint64_t want = be * pc / np;
-            while (q < b1 && acc < want) {
-                acc += x[(uint64_t)lv[q] + 1] - x[lv[q]];
-                q++;
-            }
-            cut[pc] = q;
-        }
-        cut[np] = b1;
-        uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0, nrec = 0;
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : nl, nlong, ne, nlv, nrec) \
-    num_threads(sh.threads)
-        for (uint64_t pc = 0; pc < np; pc++) {
-            sgk_topk_tally t = {0, 0, 0, 0};
-            const uint64_t o = cut[pc] - at;
-            const uint64_t r = sgk_topk_packed_of(x, sh.a, sh.w, lv.data() + cut[pc],
-                                                  cut[pc + 1] - cut[pc], topk, f32, K, filter,
-                                                  out + o * (uint64_t)K, idx + o, &t);
-            tbl[2 * pc] = (uint32_t)o;
-            tbl[2 * pc + 1] = (uint32_t)r;
-            nrec += r;
-            nl += t.lists;
-            nlong += t.longs;
-            ne += t.entries;
-            nlv += t.leaving;
-        }
-        lists += nl;
-        longs += nlong;
-        entries += ne;
-        long_entries += ne;
-        leaving += nlv;
-        k_share_scatter<<<(unsigned)np, BLK, 0, c->copy>>>(tbl, idx, out, K, vc);
-        SGK_LAUNCHED("k_share_scatter");
-        sent += nrec * (per + 4) + tblb;
-        packs++;
-        SGK_TRY(sgk_stage_end(c, &stg, err));
-        chunks++;
-        at = b1;
-    }
     bool pack = packed;
     while (mt.cpu(maxv, maxe, v0, v1)) {
         if (packed) { // from the chunk's first list with entries to past its last
@@ -2449,7 +2293,7 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
             const uint64_t at = cut[pc] - v0;
             if (pack) {
                 const uint64_t r = sgk_topk_packed(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk,
-                                                   f32, K, filter, prefetch, maxlen, out + at * K,
+                                                   f32, K, filter, prefetch, out + at * K,
                                                    idx + at, &t);
                 tbl[2 * pc] = (uint32_t)at;
                 tbl[2 * pc + 1] = (uint32_t)r;
@@ -2478,7 +2322,7 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         }
         SGK_TRY(sgk_stage_end(c, &stg, err));
         chunks++;
-        pack = packed && (long_pass || !sparse_only || 4 * nl <= 3 * cnt);
+        pack = packed && (!sparse_only || 4 * nl <= 3 * cnt);
     }
     return sgk_stage_finish(c, nullptr, nullptr, nullptr, err);
 }
@@ -3127,12 +2971,6 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         pgrid = (unsigned)c->sm_count;
     }
     uint64_t streamed = 0, pieces = 0, gpu_first_us = 0, cpu_first_us = 0, gpu_first_entries = 0;
-    // The CPU threads' long lists (first_round sets them): lists of lmin
-    // entries or more from entry lpos on, lverts their vertices; NONE64:
-    // none. The counters long_share_min, long_share_lists and
-    // long_share_entries.
-    uint64_t lmin = NONE64, lpos = 0, long_entries = 0;
-    std::vector<uint32_t> lverts;
     uint64_t cpu_wait_us = 0; // the CPU threads' waits for a staging buffer
     // The cache's fill from R's entries [jlo, jhi), reading lists where
     // they live; first: in the first round (every tree one vertex).
@@ -3177,14 +3015,11 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             // weights first: A is copied by k_pull_mixed, which reads the
             // offsets the compute stream made
             if (i == 0 && wfirst) SGK_CU(cudaStreamWaitEvent(cs, pipe.t0, 0));
-            for (StagedArr *z : {&sa, &sw})
-                if (z->p0 >= z->p1) z->p0 = z->p1 = 0;
-            if (lmin != NONE64) { // beside the threads' long lists: one kernel, both arrays
-                k_pull_long<<<pgrid, BLK, 0, cs>>>(nr, off, sa, sw, q0, q1, lmin, lpos, dctr);
-                SGK_LAUNCHED("k_pull_long");
-            }
             for (StagedArr *z : {&sa, &sw}) {
-                if (z->p0 >= z->p1 || lmin != NONE64) continue;
+                if (z->p0 >= z->p1) {
+                    z->p0 = z->p1 = 0;
+                    continue;
+                }
                 if (wfirst && z == &sa && dma) { // read in place (above)
                     z->p0 = z->p1 = 0;
                     continue;
@@ -3214,9 +3049,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             // tile's reads together gained nothing there, and its registers
             // slowed some first rounds; docs/benchmarks.md)
             if (wfirst) {
-                hfirst_fn(occ3, lmin != NONE64)<<<sgrid, BLK, 0, st>>>(
-                    nr, off, R, gx, sa, sw, f32, comp, vc, K, q0, q1, lmin, lpos, dctr,
-                    dctr + C_SPARSE);
+                hfirst_fn(occ3)<<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp, vc, K,
+                                                       q0, q1, dctr, dctr + C_SPARSE);
                 SGK_LAUNCHED("k_hfirst");
             } else if (rank) {
                 k_hfill<true><<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp, vc, K, q0,
@@ -3303,76 +3137,6 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     const bool sparse_only = !sgk_ctx_disabled(c, "share-sparse");
     uint64_t cpu_sent = 0; // the bytes of the CPU threads' results sent to the device
     uint64_t cpu_chunks = 0, cpu_packed = 0; // their chunks sent, and of them packed
-    // The CPU threads' long lists first. In the generator's order R-MAT's
-    // lists of every length lie mixed; the threads take a list at ~6.5 G
-    // entries/s on 16 threads (short lists bound by the top-K's compares),
-    // long ones (the filter's blocks) at ~9.6 G/s, and the GPU streams
-    // short lists at ~5.4 G/s (R-MAT 26 at 6G in ascending degree order,
-    // where the threads meet the GPU at the long lists: the first round
-    // 77-82 % of PCIe + host against 66-69 % in the generator's order;
-    // docs/benchmarks.md, thirty-first session). So, with the weights-first
-    // walk streamed by the copy kernels beside a dynamic, packed CPU share,
-    // the threads first take every host list of lmin entries or more
-    // (cpu_first_fill's first pass, over lverts), wherever it lies, and
-    // then meet the GPU over the others as before; the GPU passes the long
-    // lists over and copies nothing of their tiles (k_hfirst, k_pull_long).
-    // lmin: the least power of two, at least LONG_MIN entries, whose lists
-    // hold at most a fraction f of the threads' range's entries, f the
-    // threads' part of a first pass at the rates above (0.6 G entries/s a
-    // thread on long lists, 5.4 G/s for the GPU) less 15 % (the GPU then
-    // ends its short lists with the threads, not before them); none where
-    // the long lists would hold under LONG_FLOOR of them (graphs without
-    // hubs). "long-share" disabled: no first pass.
-    const bool long_ok = cpu_on && dynamic && packed && wfirst && pipe.stream && !dma &&
-                         !sgk_ctx_disabled(c, "long-share");
-    auto long_lists = [&](const uint32_t *R, uint64_t nr) -> sg_status {
-        constexpr unsigned LONG_MIN_BITS = 8; // lists of 256 entries and more
-        constexpr double LONG_FLOOR = 0.10;
-        lpos = share->x[share->low];
-        sgk_dbuf<ull> lh;
-        SGK_TRY(lh.alloc(c, 64, "the forest's list length histogram", err));
-        SGK_CU(cudaMemsetAsync(lh.p, 0, 64 * sizeof(ull), st));
-        k_long_hist<<<grid(c, nr), BLK, 0, st>>>(nr, off, lpos, lh.p);
-        SGK_LAUNCHED("k_long_hist");
-        ull hist[64];
-        SGK_CU(cudaMemcpyAsync(hist, lh.p, sizeof hist, cudaMemcpyDeviceToHost, st));
-        SGK_CU(cudaStreamSynchronize(st));
-        uint64_t total = 0;
-        for (int b = 0; b < 64; b++) total += hist[b];
-        const double cr = 0.6 * (double)share->threads;
-        double f = 0.85 * cr / (cr + 5.4);
-        if (const char *e = getenv("SPILLGRAPH_LONG_SHARE")) f = atof(e); // measurement only
-        uint64_t tail = 0;
-        int pick = -1;
-        for (int b = 63; b >= (int)LONG_MIN_BITS; b--) {
-            if ((double)(tail + hist[b]) > f * (double)total) break;
-            tail += hist[b];
-            if (hist[b]) pick = b;
-        }
-        if (pick < 0 || (double)tail < LONG_FLOOR * (double)total) return SG_OK;
-        const uint64_t lm = 1ull << pick;
-        k_long_flags<<<grid(c, nr), BLK, 0, st>>>(nr, off, lm, lpos, flags.p);
-        SGK_LAUNCHED("k_long_flags");
-        size_t tb = X.tmp.n;
-        SGK_CU(cub::DeviceSelect::Flagged(X.tmp.p, tb, R, flags.p, spare, dctr.p + C_NRESCAN,
-                                          (int64_t)nr, st));
-        ull cnt = 0;
-        SGK_CU(cudaMemcpyAsync(&cnt, dctr.p + C_NRESCAN, sizeof cnt, cudaMemcpyDeviceToHost, st));
-        SGK_CU(cudaStreamSynchronize(st));
-        try {
-            lverts.resize(cnt);
-        } catch (...) {
-            return sgi_fail(err, SG_E_NOMEM, "the forest's CPU share: %llu long lists' vertices",
-                            (unsigned long long)cnt);
-        }
-        if (cnt > 0) {
-            SGK_CU(cudaMemcpyAsync(lverts.data(), spare, cnt * sizeof(uint32_t),
-                                   cudaMemcpyDeviceToHost, st));
-            SGK_CU(cudaStreamSynchronize(st));
-        }
-        lmin = lm;
-        return SG_OK;
-    };
     auto first_round = [&](const uint32_t *R, uint64_t nr) -> sg_status {
         sgk_meet mt;
         mt.x = cpu_on ? share->x : nullptr;
@@ -3386,7 +3150,6 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         const uint64_t P = SC > 0 ? SC : cpu_on ? most : m;
         // CPU chunks: a stage buffer's vertices, at most a piece's entries
         const uint64_t maxe = most;
-        if (long_ok) SGK_TRY(long_lists(R, nr));
         SGK_CU(cudaEventRecord(pipe.t0, st));
         // The CPU threads' cache entries land on the copy stream: after the
         // cache's clearing and everything else queued on st so far.
@@ -3394,7 +3157,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         if (dev_end > 0 && pfirst) {
             const StagedArr da{g->A, nullptr, 0, 0}, dw{g->W, nullptr, 0, 0};
             hfirst_fn(occ3)<<<wgrid, BLK, 0, st>>>(nr, off, R, gx, da, dw, f32, comp, vc, K, 0,
-                                                   dev_end, NONE64, 0, dctr, dctr + C_PSPARSE);
+                                                   dev_end, dctr, dctr + C_PSPARSE);
             SGK_LAUNCHED("k_hfirst (the device prefix)");
         } else if (dev_end > 0) {
             SGK_TRY(fill_in_place(R, nr, 0, dev_end, true, err));
@@ -3406,9 +3169,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 c, mt, [&](sg_error *e) { return gpu_first(R, nr, mt, P, e); },
                 [&](sg_error *e) {
                     return cpu_first_fill(c, *share, mt, maxe, topk, f32, filter, prefetch,
-                                          packed, sparse_only, lverts, lmin, K, vc, cpu_lists,
-                                          cpu_long, cpu_entries, cpu_inter, cpu_sent, cpu_chunks,
-                                          cpu_packed, long_entries, cpu_wait_us, e);
+                                          packed, sparse_only, K, vc, cpu_lists, cpu_long,
+                                          cpu_entries, cpu_inter, cpu_sent, cpu_chunks,
+                                          cpu_packed, cpu_wait_us, e);
                 },
                 &cpu_first_us, err));
         }
@@ -3546,7 +3309,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             }
         }
         if (iters == 1) {
-            gpu_first_entries = h[C_WALKED] - h[C_LSKIP];
+            gpu_first_entries = h[C_WALKED];
             first_round_us = round_us;
         } else {
             later_us += round_us;
@@ -3650,7 +3413,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "iterations", iters);
     sgk_stats_set(stats, "edges_skipped", h[C_SKIPPED]);
     sgk_stats_set(stats, "segments_scanned", scanned);
-    sgk_stats_set(stats, "entries_read", h[C_WALKED] - h[C_LSKIP]);
+    sgk_stats_set(stats, "entries_read", h[C_WALKED]);
     sgk_stats_set(stats, "cache_slots", (uint64_t)K);
     sgk_stats_set(stats, "weight_order", word ? 1 : 0);
     sgk_stats_set(stats, "lists_refilled", rescans);
@@ -3675,9 +3438,6 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "first_round_us", first_round_us);
     sgk_stats_set(stats, "dense_trees", dense ? 1 : 0);
     sgk_stats_set(stats, "first_minima_fused", first_fused);
-    sgk_stats_set(stats, "long_share_min", lmin == NONE64 ? 0 : lmin);
-    sgk_stats_set(stats, "long_share_lists", (uint64_t)lverts.size());
-    sgk_stats_set(stats, "long_share_entries", long_entries);
     {
         static const char *const part_names[5] = {"first_offsets_us", "first_join_us",
                                                   "first_minima_us", "first_merge_us",

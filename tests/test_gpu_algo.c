@@ -1861,96 +1861,6 @@ static void test_hybrid_first_minima(void **state)
     sg_run_free(cpu);
 }
 
-/* The forest's first round with the CPU threads taking the long lists
- * first (kernels/mst.cu, long_lists, k_pull_long, k_hfirst's long build and
- * cpu_first_fill's first pass): 40 hubs of 260 to 1,500 entries at low,
- * middle and high ids (the GPU's pieces pass over those in their range),
- * short random lists with ties, repeated edges and self-loops, isolated
- * vertices; every list on the host, streamed by the copy kernels ("dma-pull"
- * disabled: from pinned memory as from managed), 16 CPU threads, u32 and
- * f32 weights: the forest is Kruskal's and every entry is read once, on
- * the GPU or by the threads; the threads took long lists of a power of two
- * of 256 entries or more, all of them and only those; with "long-share"
- * disabled, none. */
-static void test_hybrid_long_share(void **state)
-{
-    (void)state;
-    enum { N = 6000, HUBS = 40 };
-    static const char *const modes[] = {"dma-pull", "dma-pull,long-share"};
-    uint64_t cap = 0;
-    for (int h = 0; h < HUBS; h++) cap += 260 + (uint64_t)h * 31;
-    cap += 4 * (uint64_t)N;
-    uint32_t *u = malloc(cap * 4), *v = malloc(cap * 4), *w = malloc(cap * 4);
-    assert_true(u && v && w);
-    sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
-    for (int mf = 0; mf < 4; mf++) {
-        const int f32 = mf & 1, off = mf >> 1;
-        uint64_t ne = 0, rng = 4242 + (uint64_t)f32;
-        for (int h = 0; h < HUBS; h++) {
-            /* hubs spread over the ids: 0, 150, 300, ... */
-            const uint32_t hub = (uint32_t)h * (N / HUBS);
-            const uint64_t deg = 260 + (uint64_t)h * 31;
-            for (uint64_t i = 0; i < deg; i++) {
-                const uint32_t o = (uint32_t)(tu_rand(&rng) % (N - N / 10)); /* the top tenth isolated */
-                const uint32_t wi = 1 + (uint32_t)(tu_rand(&rng) % 50); /* ties */
-                u[ne] = hub, v[ne] = i % 97 == 5 ? hub : o; /* some self-loops */
-                w[ne] = f32 ? tg_f32_bits((float)wi * 0.5f) : wi;
-                ne++;
-            }
-        }
-        for (uint64_t i = 0; ne < cap && i < 3 * (uint64_t)N; i++) {
-            const uint32_t a = (uint32_t)(tu_rand(&rng) % (N - N / 10));
-            const uint32_t b = i % 11 == 0 && ne > 0 ? v[ne - 1] : (uint32_t)(tu_rand(&rng) % (N - N / 10));
-            const uint32_t wi = 1 + (uint32_t)(tu_rand(&rng) % 50);
-            u[ne] = a, v[ne] = b, w[ne] = f32 ? tg_f32_bits((float)wi * 0.5f) : wi;
-            ne++;
-        }
-        sg_graph *g = tg_from_edges(N, ne, u, v, w, false, f32);
-        const uint64_t *x = sg_graph_offsets(g);
-        char *saved = env_push(modes[off]);
-        sg_run_options o = {.backend = SG_BACKEND_HYBRID, .threads = 16, .force_split = true};
-        sg_run *run = NULL;
-        sg_error err = {0};
-        if (sg_run_create(&o, &run, &err) != SG_OK) fail_msg("sg_run_create: %s", err.msg);
-        char what[200];
-        snprintf(what, sizeof what, "%d hubs among %d vertices, %s weights, every list on the "
-                 "host, disabled: %s", HUBS, N, f32 ? "f32" : "u32", modes[off]);
-        mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
-        uint64_t lmin = 0, lists = 0, lent = 0, gpu_ent = 0, cpu_ent = 0, pieces = 0;
-        if (!tu_counter(run, "long_share_min", &lmin) ||
-            !tu_counter(run, "long_share_lists", &lists) ||
-            !tu_counter(run, "long_share_entries", &lent) ||
-            !tu_counter(run, "gpu_first_entries", &gpu_ent) ||
-            !tu_counter(run, "cpu_entries_read", &cpu_ent) ||
-            !tu_counter(run, "streamed_pieces", &pieces))
-            fail_msg("%s: no long_share / first-round counters", what);
-        if (gpu_ent + cpu_ent != x[N] || pieces == 0)
-            fail_msg("%s: the first round read %llu entries on the GPU (%llu pieces) and %llu "
-                     "on the CPU, of %llu",
-                     what, (unsigned long long)gpu_ent, (unsigned long long)pieces,
-                     (unsigned long long)cpu_ent, (unsigned long long)x[N]);
-        /* the threads' long lists: every list of lmin entries or more */
-        uint64_t want_lists = 0, want_ent = 0;
-        for (uint64_t q = 0; lmin > 0 && q < N; q++)
-            if (x[q + 1] - x[q] >= lmin) want_lists++, want_ent += x[q + 1] - x[q];
-        if (off ? lmin != 0 || lists != 0 || lent != 0
-                : lmin < 256 || (lmin & (lmin - 1)) != 0 || lists == 0 ||
-                      lists != want_lists || lent != want_ent || cpu_ent < lent)
-            fail_msg("%s: long lists from %llu entries: %llu lists, %llu entries (want %llu, "
-                     "%llu); the threads read %llu",
-                     what, (unsigned long long)lmin, (unsigned long long)lists,
-                     (unsigned long long)lent, (unsigned long long)want_lists,
-                     (unsigned long long)want_ent, (unsigned long long)cpu_ent);
-        sg_run_free(run);
-        env_pop(saved);
-        sg_graph_free(g);
-    }
-    sg_run_free(cpu);
-    free(u);
-    free(v);
-    free(w);
-}
-
 /* SSSP's light index built with the CPU threads (kernels/sssp.cu,
  * IndexShare): the lists wholly past the device prefixes of A and W are
  * counted and copied by the threads and by the GPU, meeting where their
@@ -2939,7 +2849,6 @@ int main(void)
         cmocka_unit_test(test_hybrid_first_loops),
         cmocka_unit_test(test_hybrid_fill_rank),
         cmocka_unit_test(test_hybrid_first_minima),
-        cmocka_unit_test(test_hybrid_long_share),
         cmocka_unit_test(test_hybrid_sssp_share),
         cmocka_unit_test(test_hybrid_budget),
         cmocka_unit_test(test_hybrid_weight_order),

@@ -179,7 +179,7 @@ static void test_topk_lists(void **state)
                         memset(part, 0xcd, NV * 4 * sizeof *part);
                         memset(pidx, 0xcd, NV * sizeof *pidx);
                         const uint64_t r = sgk_topk_packed(x, a, w, c0, c1, fn, f32, K, true, pf,
-                                                           UINT64_MAX, part, pidx, &tk);
+                                                           part, pidx, &tk);
                         uint64_t q = 0;
                         for (uint64_t v = c0; v < c1; v++) {
                             if (x[v + 1] == x[v]) continue;
@@ -194,53 +194,6 @@ static void test_topk_lists(void **state)
                         for (uint64_t z = r; z < NV; z++) assert_int_equal(pidx[z], 0xcdcdcdcdu);
                     }
                     assert_memory_equal(&tk, &want_t, sizeof tk);
-                    /* the long lists first, wherever they are, then the
-                     * others with the long ones passed over: together every
-                     * list once, with the same slots and counts */
-                    for (int li = 0; li < 2; li++) {
-                        const uint64_t maxlen = li ? 255 : 128;
-                        uint64_t nlong = 0;
-                        for (uint64_t v = 0; v < NV; v++)
-                            if (x[v + 1] - x[v] > maxlen) pidx[nlong++] = (uint32_t)v;
-                        assert_true(nlong > 0 && nlong < NV);
-                        uint32_t *lv = malloc(nlong * sizeof *lv);
-                        assert_non_null(lv);
-                        memcpy(lv, pidx, nlong * sizeof *lv);
-                        sgk_topk_tally tl = {0, 0, 0, 0};
-                        memset(part, 0xcd, NV * 4 * sizeof *part);
-                        memset(pidx, 0xcd, NV * sizeof *pidx);
-                        /* in two calls, as the threads' pieces take them */
-                        const uint64_t h = nlong / 3;
-                        uint64_t r = sgk_topk_packed_of(x, a, w, lv, h, fn, f32, K, true, part,
-                                                        pidx, &tl);
-                        r += sgk_topk_packed_of(x, a, w, lv + h, nlong - h, fn, f32, K, true,
-                                                part + r * K, pidx + r, &tl);
-                        assert_int_equal(r, nlong);
-                        for (uint64_t q = 0; q < nlong; q++) {
-                            assert_int_equal(pidx[q], lv[q]);
-                            assert_memory_equal(part + q * K, want + (uint64_t)lv[q] * K, 8 * K);
-                        }
-                        for (size_t i = 0; i + 1 < sizeof cuts / sizeof cuts[0]; i++) {
-                            const uint64_t c0 = cuts[i], c1 = cuts[i + 1];
-                            memset(part, 0xcd, NV * 4 * sizeof *part);
-                            memset(pidx, 0xcd, NV * sizeof *pidx);
-                            const uint64_t rs = sgk_topk_packed(x, a, w, c0, c1, fn, f32, K, true,
-                                                                pf, maxlen, part, pidx, &tl);
-                            uint64_t q = 0;
-                            for (uint64_t v = c0; v < c1; v++) {
-                                const uint64_t len = x[v + 1] - x[v];
-                                if (len == 0 || len > maxlen) continue;
-                                assert_true(q < rs);
-                                assert_int_equal(pidx[q], v);
-                                assert_memory_equal(part + q * K, want + v * (uint64_t)K, 8 * K);
-                                q++;
-                            }
-                            assert_int_equal(q, rs);
-                            for (uint64_t z = rs; z < NV; z++) assert_int_equal(pidx[z], 0xcdcdcdcdu);
-                        }
-                        assert_memory_equal(&tl, &want_t, sizeof tl);
-                        free(lv);
-                    }
                 }
             }
     }
