@@ -180,25 +180,6 @@ __global__ void sgk_sum_finite(const T *__restrict__ v, uint64_t n, T inf,
     }
 }
 
-// dst[0..cnt) = src[0..cnt) from mapped host memory, eight loads in flight
-// per thread: the copy of a streamed pass's pieces from managed memory,
-// which DMA reads slowly (the forest's first round, SSSP's light index).
-// Internal linkage: each translation unit has its own.
-static __global__ void sgk_pull(const uint32_t *__restrict__ src, uint32_t *__restrict__ dst,
-                                uint64_t cnt)
-{
-    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    for (; i + 7 * stride < cnt; i += 8 * stride) {
-        uint32_t r[8];
-#pragma unroll
-        for (int k = 0; k < 8; k++) r[k] = src[i + (uint64_t)k * stride];
-#pragma unroll
-        for (int k = 0; k < 8; k++) dst[i + (uint64_t)k * stride] = r[k];
-    }
-    for (; i < cnt; i += stride) dst[i] = src[i];
-}
-
 // A device array of T that frees itself. Not copyable.
 template <class T> struct sgk_dbuf {
     sgk_ctx *c = nullptr;

@@ -1706,6 +1706,22 @@ struct VertexCands {
     }
 };
 
+// dst[0..cnt) = src[0..cnt) from mapped host memory, eight loads in flight
+// per thread (the streamed first round's copy when DMA is disabled).
+__global__ void k_pull(const uint32_t *__restrict__ src, uint32_t *__restrict__ dst, uint64_t cnt)
+{
+    const uint64_t stride = gthreads();
+    uint64_t i = gtid();
+    for (; i + 7 * stride < cnt; i += 8 * stride) {
+        uint32_t r[8];
+#pragma unroll
+        for (int k = 0; k < 8; k++) r[k] = src[i + (uint64_t)k * stride];
+#pragma unroll
+        for (int k = 0; k < 8; k++) dst[i + (uint64_t)k * stride] = r[k];
+    }
+    for (; i < cnt; i += stride) dst[i] = src[i];
+}
+
 // The streamed first round's copy of A for k_hfirst: the piece [jlo, jhi)
 // of the entries (list positions) in k_hfirst's tiles (256 entries from
 // jlo), each tile copied from src (host) to buf[p - p0] for p >= p0 unless
@@ -2854,7 +2870,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // before. From pinned memory DMA copies them (R-MAT 26 at 6G: the
     // forest 0.78 to 0.66 s); from managed memory DMA is 4x slower than
     // the walk's own reads (the driver does not copy host-resident managed
-    // pages directly), so a kernel (sgk_pull, kinternal.cuh) copies them, which gains
+    // pages directly), so a kernel (k_pull) copies them, which gains
     // little (0.79 to 0.73 s). Without room or host entries (or with
     // "stream-first" disabled) the walk reads them in place; "dma-pull"
     // disabled: the kernel copies from pinned memory too.
@@ -3021,9 +3037,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                     SGK_CU(cudaMemcpyAsync(const_cast<uint32_t *>(z->buf), src + z->p0, cnt * 4,
                                            cudaMemcpyDefault, cs));
                 } else {
-                    sgk_pull<<<pgrid, BLK, 0, cs>>>(z->g.h + z->p0,
-                                                    const_cast<uint32_t *>(z->buf), cnt);
-                    SGK_LAUNCHED("sgk_pull");
+                    k_pull<<<pgrid, BLK, 0, cs>>>(z->g.h + z->p0, const_cast<uint32_t *>(z->buf),
+                                                  cnt);
+                    SGK_LAUNCHED("k_pull");
                 }
                 streamed += 4 * cnt;
             }

@@ -89,7 +89,7 @@
 //     live. R-MAT 26 at 6 GiB pinned: that pass 390 to 296 ms (16 GB at the
 //     wire's 54 GB/s), the search's kernels 679 to 589 ms. From managed
 //     memory DMA is slow (kernels/mst.cu), and a copy kernel (the forest's
-//     sgk_pull) beside the relaxations made the pass slower, 400 to 482 ms,
+//     k_pull) beside the relaxations made the pass slower, 400 to 482 ms,
 //     and 397-433 to 498-533 ms with the relaxations leaving it a block per
 //     multiprocessor (docs/benchmarks.md, twenty-second session); so there
 //     (with a CPU share's threads) a streamed chunk bounces: the threads
@@ -223,8 +223,6 @@
 //                     copies by the CPU threads through the staging buffers)
 //   "index-ring"      near-far: the light index's CPU threads upload through
 //                     the staging buffers in turn on the copy stream
-//   "index-stage"     near-far: the fused pass's GPU pieces read W where it
-//                     lives (not staged in bulk to device memory first)
 //   "keep-index"      near-far: the light index is freed at the end of the
 //                     call (not kept for the next call with the same delta)
 //   "device-rounds"   near-far: every round launched and read back by the
@@ -1849,7 +1847,6 @@ struct IndexShare {
     u64 cpu_us = 0;         // their wall time, both passes
     u64 upload = 0;         // bytes their part sent to the device (counts, entries)
     u64 gpu_pieces = 0;     // the GPU's claims in the count and fill passes
-    u64 staged = 0;         // the fused pass's GPU pieces with W staged first
     u64 cpu_fill_light = 0; // the light entries the threads filled
     u64 count_us = 0, fill_us = 0; // the passes' wall times (the last count)
     u64 fused_us = 0;       // the fused pass's wall time
@@ -2203,19 +2200,17 @@ struct IndexShare {
     }
 
     // light_fused over entries [e0, e1) in launches of FUSED_PIECE entries,
-    // the lists starting there being [v0, v1) (or within it), W read
-    // through w (g->W, or a view of it staged in device memory).
+    // the lists starting there being [v0, v1) (or within it).
     sg_status fused_launch(u64 e0, u64 e1, u64 v0, u64 v1, u64 bound, u64 *lx, uint32_t *la,
-                           uint32_t *lw, u64 cap, u64 *state, u64 *ahost, sg_error *err,
-                           const EArr *w = nullptr)
+                           uint32_t *lw, u64 cap, u64 *state, u64 *ahost, sg_error *err)
     {
         for (u64 q0 = e0; q0 < e1;) {
             const u64 q1 = e1 - q0 < FUSED_PIECE ? e1 : q0 + FUSED_PIECE;
             const u64 tiles = (q1 - q0 + BF_TILE - 1) / BF_TILE;
             SGK_CU(cudaMemsetAsync(state + 1, 0, (1 + tiles) * sizeof(u64), c->stream));
             light_fused<<<(unsigned)tiles, BF_BLOCK, 0, c->stream>>>(
-                graph_x(g), g->A, w ? *w : g->W, v0, v1, q0, q1, bound, g->d.f32, lx, la, lw,
-                cap, state, ahost);
+                graph_x(g), g->A, g->W, v0, v1, q0, q1, bound, g->d.f32, lx, la, lw, cap, state,
+                ahost);
             SGK_LAUNCHED("light_fused");
             q0 = q1;
         }
@@ -2254,23 +2249,6 @@ struct IndexShare {
             mt.glim = dynamic ? SGK_MEET_OPEN : sh->x[sh->from];
             mt.clow = n;
             mt.cfloor = dynamic ? sh->low : sh->from;
-            // The GPU's pieces (wholly host lists) have W staged in bulk
-            // before light_fused reads it, on the compute stream: from
-            // managed memory by sgk_pull, else by DMA. light_fused's own
-            // tiles read W at ~5 G entries/s beside the threads (R-MAT 26
-            // at 6G; 6.3 G alone), each tile a round trip over the link
-            // and then a look-back; the copy keeps many more reads in
-            // flight. Where the budget has room for one piece of W (64
-            // MB) beside the index; "index-stage" disabled: none.
-            sgk_dbuf<uint32_t> wst;
-            if (!sgk_ctx_disabled(c, "index-stage") && g->hw) {
-                sgk_mem_stats ms;
-                sgk_ctx_mem(c, &ms);
-                const u64 want = 4 * FUSED_PIECE + ((u64)16 << 20); // and a slack
-                if (ms.budget > ms.in_use + want)
-                    SGK_TRY(wst.alloc(c, FUSED_PIECE, "the SSSP light index's staged weights",
-                                      err));
-            }
             auto gpu = [&](sg_error *e) -> sg_status {
                 uint64_t q0 = 0, q1 = 0;
                 for (int i = 0;; i++) { // a claim once the launch two before is done
@@ -2278,26 +2256,7 @@ struct IndexShare {
                     if (i >= 2) SGK_CU(cudaEventSynchronize(ev[b]));
                     if (!mt.gpu(FUSED_PIECE, q0, q1)) break;
                     const u64 v0 = mt.first_at(0, n, q0), v1 = mt.first_at(v0, n, q1);
-                    if (wst.get()) {
-                        const u64 cnt = q1 - q0;
-                        if (g->h_managed) {
-                            sgk_pull<<<sgk_grid(c, cnt / 8 + 1, 256), 256, 0, st>>>(
-                                g->hw + q0, wst.get(), cnt);
-                            SGK_LAUNCHED("sgk_pull");
-                        } else {
-                            SGK_CU(cudaMemcpyAsync(wst.get(), g->hw + q0, 4 * cnt,
-                                                   cudaMemcpyHostToDevice, st));
-                        }
-                        EArr ws = g->W; // entries [q0, q1) from the staged copy
-                        ws.d = wst.get() - q0;
-                        ws.s = q1;
-                        SGK_TRY(fused_launch(q0, q1, v0, v1, bound, lx, la, lw, cap, state, ahost,
-                                             e, &ws));
-                        staged++;
-                    } else {
-                        SGK_TRY(fused_launch(q0, q1, v0, v1, bound, lx, la, lw, cap, state,
-                                             ahost, e));
-                    }
+                    SGK_TRY(fused_launch(q0, q1, v0, v1, bound, lx, la, lw, cap, state, ahost, e));
                     SGK_CU(cudaEventRecord(ev[b], st));
                     gpu_pieces++;
                 }
@@ -3179,7 +3138,6 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     sgk_stats_set(stats, "index_moves", ishare.moves);
     sgk_stats_set(stats, "cpu_upload_bytes", ishare.upload);
     sgk_stats_set(stats, "gpu_index_pieces", ishare.gpu_pieces);
-    sgk_stats_set(stats, "index_staged_pieces", ishare.staged);
     sgk_stats_set(stats, "host_list_bytes", 4 * (index_host + hc.p->ihost + hc.p->host) + ss.bytes);
     sgk_stats_set(stats, "preprocess_host_bytes", 4 * (index_host + hc.p->ihost));
     sgk_stats_set(stats, "delta", f32 ? round_counter(delta_f) : delta_u);
