@@ -2591,25 +2591,29 @@ static uint64_t settle_counters(const sg_run *run, const char *what, uint32_t sr
  * pinned and in managed memory, each as built (chunks read half or more
  * are streamed; from managed memory through the CPU threads' copies), with
  * "settle-rule" off (every chunk a pass reads is), with "settle-bounce"
- * off (managed memory not streamed) and with "settle-stream" off (none):
+ * off (managed memory not streamed), with "settle-compact" off (bounced
+ * chunks whole, not only the pass's lists) and with "settle-stream" off
+ * (none):
  * distances and trees equal Dijkstra's, the accountant's peak within the
  * budget, the settle counters consistent (settle_counters); R-MAT streams
  * chunks as built from either memory, the families too with "settle-rule"
  * off, managed memory none with "settle-bounce" off, and nothing streams
- * with "settle-stream" off. */
+ * with "settle-stream" off; the managed store's bounced chunks are
+ * compacted as built and with "settle-rule" off, never otherwise. */
 static void test_settle_stream(void **state)
 {
     (void)state;
     static const int fr[][3] = {{0, 0, 0}, {8, 3, 3}, {3, 5, 1}};
-    static const char *const modes[] = {NULL, "settle-rule", "settle-stream", "settle-bounce"};
+    static const char *const modes[] = {NULL, "settle-rule", "settle-stream", "settle-bounce",
+                                        "settle-compact"};
     const unsigned scale = small_only ? 11 : 13;
     char path[512];
     char *dir = rmat_store("gpu-settle", scale, 3, path, sizeof path);
     sg_error err = {0};
-    for (int mi = 0; mi < 4; mi++) {
+    for (int mi = 0; mi < 5; mi++) {
         char *saved = env_push(modes[mi]);
         char what[300];
-        uint64_t fam_chunks = 0, kind_chunks[2] = {0, 0};
+        uint64_t fam_chunks = 0, kind_chunks[2] = {0, 0}, compacted = 0;
         for (int k = 0; k < TG_NKINDS; k++)
             for (int f32 = 0; f32 < 2; f32++) {
                 const int directed = (k + f32) % 2;
@@ -2645,7 +2649,21 @@ static void test_settle_stream(void **state)
                 uint32_t s = 0;
                 if (sg_graph_random_source(g, seed, &s, &err) != SG_OK) fail_msg("%s", err.msg);
                 sssp_check(run, SG_BACKEND_HYBRID, g, s, SG_SSSP_DELTA, 0.0, seed == 1, what);
-                kind_chunks[ki] += settle_counters(run, what, s);
+                const uint64_t ch = settle_counters(run, what, s);
+                kind_chunks[ki] += ch;
+                /* bounced chunks (managed memory) carry only the pass's
+                 * lists unless "settle-compact" is disabled; chunks copied by
+                 * DMA (pinned) are whole */
+                uint64_t cc = 0, saved_b = 0;
+                if (!tu_counter(run, "settle_compacted_chunks", &cc) ||
+                    !tu_counter(run, "settle_compact_saved_bytes", &saved_b))
+                    fail_msg("%s: no settle_compact counters", what);
+                if ((ki == 1 || mi == 4) ? cc != 0 || saved_b != 0 : cc > ch)
+                    fail_msg("%s: from %u: %llu of %llu streamed chunks compacted (%llu bytes "
+                             "not moved)",
+                             what, s, (unsigned long long)cc, (unsigned long long)ch,
+                             (unsigned long long)saved_b);
+                compacted += cc;
             }
             expect_report(run, true, what);
             sg_graph_free(g);
@@ -2660,6 +2678,8 @@ static void test_settle_stream(void **state)
             fail_msg("disabled: %s: %llu chunks streamed over the families, %llu managed, %llu "
                      "pinned", modes[mi] ? modes[mi] : "none", (unsigned long long)fam_chunks,
                      (unsigned long long)kind_chunks[0], (unsigned long long)kind_chunks[1]);
+        if ((mi == 0 || mi == 1) && compacted == 0)
+            fail_msg("disabled: %s: no bounced chunk compacted", modes[mi] ? modes[mi] : "none");
         env_pop(saved);
     }
     tu_rm_rf(dir);
