@@ -1606,38 +1606,14 @@ struct SettleStream {
         lent = false;
         return sgk_stage_return(c, c->copy, err);
     }
-    // count entries at host address src (managed memory) to device address
-    // dst: slot by slot, each copied in by the CPU threads, then out by DMA
-    // on the copy stream (queued behind whatever it waits on).
-    sg_status bounce_copy(const uint32_t *src, uint32_t *dst, u64 count, sg_error *err)
+    // total words to device address dst through the slots: for each slot
+    // in turn (once its last DMA is done) fill(out, off, len) writes words
+    // [off, off + len) into it on the CPU threads, then DMA moves it on, on
+    // the copy stream (queued behind whatever it waits on).
+    template <class Fill>
+    sg_status through_slots(u64 total, uint32_t *dst, Fill fill, sg_error *err)
     {
         const u64 per = SLOT / 4;
-        for (u64 off = 0; off < count; off += per) {
-            const u64 len = count - off < per ? count - off : per;
-            const int i = next;
-            next = (next + 1) % NSLOT;
-            if (slot_busy[i]) {
-                const double tw = sgi_now();
-                SGK_CU(cudaEventSynchronize(slot_ev[i]));
-                bounce_wait_us += sgk_us_since(tw);
-            }
-            const double tc = sgi_now();
-            sgk_host_pcopy(slot[i], src + off, len * 4, threads);
-            bounce_us += sgk_us_since(tc);
-            SGK_CU(cudaMemcpyAsync(dst + off, slot[i], len * 4, cudaMemcpyHostToDevice, c->copy));
-            SGK_CU(cudaEventRecord(slot_ev[i], c->copy));
-            slot_busy[i] = true;
-        }
-        return SG_OK;
-    }
-    // The lists of verts[0..nv) (ascending, their compacted starts co[0..nv],
-    // co[nv] the total) from host array src, gathered into dst[0..co[nv]):
-    // slot by slot as bounce_copy, each slot's range cut among the threads,
-    // each thread finding its first list by a binary search in co.
-    sg_status bounce_gather(const uint32_t *src, const uint32_t *verts, u64 nv, const u64 *cof,
-                            uint32_t *dst, sg_error *err)
-    {
-        const u64 per = SLOT / 4, total = cof[nv];
         for (u64 off = 0; off < total; off += per) {
             const u64 len = total - off < per ? total - off : per;
             const int i = next;
@@ -1648,8 +1624,34 @@ struct SettleStream {
                 bounce_wait_us += sgk_us_since(tw);
             }
             const double tc = sgi_now();
-            uint32_t *out = reinterpret_cast<uint32_t *>(slot[i]);
-            const int t = threads > 0 ? threads : 1;
+            fill(reinterpret_cast<uint32_t *>(slot[i]), off, len);
+            bounce_us += sgk_us_since(tc);
+            SGK_CU(cudaMemcpyAsync(dst + off, slot[i], len * 4, cudaMemcpyHostToDevice, c->copy));
+            SGK_CU(cudaEventRecord(slot_ev[i], c->copy));
+            slot_busy[i] = true;
+        }
+        return SG_OK;
+    }
+    // count entries at host address src (managed memory) to device address
+    // dst, each slot copied in by the CPU threads.
+    sg_status bounce_copy(const uint32_t *src, uint32_t *dst, u64 count, sg_error *err)
+    {
+        return through_slots(
+            count, dst,
+            [&](uint32_t *out, u64 off, u64 len) {
+                sgk_host_pcopy(out, src + off, len * 4, threads);
+            },
+            err);
+    }
+    // The lists of verts[0..nv) (ascending, their compacted starts co[0..nv],
+    // co[nv] the total) from host array src, gathered into dst[0..co[nv]):
+    // each slot's range cut among the threads, each thread finding its
+    // first list by a binary search in co.
+    sg_status bounce_gather(const uint32_t *src, const uint32_t *verts, u64 nv, const u64 *cof,
+                            uint32_t *dst, sg_error *err)
+    {
+        const int t = threads > 0 ? threads : 1;
+        auto fill = [&](uint32_t *out, u64 off, u64 len) {
 #pragma omp parallel for schedule(static) num_threads(t)
             for (int p = 0; p < t; p++) {
                 u64 o = off + len * (u64)p / (u64)t;
@@ -1669,12 +1671,8 @@ struct SettleStream {
                     o = e;
                 }
             }
-            bounce_us += sgk_us_since(tc);
-            SGK_CU(cudaMemcpyAsync(dst + off, slot[i], len * 4, cudaMemcpyHostToDevice, c->copy));
-            SGK_CU(cudaEventRecord(slot_ev[i], c->copy));
-            slot_busy[i] = true;
-        }
-        return SG_OK;
+        };
+        return through_slots(cof[nv], dst, fill, err);
     }
     // co[0..nv] = the compacted starts of the lists of verts[0..nv) (host
     // offsets hx), co[nv] their entries: a prefix sum on the threads.
