@@ -1730,7 +1730,12 @@ struct SettleStream {
         u64 want_s = host / 4; // four chunks or more on small graphs
         want_s = want_s < SSTREAM_MIN ? SSTREAM_MIN : want_s > SSTREAM_MAX ? SSTREAM_MAX : want_s;
         const u64 room = c->budget > c->in_use + margin ? c->budget - c->in_use - margin : 0;
-        S = room / 16 < want_s ? room / 16 : want_s;
+        // with compacted bounces, a 16th of the room is left for the chunk
+        // offsets (8 bytes per vertex of the widest chunk: below)
+        const bool want_compact =
+            bounce && host_x && !sgk_ctx_disabled(c, "settle-compact");
+        const u64 sroom = want_compact ? room - room / 16 : room;
+        S = sroom / 16 < want_s ? sroom / 16 : want_s;
         if (S < SSTREAM_MIN) return SG_OK;
         // candidates every S / 2 entries, joined into chunks of at most S
         const u64 step = S / 2, cnt = (host + step - 1) / step;
@@ -1781,7 +1786,7 @@ struct SettleStream {
         }
         for (int i = 0; bounce && i < NSLOT; i++)
             SGK_CU(cudaEventCreateWithFlags(&slot_ev[i], cudaEventDisableTiming));
-        if (bounce && host_x && !sgk_ctx_disabled(c, "settle-compact")) {
+        if (want_compact) {
             u64 mv = 0; // the most vertices a chunk spans
             for (u64 k = 0; k < nc; k++) mv = cb[k + 1] - cb[k] > mv ? cb[k + 1] - cb[k] : mv;
             size_t tb = 0;
