@@ -1520,9 +1520,11 @@ __global__ void k_cpick(uint64_t ns, const uint32_t *__restrict__ scan,
 // is empty (the cache holds no self-loop, and any other entry leaves a
 // one-vertex tree), and the tree it chose is its neighbour's. Writes what
 // k_cpick (cslot, state), k_reset_best with k_reduce1 / k_reduce2 (bestA,
-// bestB) and merge_round's k_choose (nxt) would write there, in one
-// coalesced pass and one gather of comp instead of five launches with
-// warp matches and atomics (R-MAT 26: 34 M trees, ~4 ms; SSCA2 26: 67 M).
+// bestB) and merge_round's k_choose (nxt) would write there, in one pass
+// and one gather of comp instead of five launches with warp matches and
+// atomics. R-MAT 26 at 6G (34 M trees): 1.7 ms where those took 5.0;
+// SSCA2 26 (67 M): minima and merge 21.8 to 14.6 ms (docs/benchmarks.md,
+// thirty-second session).
 __global__ void k_first_minima(uint64_t ns, const uint32_t *__restrict__ scan,
                                const uint32_t *__restrict__ comp, const uint64_t *__restrict__ vc,
                                int K, uint64_t *bestA, uint32_t *bestB, uint32_t *nxt,
@@ -3104,9 +3106,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // The states and minima after a fill: in the first round, where each
     // vertex of the scan list is a tree of its own (k == ns), one pass
     // (k_first_minima) that makes the merge's choices too (chosen); else
-    // pick and reduce. R-MAT 26 at 6G: pick and reduce took 4.1 ms of the
-    // first round's ~170, SSCA2 26 8.1 ms (docs/benchmarks.md, thirty-first
-    // session). "first-minima" disabled: pick and reduce always.
+    // pick and reduce, which took 4.1 ms of R-MAT 26's first round at 6G
+    // (~170 ms) and 8.1 ms of SSCA2 26's. "first-minima" disabled: pick and
+    // reduce always.
     bool chosen = false;
     uint64_t first_fused = 0; // counter first_minima_fused
     const bool first_min = !sgk_ctx_disabled(c, "first-minima");

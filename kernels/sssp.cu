@@ -1732,8 +1732,7 @@ struct SettleStream {
         const u64 room = c->budget > c->in_use + margin ? c->budget - c->in_use - margin : 0;
         // with compacted bounces, a 16th of the room is left for the chunk
         // offsets (8 bytes per vertex of the widest chunk: below)
-        const bool want_compact =
-            bounce && host_x && !sgk_ctx_disabled(c, "settle-compact");
+        const bool want_compact = bounce && host_x && !sgk_ctx_disabled(c, "settle-compact");
         const u64 sroom = want_compact ? room - room / 16 : room;
         S = sroom / 16 < want_s ? sroom / 16 : want_s;
         if (S < SSTREAM_MIN) return SG_OK;
