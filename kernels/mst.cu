@@ -3250,7 +3250,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // The first round's parts on the device (events, the cached rounds over
     // whole lists only): counters first_offsets_us (the round's start to
     // the fill's), first_join_us (the GPU's part done to the CPU threads'
-    // results joined), first_minima_us (pick and reduce), first_merge_us
+    // results joined), first_minima_us (k_first_minima, or pick and
+    // reduce), first_merge_us
     // (merge_round), first_keep_us (keep and select); the fill itself is
     // gpu_first_us.
     uint64_t first_part_us[5] = {0, 0, 0, 0, 0};

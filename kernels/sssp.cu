@@ -2970,16 +2970,19 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                                cudaMemcpyDeviceToHost, st));
         SGK_CU(cudaStreamSynchronize(st));
         const u64 *hcov = ss.hwork, *hpos = hcov + ss.nc;
+        // chunk k streams: the pass reads some of it (half or more by the
+        // dense rule) and it fits a staging buffer
+        auto streams = [&](u64 k) {
+            const u64 size = ss.ce[k + 1] - ss.ce[k];
+            return hpos[k + 1] > hpos[k] && size <= ss.S &&
+                   (dense_rule ? 2 * hcov[k] >= size : hcov[k] > 0);
+        };
         // compacted bounces: the pass's list read back once, if a chunk
-        // streams (the rule below)
+        // streams
         bool lists_back = false;
         if (ss.compact) {
             bool any = false;
-            for (u64 k = 0; k < ss.nc && !any; k++) {
-                const u64 size = ss.ce[k + 1] - ss.ce[k];
-                any = hpos[k + 1] > hpos[k] && size <= ss.S &&
-                      (dense_rule ? 2 * hcov[k] >= size : hcov[k] > 0);
-            }
+            for (u64 k = 0; k < ss.nc && !any; k++) any = streams(k);
             if (any) {
                 try {
                     ss.hl.resize(cnt);
@@ -3004,16 +3007,16 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         };
         u64 from = 0; // the first list position not yet relaxed
         for (u64 k = 0; k < ss.nc; k++) {
+            if (!streams(k)) continue; // relaxed in place with the positions around it
             const u64 lo = hpos[k], hi = hpos[k + 1], e0 = ss.ce[k], size = ss.ce[k + 1] - e0;
-            if (hi <= lo || size > ss.S || !(dense_rule ? 2 * hcov[k] >= size : hcov[k] > 0))
-                continue; // relaxed in place with the positions around it
             SGK_TRY(sub(from, lo));
             const u64 b = ss.chunks & 1;
             uint32_t *ba = ss.buf.get() + b * ss.S, *bw = ss.buf.get() + (2 + b) * ss.S;
             SGK_CU(cudaStreamWaitEvent(c->copy, ss.freed[b], 0)); // its last relax done
             XArr xs = full_x; // the compacted chunk's offsets, else the graph's
             u64 moved = size;
-            if (ss.bounce && lists_back) { // the pass's lists only, in vertex order
+            const bool compacted = ss.bounce && lists_back;
+            if (compacted) { // the pass's lists only, in vertex order
                 if (!ss.lent) SGK_TRY(ss.lend(err));
                 const uint32_t *hv = ss.hl.data() + lo;
                 const u64 nv = hi - lo, vc = ss.cb[k + 1] - ss.cb[k];
@@ -3046,7 +3049,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             // views' device base is set e0 entries before them, so that
             // entry e reads buf[e - e0] (only this chunk's lists are read).
             EArr sa = full_a, sw = full_w;
-            if (xs.d != full_x.d) { // compacted: entry p at buf[p]
+            if (compacted) { // entry p at buf[p]
                 sa.d = sa.h = ba;
                 sw.d = sw.h = bw;
                 sa.s = sw.s = moved;
