@@ -286,11 +286,7 @@ uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
  * the walks that fill the cache (the first round's and every refill) keep
  * each list's K lightest leaving entries by rank: each entry counts those
  * of its list in its tile that come before it, and a list the tile holds
- * whole is stored with no atomic (counter "rank_fill_tiles"). There a
- * refill whose lists spill copies their entries (A and W) to device
- * buffers piece by piece while the walk reads the piece before (counters
- * "refill_pulled_bytes", the bytes read from host memory so, and
- * "refill_pulled_pieces").
+ * whole is stored with no atomic (counter "rank_fill_tiles").
  * Lists in weight order (desc.weight_order) on a graph with hubs are read
  * from their heads instead (the K lightest leaving entries are the first K
  * leaving ones), counter "weight_order" 1. Disable names: "vertex-cache",
@@ -301,9 +297,7 @@ uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
  * entry walked), "first-occupancy" (that walk in 96 registers, not 80),
  * "prefix-first" (the device prefix's every entry walked), "fill-rank"
  * (the fills without hubs offer every leaving entry through warp-wide
- * exchanges and atomics, as on graphs with hubs), "refill-pull" (refills
- * read lists where they live), "pull-weights" (refills copy A alone and
- * read a leaving entry's weight where it lives),
+ * exchanges and atomics, as on graphs with hubs),
  * "contract", "weight-order" (whole lists always),
  * "heads-rule" (the heads on any graph in weight order). */
 typedef struct sgk_cpu_share {

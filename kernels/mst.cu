@@ -165,7 +165,6 @@ enum {
     C_PSPARSE,      // first round, the device prefix: one-list tiles (as C_SPARSE)
     C_PLOOPT,       // first round, the device prefix: such tiles read whole (C_LOOPT)
     C_RANKT,        // in-place executor: tiles the cache's fills by rank walked (k_hfill)
-    C_RPULL,        // refills: bytes of A and W copied from host memory (k_pull_entries)
     C_NCTR
 };
 static_assert(C_LOOPT == C_SPARSE + 1 && C_PLOOPT == C_PSPARSE + 1, "k_hfirst's tile counters");
@@ -1153,88 +1152,6 @@ __global__ void __launch_bounds__(BLK)
     if (MODE != HW_GATHER) sgk_warp_add(leaving, &ctr[C_INTER]);
 }
 
-// Where the entries of a warp's tile [b, te) of the scan list's entries lie
-// (k_hfill's tiles; T: the walk's end): at step r lane l takes entry
-// b + l + 32 r, and gets its position in the graph arrays (pos), its
-// vertex (v), its tree (t; FIRST: the vertex) and its list's tile
-// positions (rng: lo | hi << 9 | whole << 18); the result marks the steps
-// whose entries are below T. s: the tile's first list; on return, the list
-// holding te. Where the tile's entries lie in at most 32 lists, lane i
-// reads list s + i's offsets, vertex, start and tree at once and each entry
-// finds its list by counting list starts in a bitmap of the tile (a warp
-// exchange); else each lane walks from list to list (SegWalk). All lanes
-// must call.
-template <bool FIRST, class XS>
-__device__ __forceinline__ unsigned tile_entries(uint64_t ns, const uint64_t *__restrict__ off,
-                                                 const uint32_t *__restrict__ scan, XS x,
-                                                 const uint32_t *__restrict__ comp, uint64_t b,
-                                                 uint64_t te, uint64_t T, uint64_t &s,
-                                                 uint64_t (&pos)[HT_STEPS],
-                                                 uint32_t (&v)[HT_STEPS], uint32_t (&t)[HT_STEPS],
-                                                 uint32_t (&rng)[HT_STEPS])
-{
-    const unsigned ln = lane_id();
-    const uint64_t j = b + ln;
-    unsigned in = 0;
-    // lane i: list s + i, its entries [qs, qe)
-    const uint64_t q = s + ln;
-    const uint64_t qs = q < ns ? off[q] : NONE64, qe = q < ns ? off[q + 1] : NONE64;
-    const bool cut = qs < te && qs == qe; // an empty list in the tile
-    const bool fast = __shfl_sync(FULL, qe, 31) >= te && !__any_sync(FULL, cut);
-    if (fast) { // lists s .. s + 31 hold the tile
-        uint32_t qv = 0, qt = 0, qr = 0;
-        uint64_t qb = 0;
-        if (qs < te) {
-            qv = scan[q];
-            qb = x[qv] - qs; // entry j of the list is at qb + j
-            qt = FIRST ? qv : comp[qv];
-            const uint64_t lo = qs > b ? qs : b, hi = qe < te ? qe : te;
-            qr = (uint32_t)(lo - b) | (uint32_t)(hi - b) << 9 |
-                 (qs >= b && qe <= te ? 1u << 18 : 0u);
-        }
-        // the tile positions where a list after s starts, a word per row
-        const bool starts = qs > b && qs < te;
-        const unsigned srow = starts ? (unsigned)(qs - b) / 32 : HT_STEPS;
-        const unsigned sbit = starts ? 1u << ((unsigned)(qs - b) % 32) : 0u;
-        const unsigned upto = ln == 31 ? FULL : (2u << ln) - 1u; // lanes 0 .. ln
-        unsigned before = 0; // list starts in the rows above
-#pragma unroll
-        for (int r = 0; r < HT_STEPS; r++) {
-            const unsigned word = __reduce_or_sync(FULL, srow == (unsigned)r ? sbit : 0u);
-            const unsigned i = before + __popc(word & upto); // the entry's list: s + i
-            before += __popc(word);
-            const uint64_t jr = j + 32ull * (uint64_t)r;
-            const uint64_t eb = __shfl_sync(FULL, qb, (int)i);
-            v[r] = __shfl_sync(FULL, qv, (int)i);
-            t[r] = __shfl_sync(FULL, qt, (int)i);
-            rng[r] = __shfl_sync(FULL, qr, (int)i);
-            pos[r] = eb + jr;
-            if (jr < T) in |= 1u << r;
-        }
-        s += __popc(__ballot_sync(FULL, qe <= te)); // the list holding te
-    } else { // more than 32 lists, or empty ones: each lane walks them
-        SegWalk sw;
-        sw.s = s;
-#pragma unroll
-        for (int r = 0; r < HT_STEPS; r++) {
-            const uint64_t jr = j + 32ull * (uint64_t)r;
-            pos[r] = 0, v[r] = 0, t[r] = 0, rng[r] = 0;
-            if (jr < T) {
-                pos[r] = sw.at(jr, off, scan, comp, x);
-                v[r] = sw.v;
-                t[r] = sw.t;
-                const uint64_t s0 = sw.soff, s1 = off[sw.s + 1];
-                const uint64_t lo = s0 > b ? s0 : b, hi = s1 < te ? s1 : te;
-                rng[r] = (uint32_t)(lo - b) | (uint32_t)(hi - b) << 9 |
-                         (s0 >= b && s1 <= te ? 1u << 18 : 0u);
-                in |= 1u << r;
-            }
-        }
-        if (te < T) s = warp_seek(off, ns, te);
-    }
-    return in;
-}
-
 // The vertex cache's fill by rank (k_hwalk's entries and counters, HW_FILL;
 // tiles of HT_STEPS x 32 entries, each warp taking a run of consecutive
 // tiles). Where a tile's entries lie in at most 32 lists, lane i reads list
@@ -1254,19 +1171,13 @@ __device__ __forceinline__ unsigned tile_entries(uint64_t ns, const uint64_t *__
 // one list takes its K lightest in K warp rounds instead (a comparison per
 // entry pair would be 256 an entry). Slots are reset before. FIRST: every
 // tree is one vertex (the first round): an entry leaves unless it is a
-// self-loop, no tree id is read, and W is read with A. JB: where A (and
-// W) are read: 0 where they live; JB_A: A's entry j from ja[j - jlo] (the
-// piece copied there by k_pull_entries), W where it lives; JB_AW: W from
-// jw[j - jlo] too.
-enum { JB_NONE = 0, JB_A = 1, JB_AW = 2 };
-template <bool FIRST, class AR, class XS, int JB = JB_NONE>
+// self-loop, no tree id is read, and W is read with A.
+template <bool FIRST, class AR, class XS>
 __global__ void __launch_bounds__(BLK)
     k_hfill(uint64_t ns, const uint64_t *__restrict__ off, const uint32_t *__restrict__ scan,
             XS x, AR a, AR w, bool f32, const uint32_t *__restrict__ comp, uint64_t *vc, int K,
-            uint64_t jlo, uint64_t jhi, ull *ctr, const uint32_t *__restrict__ ja = nullptr,
-            const uint32_t *__restrict__ jw = nullptr)
+            uint64_t jlo, uint64_t jhi, ull *ctr)
 {
-    static_assert(!FIRST || JB == JB_NONE, "the first round's walks read staged pieces");
     constexpr int TILE = 32 * HT_STEPS;
     __shared__ uint64_t sx[BLK / 32][TILE];
     uint64_t *const tx = sx[threadIdx.x / 32];
@@ -1282,21 +1193,73 @@ __global__ void __launch_bounds__(BLK)
     for (uint64_t ti = ta; ti < tb; ti++) {
         tiles++;
         const uint64_t b = jlo + ti * TILE, te = b + TILE < T ? b + TILE : T; // [b, te)
+        const uint64_t j = b + ln;
         uint64_t pos[HT_STEPS];
         uint32_t v[HT_STEPS], nb[HT_STEPS], t[HT_STEPS], key[HT_STEPS];
         uint32_t rng[HT_STEPS]; // the list's tile positions lo | hi << 9 | whole << 18
-        const unsigned in = tile_entries<FIRST>(ns, off, scan, x, comp, b, te, T, s, pos, v, t, rng);
-        unsigned out = 0;
+        unsigned in = 0, out = 0;
+        // lane i: list s + i, its entries [qs, qe)
+        const uint64_t q = s + ln;
+        const uint64_t qs = q < ns ? off[q] : NONE64, qe = q < ns ? off[q + 1] : NONE64;
+        const bool cut = qs < te && qs == qe; // an empty list in the tile
+        const bool fast = __shfl_sync(FULL, qe, 31) >= te && !__any_sync(FULL, cut);
+        if (fast) { // lists s .. s + 31 hold the tile
+            uint32_t qv = 0, qt = 0, qr = 0;
+            uint64_t qb = 0;
+            if (qs < te) {
+                qv = scan[q];
+                qb = x[qv] - qs; // entry j of the list is at qb + j
+                qt = FIRST ? qv : comp[qv];
+                const uint64_t lo = qs > b ? qs : b, hi = qe < te ? qe : te;
+                qr = (uint32_t)(lo - b) | (uint32_t)(hi - b) << 9 |
+                     (qs >= b && qe <= te ? 1u << 18 : 0u);
+            }
+            // the tile positions where a list after s starts, a word per row
+            const bool starts = qs > b && qs < te;
+            const unsigned srow = starts ? (unsigned)(qs - b) / 32 : HT_STEPS;
+            const unsigned sbit = starts ? 1u << ((unsigned)(qs - b) % 32) : 0u;
+            const unsigned upto = ln == 31 ? FULL : (2u << ln) - 1u; // lanes 0 .. ln
+            unsigned before = 0; // list starts in the rows above
+#pragma unroll
+            for (int r = 0; r < HT_STEPS; r++) {
+                const unsigned word = __reduce_or_sync(FULL, srow == (unsigned)r ? sbit : 0u);
+                const unsigned i = before + __popc(word & upto); // the entry's list: s + i
+                before += __popc(word);
+                const uint64_t jr = j + 32ull * (uint64_t)r;
+                const uint64_t eb = __shfl_sync(FULL, qb, (int)i);
+                v[r] = __shfl_sync(FULL, qv, (int)i);
+                t[r] = __shfl_sync(FULL, qt, (int)i);
+                rng[r] = __shfl_sync(FULL, qr, (int)i);
+                pos[r] = eb + jr;
+                if (jr < T) in |= 1u << r;
+            }
+            s += __popc(__ballot_sync(FULL, qe <= te)); // the list holding te
+        } else { // more than 32 lists, or empty ones: each lane walks them
+            SegWalk sw;
+            sw.s = s;
+#pragma unroll
+            for (int r = 0; r < HT_STEPS; r++) {
+                const uint64_t jr = j + 32ull * (uint64_t)r;
+                pos[r] = 0, v[r] = 0, t[r] = 0, rng[r] = 0;
+                if (jr < T) {
+                    pos[r] = sw.at(jr, off, scan, comp, x);
+                    v[r] = sw.v;
+                    t[r] = sw.t;
+                    const uint64_t s0 = sw.soff, s1 = off[sw.s + 1];
+                    const uint64_t lo = s0 > b ? s0 : b, hi = s1 < te ? s1 : te;
+                    rng[r] = (uint32_t)(lo - b) | (uint32_t)(hi - b) << 9 |
+                             (s0 >= b && s1 <= te ? 1u << 18 : 0u);
+                    in |= 1u << r;
+                }
+            }
+            if (te < T) s = warp_seek(off, ns, te);
+        }
 #pragma unroll
         for (int r = 0; r < HT_STEPS; r++) { // A's reads issued together (and W's)
             nb[r] = 0, key[r] = 0;
             if ((in >> r) & 1u) {
-                if (JB != JB_NONE) {
-                    nb[r] = ja[b + ln + 32ull * (uint64_t)r - jlo];
-                } else {
-                    nb[r] = a[pos[r]];
-                    hostb += on_host(a, pos[r]) ? 4 : 0;
-                }
+                nb[r] = a[pos[r]];
+                hostb += on_host(a, pos[r]) ? 4 : 0;
                 if (FIRST) {
                     key[r] = sgk_weight_key(f32, w[pos[r]]);
                     hostb += on_host(w, pos[r]) ? 4 : 0;
@@ -1308,9 +1271,7 @@ __global__ void __launch_bounds__(BLK)
             if (!((in >> r) & 1u)) continue;
             if (FIRST ? nb[r] != v[r] : comp[nb[r]] != t[r]) {
                 out |= 1u << r;
-                if (!FIRST && JB == JB_AW) {
-                    key[r] = sgk_weight_key(f32, jw[b + ln + 32ull * (uint64_t)r - jlo]);
-                } else if (!FIRST) {
+                if (!FIRST) {
                     key[r] = sgk_weight_key(f32, w[pos[r]]);
                     hostb += on_host(w, pos[r]) ? 4 : 0;
                 }
@@ -1374,56 +1335,6 @@ __global__ void __launch_bounds__(BLK)
     sgk_warp_add(hostb, &ctr[C_HOSTB]);
     sgk_warp_add(leaving, &ctr[C_INTER]);
     if (ln == 0 && tiles > 0) atomicAdd(&ctr[C_RANKT], (ull)tiles);
-}
-
-// The refills' copy for k_hfill's JB_A and JB_AW walks: the entries
-// [jlo, jhi) of the scan list's lists (k_hfill's numbering and tiles; x:
-// where each list starts), A's entry j copied to ja[j - jlo] and, with jw,
-// W's to jw[j - jlo]. A warp reads each list's run of a tile in 128-byte
-// requests, HT_STEPS of them in flight per lane, with no dependent work
-// between them (k_hfill reading lists in place waits on tree ids and
-// weights between its tiles). Adds the bytes read from host memory to
-// ctr[C_RPULL].
-template <class XS>
-__global__ void __launch_bounds__(BLK)
-    k_pull_entries(uint64_t ns, const uint64_t *__restrict__ off,
-                   const uint32_t *__restrict__ scan, XS x, sgk_arr<uint32_t> a,
-                   sgk_arr<uint32_t> w, const uint32_t *__restrict__ comp,
-                   uint32_t *__restrict__ ja, uint32_t *__restrict__ jw, uint64_t jlo,
-                   uint64_t jhi, ull *ctr)
-{
-    constexpr int TILE = 32 * HT_STEPS;
-    const uint64_t T = off[ns] < jhi ? off[ns] : jhi;
-    if (jlo >= T) return;
-    const uint64_t nw = gthreads() / 32, wid = gtid() / 32;
-    const uint64_t nt = (T - jlo + TILE - 1) / TILE, per = (nt + nw - 1) / nw;
-    const uint64_t ta = wid * per < nt ? wid * per : nt, tb = ta + per < nt ? ta + per : nt;
-    uint64_t hostb = 0;
-    uint64_t s = ta < tb ? warp_seek(off, ns, jlo + ta * TILE) : 0; // the tile's first list
-    for (uint64_t ti = ta; ti < tb; ti++) {
-        const uint64_t b = jlo + ti * TILE, te = b + TILE < T ? b + TILE : T; // [b, te)
-        uint64_t pos[HT_STEPS];
-        uint32_t v[HT_STEPS], t[HT_STEPS], rng[HT_STEPS], ra[HT_STEPS], rw[HT_STEPS];
-        const unsigned in = tile_entries<true>(ns, off, scan, x, comp, b, te, T, s, pos, v, t, rng);
-#pragma unroll
-        for (int r = 0; r < HT_STEPS; r++) {
-            if (!((in >> r) & 1u)) continue;
-            ra[r] = a[pos[r]];
-            hostb += on_host(a, pos[r]) ? 4 : 0;
-            if (jw) {
-                rw[r] = w[pos[r]];
-                hostb += on_host(w, pos[r]) ? 4 : 0;
-            }
-        }
-#pragma unroll
-        for (int r = 0; r < HT_STEPS; r++) {
-            if (!((in >> r) & 1u)) continue;
-            const uint64_t j = b + lane_id() + 32ull * (uint64_t)r - jlo;
-            ja[j] = ra[r];
-            if (jw) jw[j] = rw[r];
-        }
-    }
-    sgk_warp_add(hostb, &ctr[C_RPULL]);
 }
 
 // The streamed first round's fill, weights first (k_hwalk's tiles,
@@ -2302,8 +2213,6 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
         sgk_stats_set(stats, "prefix_sparse_tiles", 0);
         sgk_stats_set(stats, "prefix_loop_tiles", 0);
         sgk_stats_set(stats, "rank_fill_tiles", 0);
-        sgk_stats_set(stats, "refill_pulled_bytes", 0);
-        sgk_stats_set(stats, "refill_pulled_pieces", 0);
         sgk_stats_set(stats, "cpu_upload_bytes", 0);
         sgk_stats_set(stats, "cpu_chunks", 0);
         sgk_stats_set(stats, "cpu_chunks_packed", 0);
@@ -2743,7 +2652,6 @@ constexpr uint64_t STREAM_MIN = (uint64_t)4 << 20;   // and at least, on large g
 // (the piece in slot b is in its buffers).
 struct Pipe {
     bool stream = false;
-    bool pull = false; // the refills' pieces copied on s too (k_pull_entries)
     cudaStream_t s = nullptr;
     cudaEvent_t ready[2] = {nullptr, nullptr}, freed[2] = {nullptr, nullptr};
     cudaEvent_t t0 = nullptr, t1 = nullptr; // the first round's GPU walks (timed)
@@ -2761,7 +2669,7 @@ struct Pipe {
         for (int b = 0; b < 2; b++)
             SGK_CU(cudaEventCreateWithFlags(&freed[b],
                                             cudaEventDisableTiming | cudaEventBlockingSync));
-        if (!stream && !pull) return SG_OK;
+        if (!stream) return SG_OK;
         SGK_CU(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
         for (int b = 0; b < 2; b++)
             SGK_CU(cudaEventCreateWithFlags(&ready[b], cudaEventDisableTiming));
@@ -3043,33 +2951,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             SC = 0;
         }
     }
-    // A refill on a graph without hubs (rank fills) whose lists spill reads
-    // lists of ~32 entries for their one or two leaving entries: read in
-    // place, a walk waits on its tiles' tree ids and weights between its
-    // reads of A, and SSCA2 26 at 6 GiB refilled ~1.2 G entries in 0.35 s
-    // (~14 GB/s of A). Instead the refilled lists' entries are copied to
-    // device buffers piece by piece (k_pull_entries, on the copy stream, one
-    // block per multiprocessor: nothing but reads in flight) while the walk
-    // (k_hfill, JB_A) reads the piece before from there; W is copied too
-    // (JB_AW) unless "pull-weights" is disabled (then a leaving entry's
-    // weight is read in place). "refill-pull" disabled: every refill reads
-    // lists where they live.
-    const bool rpull = rank && K > 0 && !word && hostp < m && !sgk_ctx_disabled(c, "refill-pull");
-    const bool rpull_w = rpull && !sgk_ctx_disabled(c, "pull-weights");
-    pipe.pull = rpull;
     SGK_TRY(pipe.open(err));
-    unsigned rgrid = wgrid;
-    if (rpull) {
-        int fit = 0;
-        if (rpull_w)
-            SGK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                &fit, k_hfill<false, sgk_arr<uint32_t>, sgk_arr<uint64_t>, JB_AW>, BLK, 0));
-        else
-            SGK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                &fit, k_hfill<false, sgk_arr<uint32_t>, sgk_arr<uint64_t>, JB_A>, BLK, 0));
-        const unsigned per = fit > 1 ? (unsigned)fit - 1 : 1u;
-        rgrid = per * (unsigned)c->sm_count < wgrid ? per * (unsigned)c->sm_count : wgrid;
-    }
     // With the copy kernel, the walks of streamed pieces leave one block
     // per multiprocessor to it (as many as fit less one), so that the next
     // piece's copy runs beside them rather than after (H100, R-MAT 26 at
@@ -3111,52 +2993,6 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         }
         return SG_OK;
     };
-    // A refill of R's lists through device buffers (rpull, above): pieces
-    // of P entries, two of them in flight (buffer b is copied into once the
-    // walk of the piece before last in it is done).
-    uint64_t rpull_pieces = 0;
-    auto refill_pulled = [&](const uint32_t *R, uint64_t nr, sg_error *err) -> sg_status {
-        uint64_t T = 0;
-        SGK_CU(cudaMemcpyAsync(&T, off + nr, sizeof T, cudaMemcpyDeviceToHost, st));
-        SGK_CU(cudaStreamSynchronize(st)); // the offsets too, which the copies read
-        const uint64_t per = rpull_w ? 16 : 8; // bytes of buffer an entry (two pieces)
-        uint64_t P = free_room() / per;
-        P = P > STREAM_MAX ? STREAM_MAX : P;
-        const uint64_t quarter = T / 4 > 4096 ? T / 4 : 4096; // four pieces on small graphs
-        if (P > quarter) P = quarter;
-        if (P > T) P = T;
-        if (T == 0) return SG_OK;
-        if (P < 4096 && P < T) return fill_in_place(R, nr, 0, NONE64, false, err);
-        sgk_dbuf<uint32_t> rb;
-        SGK_TRY(rb.alloc(c, (rpull_w ? 4 : 2) * P, "the forest's refill pieces", err));
-        const unsigned pg = (unsigned)c->sm_count;
-        for (uint64_t q0 = 0, i = 0; q0 < T; q0 += P, i++) {
-            const int b = (int)(i & 1);
-            const uint64_t q1 = q0 + P < T ? q0 + P : T;
-            uint32_t *ja = rb.p + (uint64_t)b * P;
-            uint32_t *jw = rpull_w ? rb.p + (uint64_t)(2 + b) * P : nullptr;
-            if (i >= 2) SGK_CU(cudaStreamWaitEvent(pipe.s, pipe.freed[b], 0));
-            k_pull_entries<<<pg, BLK, 0, pipe.s>>>(nr, off, R, gx, g->A, g->W, comp, ja, jw, q0,
-                                                   q1, dctr);
-            SGK_LAUNCHED("k_pull_entries");
-            SGK_CU(cudaEventRecord(pipe.ready[b], pipe.s));
-            SGK_CU(cudaStreamWaitEvent(st, pipe.ready[b], 0));
-            if (rpull_w)
-                k_hfill<false, sgk_arr<uint32_t>, sgk_arr<uint64_t>, JB_AW>
-                    <<<rgrid, BLK, 0, st>>>(nr, off, R, gx, g->A, g->W, f32, comp, vc, K, q0, q1,
-                                            dctr, ja, jw);
-            else
-                k_hfill<false, sgk_arr<uint32_t>, sgk_arr<uint64_t>, JB_A>
-                    <<<rgrid, BLK, 0, st>>>(nr, off, R, gx, g->A, g->W, f32, comp, vc, K, q0, q1,
-                                            dctr, ja, nullptr);
-            SGK_LAUNCHED("k_hfill (pulled)");
-            SGK_CU(cudaEventRecord(pipe.freed[b], st));
-            rpull_pieces++;
-        }
-        SGK_CU(cudaStreamSynchronize(st)); // before the buffers go
-        return SG_OK;
-    };
-
     // The GPU's part of the first round (the scan list then holds every
     // vertex with a list, ascending, so entry j is list position j): the
     // pieces claimed from mt, of P entries at most, each streamed (SC > 0)
@@ -3396,10 +3232,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             SGK_CU(cudaEventRecord(pipe.v[1], st)); // the fill joined
         } else {
             SGK_CU(cudaEventRecord(pipe.r0, st));
-            if (rpull)
-                SGK_TRY(refill_pulled(R, nr, err));
-            else
-                SGK_TRY(fill_in_place(R, nr, 0, NONE64, false, err));
+            SGK_TRY(fill_in_place(R, nr, 0, NONE64, false, err));
             SGK_CU(cudaEventRecord(pipe.r1, st));
             refill_timed = true;
         }
@@ -3590,9 +3423,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "cpu_lists", cpu_lists);
     sgk_stats_set(stats, "cpu_long_lists", cpu_long);
     sgk_stats_set(stats, "cpu_entries_read", cpu_entries);
-    sgk_stats_set(stats, "host_list_bytes", h[C_HOSTB] + streamed + h[C_PULLA] + h[C_RPULL]);
-    sgk_stats_set(stats, "refill_pulled_bytes", h[C_RPULL]);
-    sgk_stats_set(stats, "refill_pulled_pieces", rpull_pieces);
+    sgk_stats_set(stats, "host_list_bytes", h[C_HOSTB] + streamed + h[C_PULLA]);
     sgk_stats_set(stats, "streamed_bytes", streamed + h[C_PULLA]);
     sgk_stats_set(stats, "streamed_pieces", pieces);
     sgk_stats_set(stats, "first_sparse_tiles", h[C_SPARSE]);

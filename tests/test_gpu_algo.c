@@ -1657,11 +1657,8 @@ static void test_hybrid_forest_cache(void **state)
  * self-loops), paths of three vertices over [1400, 2600), isolated vertices
  * [2600, 3000). Splits from every list on the device to every list on the
  * host, X, A and W split differently; with the CPU threads and without
- * ("cpu-share" off); refills with the contraction off, their lists copied
- * to the device in pieces (with W, or A alone: "pull-weights" off) or read
- * in place ("refill-pull" off). The forest is the oracle's, tiles are
- * filled by rank, and none with "fill-rank" off; refills pull nothing where
- * every list is on the device or pulling is off. */
+ * ("cpu-share" off); refills with the contraction off. The forest is the
+ * oracle's, tiles are filled by rank, and none with "fill-rank" off. */
 static void test_hybrid_fill_rank(void **state)
 {
     (void)state;
@@ -1670,13 +1667,8 @@ static void test_hybrid_fill_rank(void **state)
     uint32_t *u = malloc(cap * sizeof *u), *v = malloc(cap * sizeof *v), *w = malloc(cap * sizeof *w);
     assert_non_null(u), assert_non_null(v), assert_non_null(w);
     static const int splits[][3] = {{8, 8, 8}, {0, 0, 0}, {4, 4, 4}, {6, 3, 1}};
-    static const char *const modes[] = {NULL,
-                                        "cpu-share",
-                                        "contract",
-                                        "cpu-share,contract",
-                                        "fill-rank",
-                                        "contract,pull-weights",
-                                        "contract,refill-pull"};
+    static const char *const modes[] = {NULL, "cpu-share", "contract", "cpu-share,contract",
+                                        "fill-rank"};
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     for (int f32 = 0; f32 < 2; f32++) {
         uint64_t ne = 0;
@@ -1702,12 +1694,7 @@ static void test_hybrid_fill_rank(void **state)
         sg_graph *g = tg_from_edges(N, ne, u, v, w, false, f32);
         for (size_t mi = 0; mi < sizeof modes / sizeof modes[0]; mi++) {
             char *saved = env_push(modes[mi]);
-            const char *md = modes[mi] ? modes[mi] : "";
-            /* refills read through device buffers unless disabled; they
-             * happen for sure with the contraction off */
-            const bool no_pull = strstr(md, "refill-pull") || strstr(md, "fill-rank");
-            const bool refills = strstr(md, "contract") != NULL;
-            uint64_t tiles_total = 0, pieces_most = 0;
+            uint64_t tiles_total = 0;
             for (size_t si = 0; si < sizeof splits / sizeof splits[0]; si++) {
                 sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, splits[si], N);
                 char what[200];
@@ -1725,22 +1712,8 @@ static void test_hybrid_fill_rank(void **state)
                     fail_msg("%s: %llu cache slots, %llu tiles filled by rank", what,
                              (unsigned long long)slots, (unsigned long long)tiles);
                 tiles_total += tiles;
-                uint64_t pulled = 0, pieces = 0;
-                if (!tu_counter(run, "refill_pulled_bytes", &pulled) ||
-                    !tu_counter(run, "refill_pulled_pieces", &pieces))
-                    fail_msg("%s: no refill_pulled_bytes / refill_pulled_pieces counter", what);
-                /* every list on the device: nothing to pull */
-                if ((no_pull || splits[si][1] == 8) && (pulled > 0 || pieces > 0))
-                    fail_msg("%s: %llu refill bytes pulled in %llu pieces", what,
-                             (unsigned long long)pulled, (unsigned long long)pieces);
-                if (pieces > pieces_most) pieces_most = pieces;
                 sg_run_free(run);
             }
-            /* more than two pieces: a buffer is copied into again only
-             * once its walk is done */
-            if (refills && !no_pull && pieces_most < 3)
-                fail_msg("%s weights, disabled: %s: refills in %llu pieces at most",
-                         f32 ? "f32" : "u32", md, (unsigned long long)pieces_most);
             if (!(modes[mi] && strstr(modes[mi], "fill-rank")) && tiles_total == 0)
                 fail_msg("%s weights, disabled: %s: no tile filled by rank", f32 ? "f32" : "u32",
                          modes[mi] ? modes[mi] : "none");
