@@ -1543,13 +1543,16 @@ struct SettleStream {
     // pass's vertices in it, gathered by the threads in vertex order, and
     // the relaxation reads them through the chunk's own offsets cx (cx[j]:
     // the entries of the pass's vertices below cb[k] + j, made on the
-    // device). The pass's list is read back once (hl); co holds a chunk's
-    // compacted starts on the host.
+    // device). The pass's list is read back once (hl, hl_cap entries, grown
+    // as needed and not value-initialised: a std::vector's resize zeroed up
+    // to 44 MB at R-MAT 26 before the copy overwrote it); co holds a
+    // chunk's compacted starts on the host.
     bool compact = false;
     const u64 *hx = nullptr;
     sgk_dbuf<u64> cx;
     sgk_dbuf<uint8_t> ctmp; // the scan's scratch
-    std::vector<uint32_t> hl;
+    std::unique_ptr<uint32_t[]> hl;
+    u64 hl_cap = 0;
     std::vector<u64> co, part;
     u64 compacted = 0, compact_saved = 0; // chunks so; the bytes they did not move
 
@@ -2984,13 +2987,15 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             bool any = false;
             for (u64 k = 0; k < ss.nc && !any; k++) any = streams(k);
             if (any) {
-                try {
-                    ss.hl.resize(cnt);
-                } catch (...) {
-                    return sgi_fail(err, SG_E_NOMEM, "SSSP's settle pass: %llu vertices read back",
-                                    (unsigned long long)cnt);
+                if (ss.hl_cap < cnt) {
+                    ss.hl.reset(new (std::nothrow) uint32_t[cnt]);
+                    ss.hl_cap = ss.hl ? cnt : 0;
+                    if (!ss.hl)
+                        return sgi_fail(err, SG_E_NOMEM,
+                                        "SSSP's settle pass: %llu vertices read back",
+                                        (unsigned long long)cnt);
                 }
-                SGK_CU(cudaMemcpyAsync(ss.hl.data(), list, cnt * sizeof(uint32_t),
+                SGK_CU(cudaMemcpyAsync(ss.hl.get(), list, cnt * sizeof(uint32_t),
                                        cudaMemcpyDeviceToHost, st));
                 SGK_CU(cudaStreamSynchronize(st));
                 lists_back = true;
@@ -3018,7 +3023,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             const bool compacted = ss.bounce && lists_back;
             if (compacted) { // the pass's lists only, in vertex order
                 if (!ss.lent) SGK_TRY(ss.lend(err));
-                const uint32_t *hv = ss.hl.data() + lo;
+                const uint32_t *hv = ss.hl.get() + lo;
                 const u64 nv = hi - lo, vc = ss.cb[k + 1] - ss.cb[k];
                 SGK_TRY(ss.prefix(hv, nv, err));
                 moved = ss.co[nv];
