@@ -297,7 +297,9 @@ uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
  * entry walked), "first-occupancy" (that walk in 96 registers, not 80),
  * "prefix-first" (the device prefix's every entry walked), "fill-rank"
  * (the fills without hubs offer every leaving entry through warp-wide
- * exchanges and atomics, as on graphs with hubs),
+ * exchanges and atomics, as on graphs with hubs), "refill-pick" (after a
+ * later round's refill every vertex's candidate is picked again, not the
+ * refilled vertices' alone; counter "picks_skipped"),
  * "contract", "weight-order" (whole lists always),
  * "heads-rule" (the heads on any graph in weight order). */
 typedef struct sgk_cpu_share {

@@ -116,6 +116,7 @@
 // CUDA graph capture of a round to cut launch and sync latency, and an
 // adaptive contraction trigger (measured bytes per round).
 #include <cub/cub.cuh>
+#include <thrust/iterator/transform_iterator.h>
 
 #include <string.h>
 
@@ -1490,13 +1491,18 @@ static HfirstFn hfirst_fn(bool occ3)
 // leaving its tree (NO_SLOT for none: the candidate is read from the cache,
 // one byte per vertex instead of eight); state[i] = 2 when the cache is
 // spent (K slots, all inside: the list may hold more leaving entries),
-// else 0.
+// else 0. refilled_only: only the vertices whose state k_cneed made
+// REFILL (their caches refilled since), the others' slots and states
+// standing: their caches and trees have not changed since the round's
+// first pick.
 constexpr uint8_t NO_SLOT = 0xff;
+constexpr uint8_t SPENT = 2, REFILL = 3; // states (k_cpick, k_cneed)
 __global__ void k_cpick(uint64_t ns, const uint32_t *__restrict__ scan,
                         const uint32_t *__restrict__ comp, const uint64_t *__restrict__ vc, int K,
-                        uint8_t *cslot, uint8_t *state)
+                        uint8_t *cslot, uint8_t *state, bool refilled_only)
 {
     for (uint64_t i = gtid(); i < ns; i += gthreads()) {
+        if (refilled_only && state[i] != REFILL) continue;
         const uint32_t v = scan[i], t = comp[v];
         const uint64_t *slot = vc + (uint64_t)v * (uint64_t)K;
         uint8_t c = NO_SLOT;
@@ -1510,7 +1516,7 @@ __global__ void k_cpick(uint64_t ns, const uint32_t *__restrict__ scan,
             }
         }
         cslot[i] = c;
-        state[i] = s == K ? 2 : 0;
+        state[i] = s == K ? SPENT : 0;
     }
 }
 
@@ -1566,22 +1572,26 @@ struct Cands {
 
 // Which spent caches to refill: those whose lower bound (the last slot's
 // key) does not exceed the key of their tree's minimum from the cached
-// candidates (or whose tree has none). need[i] = 1 for those, else 0.
+// candidates (or whose tree has none). state[i] = REFILL for those; the
+// other states stand (k_cpick's, for k_ckeep and a pick of the refilled
+// alone).
 __global__ void k_cneed(uint64_t ns, const uint32_t *__restrict__ scan,
                         const uint32_t *__restrict__ comp, const uint64_t *__restrict__ vc, int K,
-                        const uint64_t *__restrict__ bestA, uint8_t *need)
+                        const uint64_t *__restrict__ bestA, uint8_t *state)
 {
     for (uint64_t i = gtid(); i < ns; i += gthreads()) {
-        if (need[i] != 2) {
-            need[i] = 0;
-            continue;
-        }
+        if (state[i] != SPENT) continue;
         const uint32_t v = scan[i];
         const uint64_t lb = vc[(uint64_t)v * (uint64_t)K + (uint64_t)(K - 1)] >> 32;
         const uint64_t b = bestA[comp[v]];
-        need[i] = b == NONE64 || (b >> 32) >= lb;
+        if (b == NONE64 || (b >> 32) >= lb) state[i] = REFILL;
     }
 }
+
+// The selection's flags over k_cneed's states: those to refill.
+struct IsRefill {
+    __host__ __device__ bool operator()(uint8_t f) const { return f == REFILL; }
+};
 
 // Empties the cache slots of the nr vertices in list.
 __global__ void k_creset(uint64_t nr, const uint32_t *__restrict__ list, uint64_t *vc, int K)
@@ -1680,7 +1690,7 @@ __global__ void k_ckeep(uint64_t ns, const uint32_t *__restrict__ scan,
         const uint64_t i = b + lane_id();
         if (i < ns) {
             const uint32_t v = scan[i];
-            const bool keep = (cslot[i] != NO_SLOT || flags[i] == 2) && comp[v] != NONE32;
+            const bool keep = (cslot[i] != NO_SLOT || flags[i] == SPENT) && comp[v] != NONE32;
             flags[i] = keep;
             if (keep) live += x[v + 1] - hs[v];
         }
@@ -2625,10 +2635,14 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // jumping launched again until nothing changes, not until every thread
 // reached its root; in core too), first-minima (the first round's minima
 // by pick and reduce and its choices by the merge's k_choose, not in one
-// pass over the first cache slots).
+// pass over the first cache slots), refill-pick (after a refill every
+// vertex's slot picked again, and again when nothing was refilled, not the
+// refilled vertices' alone).
 // COUNTERS: weight_order (1: the heads were read), dense_trees (1: the
 // trees to merge are the vertices with a list, ids dense),
-// first_minima_fused (1: the first round took k_first_minima), first_offsets_us,
+// first_minima_fused (1: the first round took k_first_minima),
+// picks_skipped (later rounds whose second pick took the refilled vertices
+// alone or was not needed), first_offsets_us,
 // first_join_us, first_minima_us, first_merge_us, first_keep_us (the
 // first round's vertex work around its fill, from events), entries_read (list entries the walks read), host_list_bytes (A
 // and W bytes they read from host memory), cache_slots (K), lists_refilled
@@ -3098,8 +3112,12 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         SGK_LAUNCHED("k_reduce2 (vertex candidates)");
         return SG_OK;
     };
-    auto pick = [&]() -> sg_status {
-        k_cpick<<<grid(c, ns), BLK, 0, st>>>(ns, scan, comp, vc, K, cslot, flags);
+    // refilled_only: after a refill, the refilled vertices alone
+    // (k_cpick); with "refill-pick" disabled, every vertex again
+    const bool pick_refilled = !sgk_ctx_disabled(c, "refill-pick");
+    uint64_t picks_skipped = 0; // counter: whole picks not made again
+    auto pick = [&](bool refilled_only) -> sg_status {
+        k_cpick<<<grid(c, ns), BLK, 0, st>>>(ns, scan, comp, vc, K, cslot, flags, refilled_only);
         SGK_LAUNCHED("k_cpick");
         return SG_OK;
     };
@@ -3110,6 +3128,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // (~170 ms) and 8.1 ms of SSCA2 26's. "first-minima" disabled: pick and
     // reduce always.
     bool chosen = false;
+    bool refilled = false;    // the minima follow a later round's refill
     uint64_t first_fused = 0; // counter first_minima_fused
     const bool first_min = !sgk_ctx_disabled(c, "first-minima");
     auto minima = [&]() -> sg_status {
@@ -3121,7 +3140,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             first_fused = 1;
             return SG_OK;
         }
-        SGK_TRY(pick());
+        SGK_TRY(pick(refilled && pick_refilled));
+        if (refilled && pick_refilled) picks_skipped++;
+        refilled = false;
         return reduce();
     };
     // The first round's fills: the device prefix's entries in place, then
@@ -3194,13 +3215,14 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         uint64_t nr = ns;
         full_walk = iters == 1;
         if (!full_walk) {
-            SGK_TRY(pick());
+            SGK_TRY(pick(false));
             SGK_TRY(reduce());
             k_cneed<<<grid(c, ns), BLK, 0, st>>>(ns, scan, comp, vc, K, bestA, flags);
             SGK_LAUNCHED("k_cneed");
             size_t b = X.tmp.n;
-            SGK_CU(cub::DeviceSelect::Flagged(X.tmp.p, b, scan, flags.p, spare,
-                                              dctr.p + C_NRESCAN, (int64_t)ns, st));
+            SGK_CU(cub::DeviceSelect::Flagged(X.tmp.p, b, scan,
+                                              thrust::make_transform_iterator(flags.p, IsRefill()),
+                                              spare, dctr.p + C_NRESCAN, (int64_t)ns, st));
             ull nrd = 0;
             SGK_CU(cudaMemcpyAsync(&nrd, dctr.p + C_NRESCAN, sizeof nrd, cudaMemcpyDeviceToHost,
                                    st));
@@ -3214,7 +3236,14 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             }
         }
         rescans += nr;
-        if (nr == 0) return pick(); // the states again; the minima stand
+        if (nr == 0) { // the minima stand, and the states (k_cneed left them)
+            if (pick_refilled) {
+                picks_skipped++;
+                return SG_OK;
+            }
+            return pick(false);
+        }
+        refilled = iters > 1; // the minima then pick the refilled alone
         if (word) { // from the heads of the lists
             if (iters > 1) SGK_CU(cudaEventRecord(pipe.r0, st));
             k_sfill<<<grid(c, nr * SF_G), BLK, 0, st>>>(nr, R, gx, ent, hd.p, rs.p, comp.p, vc.p,
@@ -3441,6 +3470,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "first_round_us", first_round_us);
     sgk_stats_set(stats, "dense_trees", dense ? 1 : 0);
     sgk_stats_set(stats, "first_minima_fused", first_fused);
+    sgk_stats_set(stats, "picks_skipped", picks_skipped);
     {
         static const char *const part_names[5] = {"first_offsets_us", "first_join_us",
                                                   "first_minima_us", "first_merge_us",
