@@ -299,7 +299,10 @@ uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
  * (the fills without hubs offer every leaving entry through warp-wide
  * exchanges and atomics, as on graphs with hubs), "refill-pick" (after a
  * later round's refill every vertex's candidate is picked again, not the
- * refilled vertices' alone; counter "picks_skipped"),
+ * refilled vertices' alone; counter "picks_skipped"), "refill-minima"
+ * (after a refill the minima are taken over every vertex again, not from
+ * the refilled vertices' new candidates and the minima before; counter
+ * "minima_refilled"),
  * "contract", "weight-order" (whole lists always),
  * "heads-rule" (the heads on any graph in weight order). */
 typedef struct sgk_cpu_share {

@@ -1593,6 +1593,69 @@ struct IsRefill {
     __host__ __device__ bool operator()(uint8_t f) const { return f == REFILL; }
 };
 
+// The minima after a later round's refill, for the refilled vertices alone
+// (state REFILL), where pick and reduce went over every vertex. The
+// others' candidates have not changed since the round's reduce, and the
+// refilled ones had none then (spent caches), so a tree's minimum is the
+// smaller of the one that reduce left and its refilled vertices' new
+// candidates. Pass 1: each refilled vertex's slot and state (k_cpick's),
+// its candidate into bestA; where one lowers a tree's minimum, the tree's
+// tie-break (bestB) is reset, since the vertices that hold the new minimum
+// are then refilled ones alone (one that was not refilled with that key
+// would have made the old minimum as low). Marks them (state | RMARK).
+// Pass 2 (k_rmin2): the marked vertices holding their tree's minimum into
+// bestB (k_reduce2's rule), marks cleared.
+constexpr uint8_t RMARK = 0x10;
+__global__ void k_rmin1(uint64_t ns, const uint32_t *__restrict__ scan,
+                        const uint32_t *__restrict__ comp, const uint64_t *__restrict__ vc, int K,
+                        uint8_t *cslot, uint8_t *state, uint64_t *bestA, uint32_t *bestB)
+{
+    for (uint64_t i = gtid(); i < ns; i += gthreads()) {
+        if (state[i] != REFILL) continue;
+        const uint32_t v = scan[i], t = comp[v];
+        const uint64_t *slot = vc + (uint64_t)v * (uint64_t)K;
+        uint8_t c = NO_SLOT;
+        int s = 0;
+        for (; s < K; s++) {
+            const uint64_t e = slot[s];
+            if (e == NONE64) break;
+            if (comp[(uint32_t)e] != t) {
+                c = (uint8_t)s;
+                break;
+            }
+        }
+        cslot[i] = c;
+        state[i] = RMARK | (s == K ? SPENT : 0);
+        if (c == NO_SLOT || t == NONE32) continue;
+        const uint64_t e = slot[c];
+        const uint32_t nb = (uint32_t)e;
+        const uint64_t a = (e >> 32) << 32 | (v < nb ? v : nb);
+        if (a < *(volatile uint64_t *)&bestA[t] && a < sgk_atomic_min_u64(&bestA[t], a))
+            bestB[t] = NONE32;
+    }
+}
+
+__global__ void k_rmin2(uint64_t ns, const uint32_t *__restrict__ scan,
+                        const uint32_t *__restrict__ comp, const uint64_t *__restrict__ vc, int K,
+                        const uint8_t *__restrict__ cslot, uint8_t *state,
+                        const uint64_t *__restrict__ bestA, uint32_t *bestB)
+{
+    for (uint64_t i = gtid(); i < ns; i += gthreads()) {
+        const uint8_t f = state[i];
+        if (!(f & RMARK)) continue;
+        state[i] = (uint8_t)(f & ~RMARK);
+        const uint8_t c = cslot[i];
+        if (c == NO_SLOT) continue;
+        const uint32_t v = scan[i], t = comp[v];
+        if (t == NONE32) continue;
+        const uint64_t e = vc[(uint64_t)v * (uint64_t)K + c];
+        const uint32_t nb = (uint32_t)e;
+        const uint64_t a = (e >> 32) << 32 | (v < nb ? v : nb);
+        const uint32_t b = v < nb ? nb : v;
+        if (bestA[t] == a && b < *(volatile uint32_t *)&bestB[t]) atomicMin(&bestB[t], b);
+    }
+}
+
 // Empties the cache slots of the nr vertices in list.
 __global__ void k_creset(uint64_t nr, const uint32_t *__restrict__ list, uint64_t *vc, int K)
 {
@@ -2159,16 +2222,24 @@ static sg_status forest_out(sgk_ctx *c, uint64_t out, const uint32_t *ou, const 
 
 // The per-tree arrays both executors keep for n trees (minima, chosen
 // trees, parents, new ids) and the forest's output (room for out_cap edges).
+// joint: nxt holds 2 n + 2 words, the tree parents its last n (par left
+// unallocated; the caller takes nxt.p + n + 2), so that between merges the
+// pair is one block of n + 1 eight-byte words (the in-place forest's
+// refill offsets).
 static sg_status alloc_trees(sgk_ctx *c, uint64_t n, uint64_t out_cap, sgk_dbuf<uint64_t> &bestA,
                              sgk_dbuf<uint32_t> &bestB, sgk_dbuf<uint32_t> &nxt,
                              sgk_dbuf<uint32_t> &par, sgk_dbuf<uint32_t> &rn,
                              sgk_dbuf<uint32_t> &ou, sgk_dbuf<uint32_t> &ov,
-                             sgk_dbuf<uint32_t> &ow, sg_error *err)
+                             sgk_dbuf<uint32_t> &ow, bool joint, sg_error *err)
 {
     SGK_TRY(bestA.alloc(c, n + 1, "the forest per-tree minima", err));
     SGK_TRY(bestB.alloc(c, n, "the forest per-tree minima", err));
-    SGK_TRY(nxt.alloc(c, n, "the forest chosen trees", err));
-    SGK_TRY(par.alloc(c, n, "the forest tree parents", err));
+    if (joint) {
+        SGK_TRY(nxt.alloc(c, 2 * n + 2, "the forest chosen trees and tree parents", err));
+    } else {
+        SGK_TRY(nxt.alloc(c, n, "the forest chosen trees", err));
+        SGK_TRY(par.alloc(c, n, "the forest tree parents", err));
+    }
     SGK_TRY(rn.alloc(c, n, "the forest new tree ids", err));
     const uint64_t oc = out_cap > 0 ? out_cap : 1;
     SGK_TRY(ou.alloc(c, oc, "the forest", err));
@@ -2403,7 +2474,7 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
     SGK_TRY(tkB.alloc(c, n, "the MST tree keys", err));
     SGK_TRY(unres.alloc(c, n, "the MST warp queue", err));
     SGK_TRY(heavy.alloc(c, n, "the MST block queue", err));
-    SGK_TRY(alloc_trees(c, n, n - 1, bestA, bestB, nxt, par, rn, ou, ov, ow, err));
+    SGK_TRY(alloc_trees(c, n, n - 1, bestA, bestB, nxt, par, rn, ou, ov, ow, false, err));
 
     // One CUB scratch for the rounds: the largest of their queries.
     {
@@ -2637,12 +2708,15 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // by pick and reduce and its choices by the merge's k_choose, not in one
 // pass over the first cache slots), refill-pick (after a refill every
 // vertex's slot picked again, and again when nothing was refilled, not the
-// refilled vertices' alone).
+// refilled vertices' alone; refill-minima off too), refill-minima (after a
+// refill the minima taken over every vertex again, not merged from the
+// refilled vertices' candidates).
 // COUNTERS: weight_order (1: the heads were read), dense_trees (1: the
 // trees to merge are the vertices with a list, ids dense),
 // first_minima_fused (1: the first round took k_first_minima),
 // picks_skipped (later rounds whose second pick took the refilled vertices
-// alone or was not needed), first_offsets_us,
+// alone or was not needed), minima_refilled (of those, the rounds whose
+// minima took the refilled vertices' candidates alone), first_offsets_us,
 // first_join_us, first_minima_us, first_merge_us, first_keep_us (the
 // first round's vertex work around its fill, from events), entries_read (list entries the walks read), host_list_bytes (A
 // and W bytes they read from host memory), cache_slots (K), lists_refilled
@@ -2816,11 +2890,17 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     }
     const EntInPlace ent{g->A, g->W, f32};
     const uint64_t cap = ns > 0 ? ns - 1 : 0; // forest edges, at most
-    SGK_TRY(alloc_trees(c, n, cap, bestA, bestB, nxt, par, rn, ou, ov, ow, err));
+    SGK_TRY(alloc_trees(c, n, cap, bestA, bestB, nxt, par, rn, ou, ov, ow, true, err));
+    uint32_t *const parp = nxt.p + n + 2; // (alloc_trees, joint)
     // The walks' list offsets (ns0 + 1 at most) share the per-tree minima's
     // n + 1 words: a round takes its offsets, walks, and only then its
-    // minima (reduce resets them first); the contraction's gather too.
+    // minima (reduce resets them first); the contraction's gather too. A
+    // later round's refill, whose minima are taken for its refilled vertices
+    // alone (refill_minima below), keeps the minima and takes its offsets in
+    // the merge's scratch instead (roff: nxt and the tree parents, free
+    // between merges).
     uint64_t *const off = bestA.p;
+    uint64_t *const roff = reinterpret_cast<uint64_t *>(nxt.p);
     uint32_t *scan = S0.p, *spare = S1.p;
     const unsigned wgrid = grid(c, m); // walks: grid-stride over the tiles
     // Dense tree ids: only the ns vertices with a list are trees to merge
@@ -2991,7 +3071,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // The cache's fill from R's entries [jlo, jhi), reading lists where
     // they live; first: in the first round (every tree one vertex).
     auto fill_in_place = [&](const uint32_t *R, uint64_t nr, uint64_t jlo, uint64_t jhi,
-                             bool first, sg_error *err) -> sg_status {
+                             bool first, const uint64_t *off, sg_error *err) -> sg_status {
         if (rank && first) {
             k_hfill<true><<<wgrid, BLK, 0, st>>>(nr, off, R, gx, g->A, g->W, f32, comp, vc, K,
                                                  jlo, jhi, dctr);
@@ -3020,7 +3100,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             if (i >= 2) SGK_CU(cudaEventSynchronize(pipe.freed[b]));
             if (!mt.gpu(P, q0, q1)) break;
             if (SC == 0) {
-                SGK_TRY(fill_in_place(R, nr, q0, q1, true, err));
+                SGK_TRY(fill_in_place(R, nr, q0, q1, true, off, err));
                 SGK_CU(cudaEventRecord(pipe.freed[b], st));
                 continue;
             }
@@ -3086,14 +3166,14 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         return SG_OK;
     };
 
-    // The offsets of list[0..cnt) into off (off[cnt] = its entries): the
-    // lengths, then their exclusive sums in place (the per-tree minima's
-    // words: reduce resets them).
-    auto offsets = [&](const uint32_t *list, uint64_t cnt) -> sg_status {
-        k_hlens<<<grid(c, cnt + 1), BLK, 0, st>>>(cnt, list, gx, off);
+    // The offsets of list[0..cnt) into o (o[cnt] = its entries): the
+    // lengths, then their exclusive sums in place (off: the per-tree
+    // minima's words, which reduce resets; or roff).
+    auto offsets = [&](const uint32_t *list, uint64_t cnt, uint64_t *o) -> sg_status {
+        k_hlens<<<grid(c, cnt + 1), BLK, 0, st>>>(cnt, list, gx, o);
         SGK_LAUNCHED("k_hlens");
         size_t b = X.tmp.n;
-        SGK_CU(cub::DeviceScan::ExclusiveSum(X.tmp.p, b, off, off, cnt + 1, st));
+        SGK_CU(cub::DeviceScan::ExclusiveSum(X.tmp.p, b, o, o, cnt + 1, st));
         return SG_OK;
     };
     auto reset_best = [&]() -> sg_status {
@@ -3115,7 +3195,14 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // refilled_only: after a refill, the refilled vertices alone
     // (k_cpick); with "refill-pick" disabled, every vertex again
     const bool pick_refilled = !sgk_ctx_disabled(c, "refill-pick");
-    uint64_t picks_skipped = 0; // counter: whole picks not made again
+    // ... and their candidates merged into the minima the round's first
+    // reduce left (k_rmin1 / k_rmin2), where reduce went over every vertex
+    // again ("refill-minima" disabled; "refill-pick" too). The refill's
+    // walk then takes its list offsets in roff, not in the minima's words;
+    // a refill from the heads of lists in weight order (word) takes none.
+    const bool refill_minima = pick_refilled && !sgk_ctx_disabled(c, "refill-minima");
+    uint64_t picks_skipped = 0;   // counter: whole picks not made again
+    uint64_t minima_refilled = 0; // counter: minima taken for the refilled alone
     auto pick = [&](bool refilled_only) -> sg_status {
         k_cpick<<<grid(c, ns), BLK, 0, st>>>(ns, scan, comp, vc, K, cslot, flags, refilled_only);
         SGK_LAUNCHED("k_cpick");
@@ -3138,6 +3225,17 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             SGK_LAUNCHED("k_first_minima");
             chosen = true;
             first_fused = 1;
+            return SG_OK;
+        }
+        if (refilled && refill_minima) { // the minima left by the round's first reduce
+            refilled = false;
+            picks_skipped++, minima_refilled++;
+            k_rmin1<<<grid(c, ns), BLK, 0, st>>>(ns, scan, comp, vc, K, cslot, flags, bestA,
+                                                  bestB);
+            SGK_LAUNCHED("k_rmin1");
+            k_rmin2<<<grid(c, ns), BLK, 0, st>>>(ns, scan, comp, vc, K, cslot, flags, bestA,
+                                                  bestB);
+            SGK_LAUNCHED("k_rmin2");
             return SG_OK;
         }
         SGK_TRY(pick(refilled && pick_refilled));
@@ -3183,7 +3281,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                                                    dev_end, dctr, dctr + C_PSPARSE);
             SGK_LAUNCHED("k_hfirst (the device prefix)");
         } else if (dev_end > 0) {
-            SGK_TRY(fill_in_place(R, nr, 0, dev_end, true, err));
+            SGK_TRY(fill_in_place(R, nr, 0, dev_end, true, off, err));
         }
         if (!cpu_on) {
             SGK_TRY(gpu_first(R, nr, mt, P, err));
@@ -3255,13 +3353,16 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             }
             return minima();
         }
-        SGK_TRY(offsets(R, nr));
         if (iters == 1) {
+            SGK_TRY(offsets(R, nr, off));
             SGK_TRY(first_round(R, nr));
             SGK_CU(cudaEventRecord(pipe.v[1], st)); // the fill joined
         } else {
+            // the minima stand for the refilled alone: the offsets elsewhere
+            const uint64_t *o = refill_minima ? roff : off;
+            SGK_TRY(offsets(R, nr, const_cast<uint64_t *>(o)));
             SGK_CU(cudaEventRecord(pipe.r0, st));
-            SGK_TRY(fill_in_place(R, nr, 0, NONE64, false, err));
+            SGK_TRY(fill_in_place(R, nr, 0, NONE64, false, o, err));
             SGK_CU(cudaEventRecord(pipe.r1, st));
             refill_timed = true;
         }
@@ -3298,7 +3399,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             full_walk = false;
             SGK_TRY(reduce());
         } else if (K == 0) {
-            SGK_TRY(offsets(scan, ns));
+            SGK_TRY(offsets(scan, ns, off));
             SGK_CU(cudaMemsetAsync(cand.p, 0xff, ns * sizeof(uint64_t), st));
             HWALK(HW_FIND, wgrid, ns, off, scan, gx, g->A, g->W, f32, comp, cand, nullptr, 0,
                   nullptr, nullptr, nullptr, nullptr, nullptr, 0, 0, NONE64, dctr);
@@ -3310,7 +3411,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             if (parts) SGK_CU(cudaEventRecord(pipe.v[2], st));
         }
         SGK_TRY(merge_round(c, n, k, cap, f32, X.tmp.p, X.tmp.n, dctr.p, bestA.p, bestB.p, comp.p,
-                            nxt.p, par.p, rn.p, ou.p, ov.p, ow.p, chosen, err));
+                            nxt.p, parp, rn.p, ou.p, ov.p, ow.p, chosen, err));
         chosen = false;
         if (parts) SGK_CU(cudaEventRecord(pipe.v[3], st));
         if (K == 0)
@@ -3391,7 +3492,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 size_t b = X.tmp.n;
                 SGK_CU(cub::DeviceScan::ExclusiveSum(X.tmp.p, b, off, off, ns + 1, st));
             } else {
-                SGK_TRY(offsets(scan, ns));
+                SGK_TRY(offsets(scan, ns, off));
             }
             for (int j = 0; j < 5; j++)
                 SGK_TRY(C[0][j].alloc(c, ccap, "the forest contracted edges", err));
@@ -3424,7 +3525,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     if (edge_mode) {
         const double te = sgi_now();
         SGK_TRY(edge_rounds(X, n, k, ne, cap, f32, C, dctr.p, h, bestA.p, bestB.p, comp.p, nxt.p,
-                            par.p, rn.p, ou.p, ov.p, ow.p, iters));
+                            parp, rn.p, ou.p, ov.p, ow.p, iters));
         edge_us = sgk_us_since(te);
     }
     SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
@@ -3471,6 +3572,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "dense_trees", dense ? 1 : 0);
     sgk_stats_set(stats, "first_minima_fused", first_fused);
     sgk_stats_set(stats, "picks_skipped", picks_skipped);
+    sgk_stats_set(stats, "minima_refilled", minima_refilled);
     {
         static const char *const part_names[5] = {"first_offsets_us", "first_join_us",
                                                   "first_minima_us", "first_merge_us",

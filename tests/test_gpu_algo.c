@@ -1659,9 +1659,11 @@ static void test_hybrid_forest_cache(void **state)
  * host, X, A and W split differently; with the CPU threads and without
  * ("cpu-share" off); refills with the contraction off, the later rounds'
  * second pick taking the refilled vertices alone, or every vertex
- * ("refill-pick" off). The forest is the oracle's, tiles are filled by
- * rank, and none with "fill-rank" off; whole picks are skipped in some
- * later round, and never with "refill-pick" off. */
+ * ("refill-pick" off), and their minima merging the refilled vertices'
+ * candidates into the minima before, or taken again over every vertex
+ * ("refill-minima" off). The forest is the oracle's, tiles are filled by
+ * rank, and none with "fill-rank" off; whole picks are skipped, and
+ * minima merged, in some later round, and never with those off. */
 static void test_hybrid_fill_rank(void **state)
 {
     (void)state;
@@ -1670,8 +1672,13 @@ static void test_hybrid_fill_rank(void **state)
     uint32_t *u = malloc(cap * sizeof *u), *v = malloc(cap * sizeof *v), *w = malloc(cap * sizeof *w);
     assert_non_null(u), assert_non_null(v), assert_non_null(w);
     static const int splits[][3] = {{8, 8, 8}, {0, 0, 0}, {4, 4, 4}, {6, 3, 1}};
-    static const char *const modes[] = {NULL,        "cpu-share", "contract", "cpu-share,contract",
-                                        "fill-rank", "contract,refill-pick"};
+    static const char *const modes[] = {NULL,
+                                        "cpu-share",
+                                        "contract",
+                                        "cpu-share,contract",
+                                        "fill-rank",
+                                        "contract,refill-pick",
+                                        "contract,refill-minima"};
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     for (int f32 = 0; f32 < 2; f32++) {
         uint64_t ne = 0;
@@ -1701,7 +1708,10 @@ static void test_hybrid_fill_rank(void **state)
             /* later rounds pick the refilled vertices alone (or skip the
              * pick when none was refilled) unless "refill-pick" is off */
             const bool repick_all = strstr(md, "refill-pick") != NULL;
-            uint64_t tiles_total = 0, skipped_total = 0;
+            /* and merge their candidates into the minima before, unless
+             * "refill-minima" (or "refill-pick") is off */
+            const bool reduce_all = repick_all || strstr(md, "refill-minima");
+            uint64_t tiles_total = 0, skipped_total = 0, merged_total = 0;
             for (size_t si = 0; si < sizeof splits / sizeof splits[0]; si++) {
                 sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, splits[si], N);
                 char what[200];
@@ -1719,17 +1729,23 @@ static void test_hybrid_fill_rank(void **state)
                     fail_msg("%s: %llu cache slots, %llu tiles filled by rank", what,
                              (unsigned long long)slots, (unsigned long long)tiles);
                 tiles_total += tiles;
-                uint64_t skipped = 0;
-                if (!tu_counter(run, "picks_skipped", &skipped))
-                    fail_msg("%s: no picks_skipped counter", what);
-                if (repick_all && skipped > 0)
-                    fail_msg("%s: %llu picks skipped", what, (unsigned long long)skipped);
+                uint64_t skipped = 0, merged = 0;
+                if (!tu_counter(run, "picks_skipped", &skipped) ||
+                    !tu_counter(run, "minima_refilled", &merged))
+                    fail_msg("%s: no picks_skipped / minima_refilled counter", what);
+                if ((repick_all && skipped > 0) || (reduce_all && merged > 0) || merged > skipped)
+                    fail_msg("%s: %llu picks skipped, %llu minima merged", what,
+                             (unsigned long long)skipped, (unsigned long long)merged);
                 skipped_total += skipped;
+                merged_total += merged;
                 sg_run_free(run);
             }
             /* without the contraction there are later rounds */
             if (strstr(md, "contract") && !repick_all && skipped_total == 0)
                 fail_msg("%s weights, disabled: %s: no later round skipped a whole pick",
+                         f32 ? "f32" : "u32", md);
+            if (strstr(md, "contract") && !reduce_all && merged_total == 0)
+                fail_msg("%s weights, disabled: %s: no later round merged its refilled minima",
                          f32 ? "f32" : "u32", md);
             if (!(modes[mi] && strstr(modes[mi], "fill-rank")) && tiles_total == 0)
                 fail_msg("%s weights, disabled: %s: no tile filled by rank", f32 ? "f32" : "u32",
