@@ -919,7 +919,7 @@ static void test_disable_switches(void **state)
                               "bucket-balance,prefilter,far-window,defer-heavy,light-index,done-bits,"
                               "bf-ldg,bf-segments,vertex-cache,wide-cache,stream-first,dma-pull,wide-delta,"
                               "device-rounds,device-buckets,wider-delta,keep-index,keep-work,"
-                              "dense-trees,jump-roots,first-minima";
+                              "dense-trees,jump-roots,first-minima,refill-pick,refill-minima";
     char *saved = env_push(all);
     /* the device context reads the variable when it is made (first GPU use) */
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0), *gpu = mkrun(SG_BACKEND_GPU, 0);
