@@ -1497,26 +1497,41 @@ static HfirstFn hfirst_fn(bool occ3)
 // first pick.
 constexpr uint8_t NO_SLOT = 0xff;
 constexpr uint8_t SPENT = 2, REFILL = 3; // states (k_cpick, k_cneed)
+
+// The first of a vertex's K cache slots whose entry leaves its tree t
+// (NO_SLOT for none); spent: all K slots filled and inside t.
+__device__ __forceinline__ uint8_t cache_pick(const uint64_t *slot, int K,
+                                              const uint32_t *__restrict__ comp, uint32_t t,
+                                              bool &spent)
+{
+    int s = 0;
+    for (; s < K; s++) {
+        const uint64_t e = slot[s];
+        if (e == NONE64) break;
+        if (comp[(uint32_t)e] != t) return (uint8_t)s;
+    }
+    spent = s == K;
+    return NO_SLOT;
+}
+
+// A cached entry e (key << 32 | nbr) of vertex v as its tree's minimum
+// key: key << 32 | min(v, nbr) (bestA's words; the tie-break word bestB
+// takes max(v, nbr)).
+__device__ __forceinline__ uint64_t tree_key(uint64_t e, uint32_t v)
+{
+    const uint32_t nb = (uint32_t)e;
+    return (e >> 32) << 32 | (v < nb ? v : nb);
+}
 __global__ void k_cpick(uint64_t ns, const uint32_t *__restrict__ scan,
                         const uint32_t *__restrict__ comp, const uint64_t *__restrict__ vc, int K,
                         uint8_t *cslot, uint8_t *state, bool refilled_only)
 {
     for (uint64_t i = gtid(); i < ns; i += gthreads()) {
         if (refilled_only && state[i] != REFILL) continue;
-        const uint32_t v = scan[i], t = comp[v];
-        const uint64_t *slot = vc + (uint64_t)v * (uint64_t)K;
-        uint8_t c = NO_SLOT;
-        int s = 0;
-        for (; s < K; s++) {
-            const uint64_t e = slot[s];
-            if (e == NONE64) break;
-            if (comp[(uint32_t)e] != t) {
-                c = (uint8_t)s;
-                break;
-            }
-        }
-        cslot[i] = c;
-        state[i] = s == K ? SPENT : 0;
+        const uint32_t v = scan[i];
+        bool spent = false;
+        cslot[i] = cache_pick(vc + (uint64_t)v * (uint64_t)K, K, comp, comp[v], spent);
+        state[i] = spent ? SPENT : 0;
     }
 }
 
@@ -1549,7 +1564,7 @@ __global__ void k_first_minima(uint64_t ns, const uint32_t *__restrict__ scan,
         }
         const uint32_t nb = (uint32_t)e;
         cslot[i] = 0;
-        bestA[t] = (e >> 32) << 32 | (v < nb ? v : nb);
+        bestA[t] = tree_key(e, v);
         bestB[t] = v < nb ? nb : v;
         nxt[t] = comp[nb];
     }
@@ -1614,22 +1629,12 @@ __global__ void k_rmin1(uint64_t ns, const uint32_t *__restrict__ scan,
         if (state[i] != REFILL) continue;
         const uint32_t v = scan[i], t = comp[v];
         const uint64_t *slot = vc + (uint64_t)v * (uint64_t)K;
-        uint8_t c = NO_SLOT;
-        int s = 0;
-        for (; s < K; s++) {
-            const uint64_t e = slot[s];
-            if (e == NONE64) break;
-            if (comp[(uint32_t)e] != t) {
-                c = (uint8_t)s;
-                break;
-            }
-        }
+        bool spent = false;
+        const uint8_t c = cache_pick(slot, K, comp, t, spent);
         cslot[i] = c;
-        state[i] = RMARK | (s == K ? SPENT : 0);
+        state[i] = RMARK | (spent ? SPENT : 0);
         if (c == NO_SLOT || t == NONE32) continue;
-        const uint64_t e = slot[c];
-        const uint32_t nb = (uint32_t)e;
-        const uint64_t a = (e >> 32) << 32 | (v < nb ? v : nb);
+        const uint64_t a = tree_key(slot[c], v);
         if (a < *(volatile uint64_t *)&bestA[t] && a < sgk_atomic_min_u64(&bestA[t], a))
             bestB[t] = NONE32;
     }
@@ -1650,7 +1655,7 @@ __global__ void k_rmin2(uint64_t ns, const uint32_t *__restrict__ scan,
         if (t == NONE32) continue;
         const uint64_t e = vc[(uint64_t)v * (uint64_t)K + c];
         const uint32_t nb = (uint32_t)e;
-        const uint64_t a = (e >> 32) << 32 | (v < nb ? v : nb);
+        const uint64_t a = tree_key(e, v);
         const uint32_t b = v < nb ? nb : v;
         if (bestA[t] == a && b < *(volatile uint32_t *)&bestB[t]) atomicMin(&bestB[t], b);
     }
@@ -1775,7 +1780,7 @@ struct VertexCands {
         const uint64_t c = cd.at(i, v);
         if (c == NONE64) return NONE32;
         const uint32_t nb = (uint32_t)c;
-        a = (c >> 32) << 32 | (v < nb ? v : nb);
+        a = tree_key(c, v);
         b = v < nb ? nb : v;
         return comp[v];
     }
