@@ -188,11 +188,17 @@ static double model_passes(const sg_plan_input *in)
 /* The in-place forest's rounds over its vertices, seconds per vertex per
  * round (R-MAT 26 at 24 GiB: 0.217 s in all, 0.12 s of it the model's 1.2
  * passes at the walk rate above, the rest over ceil(26 / 4) = 7 model
- * rounds; at 6 GiB it then predicts 0.38 against 0.40-0.43 measured). The
+ * rounds; at 6 GiB it then predicted 0.38 against 0.40-0.43 measured). The
  * same for the forest over the heads of lists in weight order (R-MAT 26 at
  * 24 GiB: 0.11 s in all, against 0.094 s of rounds and 0.003 of the model's
- * pass). */
-#define FOREST_ROUND_S 0.20e-9
+ * pass). 0.20e-9 until the thirty-third session, whose later rounds pick
+ * and merge minima for the refilled vertices alone: their vertex work fell
+ * by 19 ms at R-MAT 26 and 37 ms at SSCA2 26 (6 GiB), 0.04 ns over the
+ * model's 7 x 2^26 and 13 x 2^26 vertex rounds alike. At 6 GiB the plan
+ * then gives 0.36 s for R-MAT's forest against 0.33-0.34 measured, and
+ * 0.80 for SSCA2's against 0.74-0.78 (0.38 and 0.83 before; docs/
+ * benchmarks.md, thirty-third session). */
+#define FOREST_ROUND_S 0.16e-9
 /* SSSP (delta-stepping with its light index, kernels/sssp.cu), fitted to
  * the host_list_bytes counters of R-MAT 26 at 6 and 12 GiB on the H100
  * host (2026-11-24, docs/benchmarks.md, twelfth session):
