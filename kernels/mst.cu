@@ -1487,14 +1487,10 @@ static HfirstFn hfirst_fn(bool occ3)
     return occ3 ? k_hfirst<sgk_arr<uint64_t>, 3> : k_hfirst<sgk_arr<uint64_t>, 1>;
 }
 
-// The cache's candidates: cslot[i] = the first slot of scan[i] still
-// leaving its tree (NO_SLOT for none: the candidate is read from the cache,
-// one byte per vertex instead of eight); state[i] = 2 when the cache is
-// spent (K slots, all inside: the list may hold more leaving entries),
-// else 0. refilled_only: only the vertices whose state k_cneed made
-// REFILL (their caches refilled since), the others' slots and states
-// standing: their caches and trees have not changed since the round's
-// first pick.
+// A vertex's candidate in the cache is a slot number (NO_SLOT for none),
+// one byte per vertex instead of eight; its state SPENT when the cache is
+// spent (K slots, all inside its tree: the list may hold more leaving
+// entries), REFILL when k_cneed marked it to be refilled, else 0.
 constexpr uint8_t NO_SLOT = 0xff;
 constexpr uint8_t SPENT = 2, REFILL = 3; // states (k_cpick, k_cneed)
 
@@ -1522,6 +1518,13 @@ __device__ __forceinline__ uint64_t tree_key(uint64_t e, uint32_t v)
     const uint32_t nb = (uint32_t)e;
     return (e >> 32) << 32 | (v < nb ? v : nb);
 }
+
+// The cache's candidates: cslot[i] = the first slot of scan[i] still
+// leaving its tree (cache_pick), state[i] = SPENT when the cache is spent,
+// else 0. refilled_only: only the vertices whose state k_cneed made
+// REFILL (their caches refilled since), the others' slots and states
+// standing: their caches and trees have not changed since the round's
+// first pick.
 __global__ void k_cpick(uint64_t ns, const uint32_t *__restrict__ scan,
                         const uint32_t *__restrict__ comp, const uint64_t *__restrict__ vc, int K,
                         uint8_t *cslot, uint8_t *state, bool refilled_only)
@@ -3364,8 +3367,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             SGK_CU(cudaEventRecord(pipe.v[1], st)); // the fill joined
         } else {
             // the minima stand for the refilled alone: the offsets elsewhere
-            const uint64_t *o = refill_minima ? roff : off;
-            SGK_TRY(offsets(R, nr, const_cast<uint64_t *>(o)));
+            uint64_t *const o = refill_minima ? roff : off;
+            SGK_TRY(offsets(R, nr, o));
             SGK_CU(cudaEventRecord(pipe.r0, st));
             SGK_TRY(fill_in_place(R, nr, 0, NONE64, false, o, err));
             SGK_CU(cudaEventRecord(pipe.r1, st));
