@@ -118,7 +118,7 @@ static inline void prefetch_lines(const uint32_t *arr, uint64_t e0, uint64_t e1)
     if (e0 >= e1) return;
     const uintptr_t end = (uintptr_t)(arr + e1);
     for (uintptr_t q = (uintptr_t)(arr + e0) & ~(uintptr_t)63; q < end; q += 64)
-        __builtin_prefetch((const void *)q, 0, 3);
+        __builtin_prefetch((const void *)q, 0, SGK_TOPK_LOCALITY);
 }
 
 /* sgk_topk_lists (idx NULL) and sgk_topk_packed (idx set): the slots of

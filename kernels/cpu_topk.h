@@ -59,8 +59,16 @@ typedef struct sgk_topk_tally {
     uint64_t lists, longs, entries, leaving;
 } sgk_topk_tally;
 
-/* How far ahead sgk_topk_lists prefetches, in entries (4 KiB of each array). */
+/* How far ahead sgk_topk_lists prefetches, in entries (4 KiB of each array),
+ * and the prefetch's locality hint (3: into L1, 2: L2, 1: L3, 0: non-
+ * temporal). Overridable at build time for the benches
+ * (tools/bench/topk_store.c) only. */
+#ifndef SGK_TOPK_AHEAD
 #define SGK_TOPK_AHEAD 1024
+#endif
+#ifndef SGK_TOPK_LOCALITY
+#define SGK_TOPK_LOCALITY 3
+#endif
 
 /* topk over every list v in [v0, v1) (x: the offsets; list v is a[x[v] ..
  * x[v + 1]) and w's same entries) into out[(v - v0) K ..], adding to *t.

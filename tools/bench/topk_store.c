@@ -3,11 +3,15 @@
 // from a fraction of n up to n in 8 T pieces of about equal entries, as the
 // hybrid forest's first round cuts them, with and without the software
 // prefetch, interleaved; and a plain sum of A and W over the same entries
-// (the threads' streaming rate). Prints G entries per second (8 bytes an
-// entry).
+// (the threads' streaming rate); and each thread's top-K over a window of
+// its first piece's lists that stays in its cache (CACHED_ENTRIES
+// entries, CACHED_PASSES times: the compute alone, every thread at once,
+// at the clock the cores keep under that load). Prints G entries per
+// second (8 bytes an entry).
 // Build (from the top, after meson compile -C build), one line:
 //   cc -O2 -fopenmp -Isrc -Icommon -Ikernels -Istorage -o topk_store
 //      tools/bench/topk_store.c kernels/cpu_topk.c -Lbuild -lspillgraph -Wl,-rpath,$PWD/build
+// (-DSGK_TOPK_AHEAD=ENTRIES -DSGK_TOPK_LOCALITY=0..3 change the prefetch).
 // Usage: topk_store STORE THREADS [FROM (0..1, default 0.5)]
 #include <omp.h>
 #include <stdio.h>
@@ -22,6 +26,30 @@ static double now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* A window of this many entries (256 KiB of A and W) stays in a core's L2. */
+#define CACHED_ENTRIES 32768
+#define CACHED_PASSES 256
+
+/* Each thread's top-K over the lists of its first piece that fit
+ * CACHED_ENTRIES, CACHED_PASSES times; returns the entries taken. */
+static uint64_t cached_run(const uint64_t *x, const uint32_t *a, const uint32_t *w,
+                           const uint64_t *cut, int threads, uint64_t *out)
+{
+    uint64_t total = 0;
+#pragma omp parallel for schedule(static, 1) num_threads(threads) reduction(+ : total)
+    for (int t = 0; t < threads; t++) {
+        const uint64_t v0 = cut[8 * t], lim = cut[8 * t + 8];
+        uint64_t v1 = v0;
+        while (v1 < lim && x[v1 + 1] - x[v0] <= CACHED_ENTRIES) v1++;
+        sgk_topk_tally tl = {0, 0, 0, 0};
+        for (int r = 0; r < CACHED_PASSES; r++)
+            sgk_topk_lists(x, a, w, v0, v1, sgk_topk_simd, false, 4, true, false,
+                           out + (v0 - cut[0]) * 4, &tl);
+        total += tl.entries;
+    }
+    return total;
 }
 
 int main(int argc, char **argv)
@@ -85,6 +113,14 @@ int main(int argc, char **argv)
             const double t1 = now();
             printf("top-K, prefetch %d: %.3f s, %.2f G entries/s (leaving %llu)\n", pf, t1 - t0,
                    (double)ent / (t1 - t0) * 1e-9, (unsigned long long)leaving);
+        }
+        {
+            const double t0 = now();
+            const uint64_t got = cached_run(x, a, w, cut, threads, out);
+            const double t1 = now();
+            printf("top-K in cache (%d windows of <= %d entries, %d passes): %.3f s, %.2f G "
+                   "entries/s\n", threads, CACHED_ENTRIES, CACHED_PASSES, t1 - t0,
+                   (double)got / (t1 - t0) * 1e-9);
         }
         const double t0 = now();
         uint64_t sum = 0;
