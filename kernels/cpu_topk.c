@@ -18,8 +18,10 @@
  * entries so, then blocks of 16 weights tested in one compare, the entries
  * at or under the limit read whole and inserted one by one. So both
  * versions read the same entries, keep the same multiset and count the
- * same leaving entries. Lists of 1 to SGK_TOPK_SHORT entries: one or two
- * vectors of keys sorted by a sorting network (and merged), a fixed cost.
+ * same leaving entries. Lists of 1 to 16 entries: one or two vectors of
+ * keys sorted by a sorting network (and merged). Lists of 17 to
+ * SGK_TOPK_SHORT: rows of keys sorted column by column, then the lanes
+ * merged (topk_rows_k). Both a fixed cost.
  *
  * On the H100 host's Xeon, one thread, keys in cache, ns a list (docs/
  * benchmarks.md, twentieth session): the slot chain of the scalar code took
@@ -231,33 +233,51 @@ static inline AVX512 __attribute__((always_inline)) void cx(__m512i *x, __m512i 
     *x = lo;
 }
 
-/* The K smallest of the lanes' slots, ascending, into best (empty before):
- * lanes halved three times, each lane's four slots merged with its
- * partner's (the smaller of a slot and the partner's mirror slot, a
- * bitonic sequence holding the four smallest, then sorted by a bitonic
- * half-cleaner); slots past K are NONE. No branch and no horizontal chain
- * per key (K rounds of a horizontal minimum cost ~40 ns a list). */
-static inline AVX512 __attribute__((always_inline)) void lanes_take(__m512i *S, const int K,
-                                                                    uint64_t *best)
+/* One halving of lanes_take: lane i's four slots s0 <= s1 <= s2 <= s3
+ * merged with lane i + h's, the four smallest kept, ascending (the lanes
+ * from h on are left holding nothing useful). */
+static inline AVX512 __attribute__((always_inline)) void halve(__m512i *s0, __m512i *s1,
+                                                               __m512i *s2, __m512i *s3, int h)
+{
+    const __m512i idx =
+        _mm512_add_epi64(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi64(h));
+    __m512i t0 = _mm512_min_epu64(*s0, _mm512_permutexvar_epi64(idx, *s3));
+    __m512i t1 = _mm512_min_epu64(*s1, _mm512_permutexvar_epi64(idx, *s2));
+    __m512i t2 = _mm512_min_epu64(*s2, _mm512_permutexvar_epi64(idx, *s1));
+    __m512i t3 = _mm512_min_epu64(*s3, _mm512_permutexvar_epi64(idx, *s0));
+    cx(&t0, &t2);
+    cx(&t1, &t3);
+    cx(&t0, &t1);
+    cx(&t2, &t3);
+    *s0 = t0;
+    *s1 = t1;
+    *s2 = t2;
+    *s3 = t3;
+}
+
+/* The K smallest of the lanes' slots s0 <= s1 <= s2 <= s3 (lane by lane),
+ * ascending, into best: lanes halved three times, each lane's four slots
+ * merged with its partner's (the smaller of a slot and the partner's
+ * mirror slot, a bitonic sequence holding the four smallest, then sorted
+ * by a bitonic half-cleaner); slots past K are NONE. No branch and no
+ * horizontal chain per key (K rounds of a horizontal minimum cost ~40 ns a
+ * list). The slots are values, not an array, so that they stay in
+ * registers at -O2 too. */
+static inline AVX512 __attribute__((always_inline)) void
+lanes_take(__m512i s0, __m512i s1, __m512i s2, __m512i s3, const int K, uint64_t *best)
 {
     if (K == 1) {
-        best[0] = (uint64_t)_mm512_reduce_min_epu64(S[0]);
+        best[0] = (uint64_t)_mm512_reduce_min_epu64(s0);
         return;
     }
-    for (int s = K; s < 4; s++) S[s] = _mm512_set1_epi64((long long)NONE);
-    for (int h = 4; h >= 1; h /= 2) {
-        const __m512i idx = _mm512_add_epi64(
-            _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi64(h));
-        __m512i T[4];
-        for (int s = 0; s < 4; s++)
-            T[s] = _mm512_min_epu64(S[s], _mm512_permutexvar_epi64(idx, S[3 - s]));
-        cx(&T[0], &T[2]);
-        cx(&T[1], &T[3]);
-        cx(&T[0], &T[1]);
-        cx(&T[2], &T[3]);
-        for (int s = 0; s < 4; s++) S[s] = T[s];
-    }
-    for (int s = 0; s < K; s++) best[s] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(S[s]));
+    const __m512i none = _mm512_set1_epi64((long long)NONE);
+    if (K < 4) s3 = none;
+    if (K < 3) s2 = none;
+    for (int h = 4; h >= 1; h /= 2) halve(&s0, &s1, &s2, &s3, h);
+    best[0] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(s0));
+    best[1] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(s1));
+    if (K > 2) best[2] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(s2));
+    if (K > 3) best[3] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(s3));
 }
 
 /* A compare-exchange layer: lane i against lane idx[i] (lanes paired), the
@@ -323,32 +343,100 @@ keys16(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t len, uint32_t 
     return (unsigned)__builtin_popcount((unsigned)valid);
 }
 
-/* The 8 smallest keys of entries [p, p + 32), ascending (lanes past the end
- * NONE); counts the others into *leaving. */
-static inline AVX512 __attribute__((always_inline)) __m512i
-top8_of32(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t len, uint32_t v, bool f32,
-          uint64_t *leaving)
+/* A list of 1 to 16 entries: one or two vectors of keys sorted by sort8
+ * (and merged by merge8); the first K lanes are the answer. */
+static AVX512 uint64_t topk_tiny_avx512(const uint32_t *a, const uint32_t *w, uint64_t len,
+                                        uint32_t v, bool f32, int K, uint64_t *out)
 {
-    __m512i k0, k1, k2, k3;
-    *leaving += keys16(a, w, p, len, v, f32, &k0, &k1);
-    if (len - p <= 8) return sort8(k0);
-    if (len - p <= 16) return merge8(sort8(k0), sort8(k1));
-    *leaving += keys16(a, w, p + 16, len, v, f32, &k2, &k3);
-    return merge8(merge8(sort8(k0), sort8(k1)), merge8(sort8(k2), sort8(k3)));
-}
-
-/* A list of 1 to SGK_TOPK_SHORT entries: groups of 32 keys sorted in
- * vectors of 8 by sort8 and merged by merge8; the first K lanes are the
- * answer. A fixed cost per group instead of K slot steps an entry (the
- * scalar code's chain) or the lanes' final merge. */
-static AVX512 uint64_t topk_short_avx512(const uint32_t *a, const uint32_t *w, uint64_t len,
-                                         uint32_t v, bool f32, int K, uint64_t *out)
-{
-    uint64_t leaving = 0;
-    __m512i r = top8_of32(a, w, 0, len, v, f32, &leaving);
-    for (uint64_t p = 32; p < len; p += 32) r = merge8(r, top8_of32(a, w, p, len, v, f32, &leaving));
+    __m512i k0, k1;
+    const uint64_t leaving = keys16(a, w, 0, len, v, f32, &k0, &k1);
+    __m512i r = sort8(k0);
+    if (len > 8) r = merge8(r, sort8(k1));
     _mm512_mask_storeu_epi64(out, (__mmask8)((1u << K) - 1), r);
     return leaving;
+}
+
+/* The keys of entries [p, p + 16) of a list of len as two rows of 8 lanes,
+ * in no particular order (a multiset is all the top-K needs): each 128-bit
+ * lane's neighbours and weight keys interleaved, so that a 64-bit lane is
+ * weight key << 32 | neighbour with no widening or shift. Self-loops and
+ * lanes past the end are UINT64_MAX (both halves all ones; a neighbour is
+ * never all ones). Returns how many are not. */
+static inline AVX512 __attribute__((always_inline)) unsigned
+rows16(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t len, __m512i vv, bool f32,
+       __m512i *r0, __m512i *r1)
+{
+    const uint64_t r = len - p;
+    const __mmask16 m = r >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << r) - 1);
+    const __m512i av = _mm512_maskz_loadu_epi32(m, a + p);
+    const __m512i wv = wkeys16(_mm512_maskz_loadu_epi32(m, w + p), f32);
+    const __mmask16 off = (__mmask16)~(m & ~_mm512_mask_cmpeq_epi32_mask(m, av, vv));
+    const __m512i ones = _mm512_set1_epi32(-1);
+    const __m512i ak = _mm512_mask_mov_epi32(av, off, ones);
+    const __m512i wk = _mm512_mask_mov_epi32(wv, off, ones);
+    *r0 = _mm512_unpacklo_epi32(ak, wk);
+    *r1 = _mm512_unpackhi_epi32(ak, wk);
+    return 16u - (unsigned)__builtin_popcount((unsigned)off);
+}
+
+/* Rows a <= b <= c <= d afterwards, lane by lane (a 4-input network, 5
+ * compare-exchanges of whole vectors: no shuffle). */
+static inline AVX512 __attribute__((always_inline)) void sort4_rows(__m512i *a, __m512i *b,
+                                                                    __m512i *c, __m512i *d)
+{
+    cx(a, b);
+    cx(c, d);
+    cx(a, c);
+    cx(b, d);
+    cx(b, c);
+}
+
+/* A list of 17 to SGK_TOPK_SHORT entries: its keys as rows of 8 lanes (two
+ * rows per 16 entries, missing rows UINT64_MAX), each lane's column sorted
+ * by a network of whole-vector compare-exchanges (the four smallest of
+ * eight rows: two sorted fours, each slot against the other's mirror
+ * slot, a bitonic sort of the four), then the lanes merged as lanes_take
+ * merges them. About half the shuffles and min / max of sorting vectors
+ * of 8 and merging them (top8_of32), and the keys built without widening.
+ * The rows are named locals, not an array, so that they stay in
+ * registers at -O2 too. */
+static inline AVX512 __attribute__((always_inline)) uint64_t
+topk_rows_k(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v, bool f32, const int K,
+            uint64_t *out)
+{
+    const __m512i vv = _mm512_set1_epi32((int)v);
+    const __m512i none = _mm512_set1_epi64((long long)NONE);
+    __m512i x0, x1, x2, x3, x4, x5, x6 = none, x7 = none;
+    uint64_t leaving = rows16(a, w, 0, len, vv, f32, &x0, &x1);
+    leaving += rows16(a, w, 16, len, vv, f32, &x2, &x3);
+    sort4_rows(&x0, &x1, &x2, &x3);
+    if (len > 32) {
+        leaving += rows16(a, w, 32, len, vv, f32, &x4, &x5);
+        if (len > 48) leaving += rows16(a, w, 48, len, vv, f32, &x6, &x7);
+        sort4_rows(&x4, &x5, &x6, &x7);
+        x0 = _mm512_min_epu64(x0, x7);
+        x1 = _mm512_min_epu64(x1, x6);
+        x2 = _mm512_min_epu64(x2, x5);
+        x3 = _mm512_min_epu64(x3, x4);
+        cx(&x0, &x2);
+        cx(&x1, &x3);
+        cx(&x0, &x1);
+        cx(&x2, &x3);
+    }
+    lanes_take(x0, x1, x2, x3, K, out);
+    return leaving;
+}
+
+/* topk_rows_k with K a constant: the rows stay in registers. */
+static AVX512 uint64_t topk_rows_avx512(const uint32_t *a, const uint32_t *w, uint64_t len,
+                                        uint32_t v, bool f32, int K, uint64_t *out)
+{
+    switch (K) {
+    case 1: return topk_rows_k(a, w, len, v, f32, 1, out);
+    case 2: return topk_rows_k(a, w, len, v, f32, 2, out);
+    case 3: return topk_rows_k(a, w, len, v, f32, 3, out);
+    default: return topk_rows_k(a, w, len, v, f32, 4, out);
+    }
 }
 
 static inline AVX512 __attribute__((always_inline)) uint64_t
@@ -358,10 +446,10 @@ topk_avx512_k(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v, bo
     uint64_t best[4] = {NONE, NONE, NONE, NONE};
     uint64_t leaving = 0;
     __m512i S[4];
-    for (int s = 0; s < K; s++) S[s] = _mm512_set1_epi64((long long)NONE);
+    for (int s = 0; s < 4; s++) S[s] = _mm512_set1_epi64((long long)NONE);
     const uint64_t head = filter && len > SGK_TOPK_BLOCKS_PAST ? SGK_TOPK_HEAD : len;
     lanes_add(a, w, 0, head, v, f32, K, S, &leaving);
-    lanes_take(S, K, best);
+    lanes_take(S[0], S[1], S[2], S[3], K, best);
     /* as the scalar code: blocks of 16 weights tested in one compare */
     leaving += len - head;
     for (uint64_t p = head; p < len; p += SGK_TOPK_BLOCK) {
@@ -394,7 +482,8 @@ uint64_t sgk_topk_simd(const uint32_t *a, const uint32_t *w, uint64_t len, uint3
 {
     if (len == 0 || !sgk_topk_simd_available())
         return sgk_topk_scalar(a, w, len, v, f32, K, filter, out);
-    if (len <= SGK_TOPK_SHORT) return topk_short_avx512(a, w, len, v, f32, K, out);
+    if (len <= 16) return topk_tiny_avx512(a, w, len, v, f32, K, out);
+    if (len <= SGK_TOPK_SHORT) return topk_rows_avx512(a, w, len, v, f32, K, out);
     return topk_avx512(a, w, len, v, f32, K, filter, out);
 }
 
