@@ -9,25 +9,27 @@
  * the same threads can scan host memory at 69-82 GB/s beside the GPU: the
  * compares, not the memory, bound it.
  *
- * AVX-512F, lists of more than SGK_TOPK_SHORT entries: 8 entries at a
- * time become a vector of 64-bit keys (self-loops and lanes past the end
- * UINT64_MAX) that passes through K vectors of slots by min / max, so each
- * lane keeps its K smallest keys; at the end the lanes are merged pairwise
- * (a bitonic merge of sorted fours) down to one. No branch per key. With
- * the filter the list is taken as the scalar code takes it: the first 64
- * entries so, then blocks of 16 weights tested in one compare, the entries
- * at or under the limit read whole and inserted one by one. So both
- * versions read the same entries, keep the same multiset and count the
- * same leaving entries. Lists of 1 to 16 entries: one or two vectors of
- * keys sorted by a sorting network (and merged). Lists of 17 to
- * SGK_TOPK_SHORT: rows of keys sorted column by column, then the lanes
- * merged (topk_rows_k). Both a fixed cost.
+ * AVX-512F, lists of more than SGK_TOPK_SHORT entries (or their heads,
+ * below): 32 entries at a time become four rows of eight 64-bit keys
+ * (self-loops and lanes past the end UINT64_MAX), sorted column by column
+ * by whole-vector min / max and merged into four running rows, so that
+ * each lane keeps its four smallest keys (rows_add); at the end the lanes
+ * are merged pairwise (a bitonic merge of sorted fours) down to one. No
+ * branch per key. With the filter a list is taken as the scalar code
+ * takes it: the first 64 entries so, then blocks of 16 weights tested in
+ * one compare, the entries at or under the limit read whole and inserted
+ * one by one. So both versions read the same entries, keep the same
+ * multiset and count the same leaving entries. Lists of 1 to
+ * SGK_TOPK_SHORT entries: one or two vectors of keys sorted by a sorting
+ * network (and merged), a fixed cost.
  *
  * On the H100 host's Xeon, one thread, keys in cache, ns a list (docs/
  * benchmarks.md, twentieth session): the slot chain of the scalar code took
  * 17 for 1 entry, 70 for 8 and 121 for 15; the lanes 95 for 16, 113 for 32,
  * 235 for 128; a list of 1024 622 with the 16-wide filter against 1173
- * with the earlier blocks of 8. */
+ * with the earlier blocks of 8; lists of 17 to 64 took 48-135 as sorting
+ * networks (thirty-fourth session: 28 for 32 and 41 for 64 as rows, call
+ * 2). */
 #include "cpu_topk.h"
 
 #include <string.h>
@@ -191,40 +193,6 @@ static inline AVX512 __m512i wkeys16(__m512i wv, bool f32)
     return _mm512_xor_si512(wv, _mm512_or_si512(neg, _mm512_set1_epi32((int)0x80000000u)));
 }
 
-/* The keys of entries [p, p + 8) under mask m (lanes past the list's end
- * off), self-loops and lanes off as NONE; counts the others. */
-static inline AVX512 __m512i block_keys(const uint32_t *a, const uint32_t *w, uint64_t p,
-                                        __mmask16 m, __m512i vv, bool f32, uint64_t *leaving)
-{
-    const __m512i av = _mm512_maskz_loadu_epi32(m, a + p);
-    const __m512i wv = _mm512_maskz_loadu_epi32(m, w + p);
-    const __mmask8 valid = (__mmask8)(m & ~_mm512_mask_cmpeq_epi32_mask(m, av, vv));
-    *leaving += (uint64_t)__builtin_popcount((unsigned)valid);
-    const __m512i hi = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(wkeys16(wv, f32)));
-    const __m512i lo = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(av));
-    return _mm512_mask_mov_epi64(_mm512_set1_epi64((long long)NONE), valid,
-                                 _mm512_or_si512(_mm512_slli_epi64(hi, 32), lo));
-}
-
-/* Entries [p, e) into the lane-wise slots S[0..K) (each lane keeps its K
- * smallest keys, ascending: min / max through the slots, no branch). */
-static inline AVX512 __attribute__((always_inline)) void
-lanes_add(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t e, uint32_t v, bool f32,
-          const int K, __m512i *S, uint64_t *leaving)
-{
-    const __m512i vv = _mm512_set1_epi32((int)v);
-    for (; p < e; p += 8) {
-        const uint64_t rem = e - p;
-        const __mmask16 m = rem >= 8 ? 0xff : (__mmask16)((1u << rem) - 1);
-        __m512i k = block_keys(a, w, p, m, vv, f32, leaving);
-        for (int s = 0; s < K; s++) {
-            const __m512i lo = _mm512_min_epu64(S[s], k);
-            k = _mm512_max_epu64(S[s], k);
-            S[s] = lo;
-        }
-    }
-}
-
 /* Compare-exchange: x the smaller, y the larger. */
 static inline AVX512 __attribute__((always_inline)) void cx(__m512i *x, __m512i *y)
 {
@@ -316,10 +284,10 @@ static inline AVX512 __attribute__((always_inline)) __m512i merge8(__m512i x, __
 }
 
 /* The keys of entries [p, p + 16) of a list of len (at most 16 lanes from
- * p): lanes 0-7 into *lo and 8-15 into *hi, self-loops and lanes past the
- * end NONE; returns how many are not. block_keys twice would do it too,
- * but its two narrower loads a half took a list of 32 from 21 to 32-47 ns
- * (development machine, topk_bench -c). */
+ * p): lanes 0-7 into *lo and 8-15 into *hi, in order (sort8 needs the
+ * first 8 entries in one vector), self-loops and lanes past the end NONE;
+ * returns how many are not. (Two narrower loads a half took a list of 32
+ * from 21 to 32-47 ns on the development machine.) */
 static inline AVX512 __attribute__((always_inline)) unsigned
 keys16(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t len, uint32_t v, bool f32,
        __m512i *lo, __m512i *hi)
@@ -391,51 +359,66 @@ static inline AVX512 __attribute__((always_inline)) void sort4_rows(__m512i *a, 
     cx(b, c);
 }
 
-/* A list of 17 to SGK_TOPK_SHORT entries: its keys as rows of 8 lanes (two
- * rows per 16 entries, missing rows UINT64_MAX), each lane's column sorted
- * by a network of whole-vector compare-exchanges (the four smallest of
- * eight rows: two sorted fours, each slot against the other's mirror
- * slot, a bitonic sort of the four), then the lanes merged as lanes_take
- * merges them. About half the shuffles and min / max of sorting vectors
- * of 8 and merging them (top8_of32), and the keys built without widening.
- * The rows are named locals, not an array, so that they stay in
- * registers at -O2 too. */
-static inline AVX512 __attribute__((always_inline)) uint64_t
-topk_rows_k(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v, bool f32, const int K,
-            uint64_t *out)
+/* Sorted rows x0 <= .. <= x3 and y0 <= .. <= y3 (lane by lane): the four
+ * smallest of each lane's eight into x, sorted (each slot against the
+ * other's mirror slot gives a bitonic sequence holding them; then a
+ * bitonic half-cleaner). */
+static inline AVX512 __attribute__((always_inline)) void
+merge4_rows(__m512i *x0, __m512i *x1, __m512i *x2, __m512i *x3, __m512i y0, __m512i y1,
+            __m512i y2, __m512i y3)
 {
-    const __m512i vv = _mm512_set1_epi32((int)v);
-    const __m512i none = _mm512_set1_epi64((long long)NONE);
-    __m512i x0, x1, x2, x3, x4, x5, x6 = none, x7 = none;
-    uint64_t leaving = rows16(a, w, 0, len, vv, f32, &x0, &x1);
-    leaving += rows16(a, w, 16, len, vv, f32, &x2, &x3);
-    sort4_rows(&x0, &x1, &x2, &x3);
-    if (len > 32) {
-        leaving += rows16(a, w, 32, len, vv, f32, &x4, &x5);
-        if (len > 48) leaving += rows16(a, w, 48, len, vv, f32, &x6, &x7);
-        sort4_rows(&x4, &x5, &x6, &x7);
-        x0 = _mm512_min_epu64(x0, x7);
-        x1 = _mm512_min_epu64(x1, x6);
-        x2 = _mm512_min_epu64(x2, x5);
-        x3 = _mm512_min_epu64(x3, x4);
-        cx(&x0, &x2);
-        cx(&x1, &x3);
-        cx(&x0, &x1);
-        cx(&x2, &x3);
-    }
-    lanes_take(x0, x1, x2, x3, K, out);
-    return leaving;
+    *x0 = _mm512_min_epu64(*x0, y3);
+    *x1 = _mm512_min_epu64(*x1, y2);
+    *x2 = _mm512_min_epu64(*x2, y1);
+    *x3 = _mm512_min_epu64(*x3, y0);
+    cx(x0, x2);
+    cx(x1, x3);
+    cx(x0, x1);
+    cx(x2, x3);
 }
 
-/* topk_rows_k with K a constant: the rows stay in registers. */
-static AVX512 uint64_t topk_rows_avx512(const uint32_t *a, const uint32_t *w, uint64_t len,
-                                        uint32_t v, bool f32, int K, uint64_t *out)
+/* The keys of entries [p, min(p + 64, e)) (p < e) as four rows x0 <= x1 <=
+ * x2 <= x3, lane by lane, that hold each lane's four smallest keys
+ * (UINT64_MAX where a lane has fewer); adds the entries that are not
+ * self-loops to *leaving. Two rows per 16 entries (missing rows
+ * UINT64_MAX); each four sorted column by column by five whole-vector
+ * compare-exchanges (no shuffle); two sorted fours merged, each slot
+ * against the other's mirror slot (the smallest four, a bitonic
+ * sequence), then sorted. */
+static inline AVX512 __attribute__((always_inline)) void
+rows64(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t e, __m512i vv, bool f32,
+       __m512i *x0, __m512i *x1, __m512i *x2, __m512i *x3, uint64_t *leaving)
 {
-    switch (K) {
-    case 1: return topk_rows_k(a, w, len, v, f32, 1, out);
-    case 2: return topk_rows_k(a, w, len, v, f32, 2, out);
-    case 3: return topk_rows_k(a, w, len, v, f32, 3, out);
-    default: return topk_rows_k(a, w, len, v, f32, 4, out);
+    const __m512i none = _mm512_set1_epi64((long long)NONE);
+    *x2 = none;
+    *x3 = none;
+    *leaving += rows16(a, w, p, e, vv, f32, x0, x1);
+    if (p + 16 < e) *leaving += rows16(a, w, p + 16, e, vv, f32, x2, x3);
+    sort4_rows(x0, x1, x2, x3);
+    if (p + 32 >= e) return;
+    __m512i y0, y1, y2 = none, y3 = none;
+    *leaving += rows16(a, w, p + 32, e, vv, f32, &y0, &y1);
+    if (p + 48 < e) *leaving += rows16(a, w, p + 48, e, vv, f32, &y2, &y3);
+    sort4_rows(&y0, &y1, &y2, &y3);
+    merge4_rows(x0, x1, x2, x3, y0, y1, y2, y3);
+}
+
+/* Entries [p, e) of a list (p < e; e its length, or the end of its head)
+ * into four rows as rows64 makes them, 64 entries at a time, each block's
+ * rows merged into those so far. lanes_take then merges the lanes. About
+ * half the shuffles and min / max of sorting vectors of 8 keys and merging
+ * them (topk_tiny_avx512's way), and no chain of K dependent steps per 8
+ * keys (a lane keeping its K smallest one key at a time, the way before). */
+static inline AVX512 __attribute__((always_inline)) void
+rows_add(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t e, uint32_t v, bool f32,
+         __m512i *x0, __m512i *x1, __m512i *x2, __m512i *x3, uint64_t *leaving)
+{
+    const __m512i vv = _mm512_set1_epi32((int)v);
+    rows64(a, w, p, e, vv, f32, x0, x1, x2, x3, leaving);
+    for (p += 64; p < e; p += 64) {
+        __m512i y0, y1, y2, y3;
+        rows64(a, w, p, e, vv, f32, &y0, &y1, &y2, &y3, leaving);
+        merge4_rows(x0, x1, x2, x3, y0, y1, y2, y3);
     }
 }
 
@@ -445,11 +428,20 @@ topk_avx512_k(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v, bo
 {
     uint64_t best[4] = {NONE, NONE, NONE, NONE};
     uint64_t leaving = 0;
-    __m512i S[4];
-    for (int s = 0; s < 4; s++) S[s] = _mm512_set1_epi64((long long)NONE);
-    const uint64_t head = filter && len > SGK_TOPK_BLOCKS_PAST ? SGK_TOPK_HEAD : len;
-    lanes_add(a, w, 0, head, v, f32, K, S, &leaving);
-    lanes_take(S[0], S[1], S[2], S[3], K, best);
+    __m512i x0, x1, x2, x3;
+    if (len <= 64) { /* one block of rows */
+        rows64(a, w, 0, len, _mm512_set1_epi32((int)v), f32, &x0, &x1, &x2, &x3, &leaving);
+        lanes_take(x0, x1, x2, x3, K, out);
+        return leaving;
+    }
+    if (!filter || len <= SGK_TOPK_BLOCKS_PAST) { /* the whole list as rows */
+        rows_add(a, w, 0, len, v, f32, &x0, &x1, &x2, &x3, &leaving);
+        lanes_take(x0, x1, x2, x3, K, out);
+        return leaving;
+    }
+    const uint64_t head = SGK_TOPK_HEAD;
+    rows_add(a, w, 0, head, v, f32, &x0, &x1, &x2, &x3, &leaving);
+    lanes_take(x0, x1, x2, x3, K, best);
     /* as the scalar code: blocks of 16 weights tested in one compare */
     leaving += len - head;
     for (uint64_t p = head; p < len; p += SGK_TOPK_BLOCK) {
@@ -482,8 +474,7 @@ uint64_t sgk_topk_simd(const uint32_t *a, const uint32_t *w, uint64_t len, uint3
 {
     if (len == 0 || !sgk_topk_simd_available())
         return sgk_topk_scalar(a, w, len, v, f32, K, filter, out);
-    if (len <= 16) return topk_tiny_avx512(a, w, len, v, f32, K, out);
-    if (len <= SGK_TOPK_SHORT) return topk_rows_avx512(a, w, len, v, f32, K, out);
+    if (len <= SGK_TOPK_SHORT) return topk_tiny_avx512(a, w, len, v, f32, K, out);
     return topk_avx512(a, w, len, v, f32, K, filter, out);
 }
 

@@ -20,8 +20,8 @@ extern "C" {
 #define SGK_TOPK_BLOCKS_PAST 128
 #define SGK_TOPK_BLOCK 16
 /* sgk_topk_simd takes lists of 1 to SGK_TOPK_SHORT entries with sorting
- * networks. */
-#define SGK_TOPK_SHORT 64
+ * networks, longer ones (or their heads) as rows of keys. */
+#define SGK_TOPK_SHORT 16
 
 /* The K (1 to 4) smallest keys (weight key << 32 | neighbour; the weight key
  * is the u32 weight, or for f32 weights the order-preserving map of their
@@ -44,9 +44,9 @@ uint64_t sgk_topk_scalar(const uint32_t *a, const uint32_t *w, uint64_t len, uin
                          bool f32, int K, bool filter, uint64_t *out);
 
 /* AVX-512F where the CPU has it: lists of 1 to SGK_TOPK_SHORT entries by
- * sorting networks, longer ones with each vector lane keeping its K
- * smallest keys, the lanes merged at the end; else (and for an empty list)
- * sgk_topk_scalar. */
+ * sorting networks, longer ones (or their heads) as rows of keys sorted
+ * column by column so that each vector lane keeps its four smallest, the
+ * lanes merged at the end; else (and for an empty list) sgk_topk_scalar. */
 uint64_t sgk_topk_simd(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v, bool f32,
                        int K, bool filter, uint64_t *out);
 
