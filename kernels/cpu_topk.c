@@ -283,6 +283,21 @@ static inline AVX512 __attribute__((always_inline)) __m512i merge8(__m512i x, __
     return cx_layer(r, LANES(1, 0, 3, 2, 5, 4, 7, 6), 0xaa);
 }
 
+/* Entries [p, p + 16) of a list of len (at most 16 lanes from p): A into
+ * *av and the weight keys into *wv (lanes past the end 0); returns the
+ * lanes that hold an entry other than a self-loop (vv: the vertex in
+ * every lane). */
+static inline AVX512 __attribute__((always_inline)) __mmask16
+load16(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t len, __m512i vv, bool f32,
+       __m512i *av, __m512i *wv)
+{
+    const uint64_t r = len - p;
+    const __mmask16 m = r >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << r) - 1);
+    *av = _mm512_maskz_loadu_epi32(m, a + p);
+    *wv = wkeys16(_mm512_maskz_loadu_epi32(m, w + p), f32);
+    return (__mmask16)(m & ~_mm512_mask_cmpeq_epi32_mask(m, *av, vv));
+}
+
 /* The keys of entries [p, p + 16) of a list of len (at most 16 lanes from
  * p): lanes 0-7 into *lo and 8-15 into *hi, in order (sort8 needs the
  * first 8 entries in one vector), self-loops and lanes past the end NONE;
@@ -292,12 +307,8 @@ static inline AVX512 __attribute__((always_inline)) unsigned
 keys16(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t len, uint32_t v, bool f32,
        __m512i *lo, __m512i *hi)
 {
-    const uint64_t r = len - p;
-    const __mmask16 m = r >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << r) - 1);
-    const __m512i av = _mm512_maskz_loadu_epi32(m, a + p);
-    const __m512i wv = wkeys16(_mm512_maskz_loadu_epi32(m, w + p), f32);
-    const __mmask16 valid =
-        (__mmask16)(m & ~_mm512_mask_cmpeq_epi32_mask(m, av, _mm512_set1_epi32((int)v)));
+    __m512i av, wv;
+    const __mmask16 valid = load16(a, w, p, len, _mm512_set1_epi32((int)v), f32, &av, &wv);
     const __m512i none = _mm512_set1_epi64((long long)NONE);
     *lo = _mm512_mask_mov_epi64(
         none, (__mmask8)valid,
@@ -334,11 +345,8 @@ static inline AVX512 __attribute__((always_inline)) unsigned
 rows16(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t len, __m512i vv, bool f32,
        __m512i *r0, __m512i *r1)
 {
-    const uint64_t r = len - p;
-    const __mmask16 m = r >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << r) - 1);
-    const __m512i av = _mm512_maskz_loadu_epi32(m, a + p);
-    const __m512i wv = wkeys16(_mm512_maskz_loadu_epi32(m, w + p), f32);
-    const __mmask16 off = (__mmask16)~(m & ~_mm512_mask_cmpeq_epi32_mask(m, av, vv));
+    __m512i av, wv;
+    const __mmask16 off = (__mmask16)~load16(a, w, p, len, vv, f32, &av, &wv);
     const __m512i ones = _mm512_set1_epi32(-1);
     const __m512i ak = _mm512_mask_mov_epi32(av, off, ones);
     const __m512i wk = _mm512_mask_mov_epi32(wv, off, ones);
