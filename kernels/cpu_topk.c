@@ -10,12 +10,12 @@
  * compares, not the memory, bound it.
  *
  * AVX-512F, lists of more than SGK_TOPK_SHORT entries (or their heads,
- * below): 32 entries at a time become four rows of eight 64-bit keys
- * (self-loops and lanes past the end UINT64_MAX), sorted column by column
- * by whole-vector min / max and merged into four running rows, so that
- * each lane keeps its four smallest keys (rows_add); at the end the lanes
- * are merged pairwise (a bitonic merge of sorted fours) down to one. No
- * branch per key. With the filter a list is taken as the scalar code
+ * below): 16 entries at a time become two rows of eight 64-bit keys
+ * (self-loops and lanes past the end UINT64_MAX); four rows are sorted
+ * column by column by whole-vector min / max, and sorted fours merged
+ * into four running rows, so that each lane keeps its four smallest keys
+ * (rows64, rows_add); at the end the lanes are merged pairwise (a bitonic
+ * merge of sorted fours) down to one. No branch per key. With the filter a list is taken as the scalar code
  * takes it: the first 64 entries so, then blocks of 16 weights tested in
  * one compare, the entries at or under the limit read whole and inserted
  * one by one. So both versions read the same entries, keep the same
