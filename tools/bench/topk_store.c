@@ -59,12 +59,14 @@ static uint64_t cached_run(const uint64_t *x, const uint32_t *a, const uint32_t 
  * most STREAM_MAX) */
 #define CHUNK_ENTRIES ((uint64_t)16 << 20)
 
-/* The first list v in [lo, hi) with x[v] + v at or past e (hi if none). */
-static uint64_t first_at(const uint64_t *x, uint64_t lo, uint64_t hi, uint64_t e)
+/* The first list v in [lo, hi) with x[v] + per_vertex * v at or past e (hi
+ * if none), as sgk_meet::first_at (kernels/cpu_share.cuh) finds it. */
+static uint64_t first_at(const uint64_t *x, uint64_t lo, uint64_t hi, uint64_t e,
+                         uint64_t per_vertex)
 {
     while (lo < hi) {
         const uint64_t mid = lo + (hi - lo) / 2;
-        if (x[mid] + mid < e) lo = mid + 1;
+        if (x[mid] + per_vertex * mid < e) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -80,19 +82,13 @@ static uint64_t chunked_run(const uint64_t *x, const uint32_t *a, const uint32_t
     const uint64_t np = 8 * (uint64_t)threads;
     uint64_t cut[8 * 256 + 1], chunks = 0;
     for (uint64_t hi = n; hi > v0; chunks++) {
-        uint64_t lo = v0;
-        if (x[hi] - x[lo] > CHUNK_ENTRIES) { /* the first list past the chunk's entries */
-            uint64_t l = v0, h = hi - 1;
-            while (l < h) {
-                const uint64_t mid = l + (h - l) / 2;
-                if (x[mid] < x[hi] - CHUNK_ENTRIES) l = mid + 1;
-                else h = mid;
-            }
-            lo = l;
-        }
+        /* the chunk: from the first list past its entries (sgk_meet::cpu) */
+        const uint64_t lo =
+            x[hi] - x[v0] > CHUNK_ENTRIES ? first_at(x, v0, hi - 1, x[hi] - CHUNK_ENTRIES, 0) : v0;
         const uint64_t e0 = x[lo] + lo, span = x[hi] + hi - e0;
         cut[0] = lo;
-        for (uint64_t pc = 1; pc < np; pc++) cut[pc] = first_at(x, cut[pc - 1], hi, e0 + span * pc / np);
+        for (uint64_t pc = 1; pc < np; pc++)
+            cut[pc] = first_at(x, cut[pc - 1], hi, e0 + span * pc / np, 1);
         cut[np] = hi;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
         for (uint64_t pc = 0; pc < np; pc++) {
@@ -140,15 +136,7 @@ int main(int argc, char **argv)
     }
     /* pieces of about equal entries: the first list at or past each share */
     const uint64_t e0 = x[v0], ent = x[n] - e0;
-    for (uint64_t p = 0; p <= np; p++) {
-        const uint64_t want = e0 + ent * p / np;
-        uint64_t lo = v0, hi = n;
-        while (lo < hi) {
-            const uint64_t mid = lo + (hi - lo) / 2;
-            if (x[mid] < want) lo = mid + 1; else hi = mid;
-        }
-        cut[p] = p == np ? n : lo;
-    }
+    for (uint64_t p = 0; p <= np; p++) cut[p] = p == np ? n : first_at(x, v0, n, e0 + ent * p / np, 0);
     printf("%s: lists %llu to %llu, %.3f G entries, %d threads, AVX-512F %s\n", argv[1],
            (unsigned long long)v0, (unsigned long long)n, (double)ent * 1e-9, threads,
            sgk_topk_simd_available() ? "yes" : "no");
