@@ -328,6 +328,8 @@ typedef struct sgk_cpu_share {
  * the lists with entries packed with their vertices), "share-sparse"
  * (every chunk packed, not only those after a chunk with at most 3 lists
  * in 4 vertices; counters "cpu_chunks" and "cpu_chunks_packed"),
+ * "share-pipe" (each chunk a parallel loop of its own, the threads joined
+ * at its end, not every chunk's pieces in one parallel region),
  * "topk-filter" (every list entry by entry), "topk-simd" (the CPU's top-K
  * scalar instead of AVX-512, kernels/cpu_topk.h), "topk-prefetch" (its
  * lists read without software prefetch), "walk-batch" (the walks'
