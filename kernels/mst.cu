@@ -2882,7 +2882,8 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // not AVX-512), topk-prefetch (its lists read on demand misses and the
 // hardware's prefetch alone), share-pipe (each chunk of the CPU share a
 // parallel loop of its own, not every chunk's pieces in one parallel
-// region), walk-batch (each lane's reads of a walk tile one after the
+// region), share-chunks (the CPU share's chunks of at most 16 entries
+// past their first vertex, not a streamed piece's: a test mode), walk-batch (each lane's reads of a walk tile one after the
 // other, not issued together), contract, weight-order (lists in weight
 // order read whole, as any), heads-rule (their heads read on a graph
 // without hubs too), fill-rank (the cache's fills without hubs by k_hwalk's
@@ -2917,6 +2918,7 @@ namespace {
 constexpr uint64_t HYB_CUB = (uint64_t)2 << 20; // CUB scratch bound beyond n / 16
 constexpr uint64_t STREAM_MAX = (uint64_t)16 << 20;  // entries per streamed piece, at most
 constexpr uint64_t STREAM_MIN = (uint64_t)4 << 20;   // and at least, on large graphs
+constexpr uint64_t SHARE_TEST_CHUNK = 16; // a CPU chunk's entries with "share-chunks" off
 
 // The first round's timing events, the events that pace its pieces
 // (freed[b]: the walk of the last piece in slot b is done; blocking, so
@@ -3456,7 +3458,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         // take (one, with the GPU alone)
         const uint64_t P = SC > 0 ? SC : cpu_on ? most : m;
         // CPU chunks: a stage buffer's vertices, at most a piece's entries
-        const uint64_t maxe = most;
+        // ("share-chunks" disabled: at most SHARE_TEST_CHUNK, so that the
+        // tests' small graphs give many chunks, two in flight)
+        const uint64_t maxe = sgk_ctx_disabled(c, "share-chunks") ? SHARE_TEST_CHUNK : most;
         SGK_CU(cudaEventRecord(pipe.t0, st));
         // The CPU threads' cache entries land on the copy stream: after the
         // cache's clearing and everything else queued on st so far.
