@@ -328,8 +328,6 @@ typedef struct sgk_cpu_share {
  * the lists with entries packed with their vertices), "share-sparse"
  * (every chunk packed, not only those after a chunk with at most 3 lists
  * in 4 vertices; counters "cpu_chunks" and "cpu_chunks_packed"),
- * "share-pipe" (each chunk a parallel loop of its own, the threads joined
- * at its end, not every chunk's pieces in one parallel region),
  * "share-chunks" (its chunks of at most 16 entries past their first
  * vertex, not a streamed piece's: many chunks on small graphs, for tests),
  * "topk-filter" (every list entry by entry), "topk-simd" (the CPU's top-K

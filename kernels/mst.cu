@@ -120,7 +120,6 @@
 
 #include <string.h>
 
-#include <condition_variable>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -2315,253 +2314,25 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
 // to vc on the copy stream while the next chunk is filled; each list by
 // topk (kernels/cpu_topk.h). Unless "share-packed" is disabled a chunk's
 // runs of empty lists at either end are passed over, and a chunk goes
-// packed where lists are sparse (ShareFill::send): the lists with entries
-// as records with their vertices, which k_share_scatter reads from the
-// staging buffer into vc; else every vertex's slots are copied (32 bytes
-// each for K = 4, empty or not).
-//
-// A chunk is cut into 8 pieces a thread (sgk_meet::cuts). The threads take
-// them in one parallel region (ShareFill::pipe): a thread that finds the
-// chunk's pieces all handed out opens the next chunk in the other staging
-// buffer, and whichever thread finishes a chunk's last piece sends it, so
-// no thread waits at a chunk's end for the slowest piece, nor while the
-// chunk is sent and the next one claimed. With "share-pipe" disabled each
-// chunk is a parallel loop of its own (ShareFill::loops), the threads
-// joined at its end and the chunk sent and the next claimed by one thread.
-struct ShareChunk {
-    uint64_t v0 = 0, v1 = 0;
-    sgk_stage stg = {nullptr, 0, 0};
-    uint64_t *out = nullptr; // K slots a list (or a record)
-    uint32_t *idx = nullptr; // packed: the records' vertices
-    uint32_t *tbl = nullptr; // packed: each piece's first record and count
-    bool pack = false;
-    std::vector<uint64_t> cut;    // the pieces' bounds, np + 1
-    uint64_t next = 0, left = 0;  // pieces handed out; pieces not done
-    sgk_topk_tally t = {0, 0, 0, 0};
-    uint64_t nrec = 0;            // packed: its records
-    bool live = false;            // begun and not yet sent
-};
-
-struct ShareFill {
-    sgk_ctx *c;
-    const sgk_cpu_share &sh;
-    sgk_meet &mt;
-    uint64_t maxe, maxv, np, per, tblb;
-    int K;
-    sgk_topk_fn topk;
-    bool f32, filter, prefetch, packed, sparse_only;
-    uint64_t *vc;
-    bool pack_next; // the next chunk opened goes packed
-    // what the chunks sent add up (ShareFill's header, cpu_first_fill)
-    uint64_t lists = 0, longs = 0, entries = 0, leaving = 0, sent = 0, chunks = 0, packs = 0;
-    uint64_t wait_us = 0;
-
-    // Claims the next chunk into ch and begins its staging buffer (waiting
-    // for that buffer's last copy); *got false when nothing is left.
-    sg_status open(ShareChunk &ch, bool *got, sg_error *err)
-    {
-        const uint64_t *x = sh.x;
-        uint64_t v0 = 0, v1 = 0;
-        *got = false;
-        for (;;) {
-            if (!mt.cpu(maxv, maxe, v0, v1)) return SG_OK;
-            if (!packed) break;
-            if (x[v1] == x[v0]) continue; // from its first list with entries to past its last
-            v0 = mt.first_at(v0, v1, x[v0] + 1) - 1;
-            v1 = mt.first_at(v0, v1, x[v1]);
-            break;
-        }
-        const double tw = sgi_now();
-        SGK_TRY(sgk_stage_begin(c, &ch.stg, err));
-        wait_us += sgk_us_since(tw);
-        ch.v0 = v0;
-        ch.v1 = v1;
-        ch.pack = pack_next;
-        ch.out = static_cast<uint64_t *>(ch.stg.buf);
-        ch.idx = ch.pack ? reinterpret_cast<uint32_t *>(ch.out + maxv * (uint64_t)K) : nullptr;
-        ch.tbl = ch.pack ? ch.idx + maxv : nullptr;
-        // Pieces of about equal work (entries plus vertices, sgk_meet::cuts),
-        // not of equal vertices: on a store renumbered by degree the hubs
-        // sit together, and a fixed count of vertices per thread left one
-        // thread all of them (R-MAT 26 in ascending degree order: the CPU
-        // side read ~1 G entries per second against ~4 G in the generator's
-        // order).
-        mt.cuts(v0, v1, np, ch.cut.data());
-        ch.next = 0;
-        ch.left = np;
-        ch.t = {0, 0, 0, 0};
-        ch.nrec = 0;
-        ch.live = true;
-        *got = true;
-        return SG_OK;
-    }
-
-    // Piece pc of ch into its staging buffer: the tally into *t, and its
-    // records (packed) returned.
-    uint64_t piece(const ShareChunk &ch, uint64_t pc, sgk_topk_tally *t) const
-    {
-        const uint64_t at = ch.cut[pc] - ch.v0;
-        if (!ch.pack) {
-            sgk_topk_lists(sh.x, sh.a, sh.w, ch.cut[pc], ch.cut[pc + 1], topk, f32, K, filter,
-                           prefetch, ch.out + at * (uint64_t)K, t);
-            return 0;
-        }
-        const uint64_t r = sgk_topk_packed(sh.x, sh.a, sh.w, ch.cut[pc], ch.cut[pc + 1], topk, f32,
-                                           K, filter, prefetch, ch.out + at * (uint64_t)K,
-                                           ch.idx + at, t);
-        ch.tbl[2 * pc] = (uint32_t)at;
-        ch.tbl[2 * pc + 1] = (uint32_t)r;
-        return r;
-    }
-
-    // Sends the finished chunk ch on the copy stream and adds up its tally.
-    // Whether the next chunk opened goes packed: the first one does, a
-    // later one only where the last chunk sent had at most 3 lists with
-    // entries in 4 vertices ("share-sparse" disabled: every one). A dense
-    // chunk's records and vertices are more bytes than its slots, and they
-    // go by the scatter's reads of pinned memory rather than the copy
-    // engine. R-MAT 26 at 6G in descending degree order (trimmed chunks
-    // dense): the first round 184-187 to 172-178 ms, the threads' waits
-    // for a staging buffer 9-12 ms to 0; even on SSCA2 26 and in the
-    // generator's order, where every chunk is sparse (docs/benchmarks.md,
-    // twenty-eighth session).
-    sg_status send(ShareChunk &ch, sg_error *err)
-    {
-        lists += ch.t.lists;
-        longs += ch.t.longs;
-        entries += ch.t.entries;
-        leaving += ch.t.leaving;
-        const uint64_t cnt = ch.v1 - ch.v0;
-        if (ch.pack) {
-            k_share_scatter<<<(unsigned)np, BLK, 0, c->copy>>>(ch.tbl, ch.idx, ch.out, K, vc);
-            SGK_LAUNCHED("k_share_scatter");
-            sent += ch.nrec * (per + 4) + tblb;
-            packs++;
-        } else {
-            SGK_TRY(sgk_stage_copy(c, &ch.stg, 0, vc + ch.v0 * (uint64_t)K, cnt * per, err));
-            sent += cnt * per;
-        }
-        SGK_TRY(sgk_stage_end(c, &ch.stg, err));
-        chunks++;
-        pack_next = packed && (!sparse_only || 4 * ch.t.lists <= 3 * cnt);
-        ch.live = false;
-        return SG_OK;
-    }
-
-    // Each chunk a parallel loop of its own ("share-pipe" disabled).
-    sg_status loops(ShareChunk &ch, sg_error *err)
-    {
-        for (;;) {
-            bool got = false;
-            SGK_TRY(open(ch, &got, err));
-            if (!got) return SG_OK;
-            uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0, nrec = 0;
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : nl, nlong, ne, nlv, nrec) \
-    num_threads(sh.threads)
-            for (uint64_t pc = 0; pc < np; pc++) {
-                sgk_topk_tally t = {0, 0, 0, 0};
-                nrec += piece(ch, pc, &t);
-                nl += t.lists;
-                nlong += t.longs;
-                ne += t.entries;
-                nlv += t.leaving;
-            }
-            ch.t = {nl, nlong, ne, nlv};
-            ch.nrec = nrec;
-            SGK_TRY(send(ch, err));
-        }
-    }
-
-    // Every chunk's pieces in one parallel region, two chunks in flight
-    // (one to each staging buffer): see the header. A chunk's buffer is
-    // opened again only once the chunk that had it was sent; the thread
-    // that wants it meanwhile waits (the chunk's pieces are all handed out
-    // by then, so the threads holding them finish without it). The first
-    // failure stops every thread at its next piece.
-    sg_status pipe(ShareChunk ch[2], sg_error *err)
-    {
-        std::mutex mu;
-        std::condition_variable cv;
-        int cur = -1;         // the chunk handing out pieces
-        uint64_t opened = 0;  // chunks opened (chunk i in ch[i & 1])
-        bool drained = false; // mt has no chunk left
-        bool failed = false;
-        sg_status fst = SG_OK;
-        const int dev = c->device;
-#pragma omp parallel num_threads(sh.threads)
-        {
-            sg_error e;
-            memset(&e, 0, sizeof e);
-            sg_status s = SG_OK;
-            try {
-                const cudaError_t ce = cudaSetDevice(dev); // the sends' CUDA calls
-                if (ce != cudaSuccess) s = sgk_cuda_fail(&e, "cudaSetDevice", ce, __FILE__, __LINE__);
-                std::unique_lock<std::mutex> lk(mu);
-                while (s == SG_OK && !failed) {
-                    if (cur >= 0 && ch[cur].next < np) {
-                        ShareChunk &k = ch[cur];
-                        const uint64_t pc = k.next++;
-                        lk.unlock();
-                        sgk_topk_tally t = {0, 0, 0, 0};
-                        const uint64_t r = piece(k, pc, &t);
-                        lk.lock();
-                        k.t.lists += t.lists;
-                        k.t.longs += t.longs;
-                        k.t.entries += t.entries;
-                        k.t.leaving += t.leaving;
-                        k.nrec += r;
-                        if (--k.left == 0 && !failed) {
-                            s = send(k, &e);
-                            cv.notify_all();
-                        }
-                        continue;
-                    }
-                    if (drained) break;
-                    ShareChunk &k = ch[opened & 1];
-                    if (k.live) { // its last chunk not sent yet
-                        cv.wait(lk);
-                        continue;
-                    }
-                    bool got = false;
-                    s = open(k, &got, &e);
-                    if (s == SG_OK && !got) {
-                        drained = true;
-                        cv.notify_all();
-                    } else if (s == SG_OK) {
-                        cur = (int)(opened & 1);
-                        opened++;
-                    }
-                }
-                if (s != SG_OK && !failed) {
-                    failed = true;
-                    fst = s;
-                    *err = e;
-                    cv.notify_all();
-                }
-            } catch (...) { // the lock's or the wait's system_error
-                std::lock_guard<std::mutex> hold(mu);
-                if (!failed) {
-                    failed = true;
-                    fst = sgi_fail(err, SG_E_IO, "the forest's CPU share: a thread's lock failed");
-                    cv.notify_all();
-                }
-            }
-        }
-        return fst;
-    }
-};
-
-// The CPU threads' part of the first round (ShareFill above). Adds the
-// lists with entries, those taken in blocks (the top-K's filter), their
-// entries and the leaving ones, the bytes sent, the chunks sent and of
-// them the packed ones, and the microseconds spent waiting for a staging
-// buffer (its last copy).
+// packed where lists are sparse (below): the lists with entries as records
+// with their vertices, which k_share_scatter reads from the staging buffer
+// into vc; else every vertex's slots are copied (32 bytes each for K = 4,
+// empty or not). Adds the lists with entries, those taken in blocks (the
+// top-K's filter), their entries and the leaving ones, the bytes sent, the
+// chunks sent and of them the packed ones, and the microseconds spent
+// waiting for a staging buffer (its last copy). (Every chunk's pieces in
+// one parallel region instead, a thread that found a chunk's pieces
+// handed out opening the next in the other staging buffer, made the
+// threads 3-5 % faster on SSCA2 26 and the GPU side beside them as much
+// slower: the first round no shorter at 16 threads, on R-MAT 26 ~10 ms
+// longer at the median, shorter only with 8 threads; docs/benchmarks.md,
+// thirty-fifth session.)
 static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &mt, uint64_t maxe,
                                 sgk_topk_fn topk, bool f32, bool filter, bool prefetch,
-                                bool packed, bool sparse_only, bool piped, int K, uint64_t *vc,
-                                uint64_t &lists, uint64_t &longs, uint64_t &entries,
-                                uint64_t &leaving, uint64_t &sent, uint64_t &chunks,
-                                uint64_t &packs, uint64_t &wait_us, sg_error *err)
+                                bool packed, bool sparse_only, int K, uint64_t *vc, uint64_t &lists,
+                                uint64_t &longs, uint64_t &entries, uint64_t &leaving,
+                                uint64_t &sent, uint64_t &chunks, uint64_t &packs,
+                                uint64_t &wait_us, sg_error *err)
 {
     const uint64_t per = 8 * (uint64_t)K;
     const uint64_t np = 8 * (uint64_t)sh.threads;
@@ -2571,25 +2342,85 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         return sgi_fail(err, SG_E_INVALID, "the forest's CPU share: %d threads' pieces overrun "
                         "a staging buffer", sh.threads);
     const uint64_t maxv = packed ? (SGK_STAGE_BYTES - tblb) / (per + 4) : SGK_STAGE_BYTES / per;
-    ShareChunk ch[2];
+    uint64_t v0 = 0, v1 = 0;
+    std::vector<uint64_t> cut;
     try {
-        ch[0].cut.resize(np + 1);
-        ch[1].cut.resize(np + 1);
+        cut.resize(np + 1);
     } catch (...) {
         return sgi_fail(err, SG_E_NOMEM, "the forest's CPU share: %d threads' piece bounds",
                         sh.threads);
     }
-    ShareFill f{c,  sh,     mt,       maxe,   maxv,        np, per, tblb, K, topk,
-                f32, filter, prefetch, packed, sparse_only, vc, packed};
-    SGK_TRY(piped ? f.pipe(ch, err) : f.loops(ch[0], err));
-    lists += f.lists;
-    longs += f.longs;
-    entries += f.entries;
-    leaving += f.leaving;
-    sent += f.sent;
-    chunks += f.chunks;
-    packs += f.packs;
-    wait_us += f.wait_us;
+    const uint64_t *x = sh.x;
+    // Whether this chunk goes packed: the first one does, a later one only
+    // where the chunk before had at most 3 lists with entries in 4 vertices
+    // ("share-sparse" disabled: every one). A dense chunk's records and
+    // vertices are more bytes than its slots, and they go by the scatter's
+    // reads of pinned memory rather than the copy engine. R-MAT 26 at 6G in
+    // descending degree order (trimmed chunks dense): the first round
+    // 184-187 to 172-178 ms, the threads' waits for a staging buffer 9-12
+    // ms to 0; even on SSCA2 26 and in the generator's order, where every
+    // chunk is sparse (docs/benchmarks.md, twenty-eighth session).
+    bool pack = packed;
+    while (mt.cpu(maxv, maxe, v0, v1)) {
+        if (packed) { // from the chunk's first list with entries to past its last
+            if (x[v1] == x[v0]) continue;
+            v0 = mt.first_at(v0, v1, x[v0] + 1) - 1;
+            v1 = mt.first_at(v0, v1, x[v1]);
+        }
+        sgk_stage stg = {nullptr, 0, 0};
+        const double tw = sgi_now();
+        SGK_TRY(sgk_stage_begin(c, &stg, err));
+        wait_us += sgk_us_since(tw);
+        const uint64_t cnt = v1 - v0;
+        uint64_t *out = static_cast<uint64_t *>(stg.buf);
+        uint32_t *idx = pack ? reinterpret_cast<uint32_t *>(out + maxv * (uint64_t)K) : nullptr;
+        uint32_t *tbl = pack ? idx + maxv : nullptr;
+        // Pieces of about equal work (entries plus vertices, sgk_meet::cuts),
+        // not of equal vertices: on a store renumbered by degree the hubs
+        // sit together, and a fixed count of vertices per thread left one
+        // thread all of them (R-MAT 26 in ascending degree order: the CPU
+        // side read ~1 G entries per second against ~4 G in the generator's
+        // order).
+        mt.cuts(v0, v1, np, cut.data());
+        uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0, nrec = 0;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : nl, nlong, ne, nlv, nrec) \
+    num_threads(sh.threads)
+        for (uint64_t pc = 0; pc < np; pc++) {
+            sgk_topk_tally t = {0, 0, 0, 0};
+            const uint64_t at = cut[pc] - v0;
+            if (pack) {
+                const uint64_t r = sgk_topk_packed(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk,
+                                                   f32, K, filter, prefetch, out + at * K,
+                                                   idx + at, &t);
+                tbl[2 * pc] = (uint32_t)at;
+                tbl[2 * pc + 1] = (uint32_t)r;
+                nrec += r;
+            } else {
+                sgk_topk_lists(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K, filter,
+                               prefetch, out + at * (uint64_t)K, &t);
+            }
+            nl += t.lists;
+            nlong += t.longs;
+            ne += t.entries;
+            nlv += t.leaving;
+        }
+        lists += nl;
+        longs += nlong;
+        entries += ne;
+        leaving += nlv;
+        if (pack) {
+            k_share_scatter<<<(unsigned)np, BLK, 0, c->copy>>>(tbl, idx, out, K, vc);
+            SGK_LAUNCHED("k_share_scatter");
+            sent += nrec * (per + 4) + tblb;
+            packs++;
+        } else {
+            SGK_TRY(sgk_stage_copy(c, &stg, 0, vc + v0 * (uint64_t)K, cnt * per, err));
+            sent += cnt * per;
+        }
+        SGK_TRY(sgk_stage_end(c, &stg, err));
+        chunks++;
+        pack = packed && (!sparse_only || 4 * nl <= 3 * cnt);
+    }
     return sgk_stage_finish(c, nullptr, nullptr, nullptr, err);
 }
 
@@ -2880,10 +2711,9 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // stream of their own, up to STREAM_MAX entries), topk-filter (the CPU
 // share's long lists entry by entry, not in filtered blocks), topk-simd (the CPU share's top-K scalar,
 // not AVX-512), topk-prefetch (its lists read on demand misses and the
-// hardware's prefetch alone), share-pipe (each chunk of the CPU share a
-// parallel loop of its own, not every chunk's pieces in one parallel
-// region), share-chunks (the CPU share's chunks of at most 16 entries
-// past their first vertex, not a streamed piece's: a test mode), walk-batch (each lane's reads of a walk tile one after the
+// hardware's prefetch alone), share-chunks (the CPU share's chunks of at
+// most 16 entries past their first vertex, not a streamed piece's: a test
+// mode), walk-batch (each lane's reads of a walk tile one after the
 // other, not issued together), contract, weight-order (lists in weight
 // order read whole, as any), heads-rule (their heads read on a graph
 // without hubs too), fill-rank (the cache's fills without hubs by k_hwalk's
@@ -3443,7 +3273,6 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     const bool prefetch = !sgk_ctx_disabled(c, "topk-prefetch");
     const bool packed = !sgk_ctx_disabled(c, "share-packed");
     const bool sparse_only = !sgk_ctx_disabled(c, "share-sparse");
-    const bool piped = !sgk_ctx_disabled(c, "share-pipe");
     uint64_t cpu_sent = 0; // the bytes of the CPU threads' results sent to the device
     uint64_t cpu_chunks = 0, cpu_packed = 0; // their chunks sent, and of them packed
     auto first_round = [&](const uint32_t *R, uint64_t nr) -> sg_status {
@@ -3459,7 +3288,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         const uint64_t P = SC > 0 ? SC : cpu_on ? most : m;
         // CPU chunks: a stage buffer's vertices, at most a piece's entries
         // ("share-chunks" disabled: at most SHARE_TEST_CHUNK, so that the
-        // tests' small graphs give many chunks, two in flight)
+        // tests' small graphs give many chunks a share)
         const uint64_t maxe = sgk_ctx_disabled(c, "share-chunks") ? SHARE_TEST_CHUNK : most;
         SGK_CU(cudaEventRecord(pipe.t0, st));
         // The CPU threads' cache entries land on the copy stream: after the
@@ -3480,7 +3309,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 c, mt, [&](sg_error *e) { return gpu_first(R, nr, mt, P, e); },
                 [&](sg_error *e) {
                     return cpu_first_fill(c, *share, mt, maxe, topk, f32, filter, prefetch,
-                                          packed, sparse_only, piped, K, vc, cpu_lists, cpu_long,
+                                          packed, sparse_only, K, vc, cpu_lists, cpu_long,
                                           cpu_entries, cpu_inter, cpu_sent, cpu_chunks,
                                           cpu_packed, cpu_wait_us, e);
                 },

@@ -1391,12 +1391,10 @@ static void test_hybrid_splits(void **state)
  * ("dynamic-split" off), its long lists taken in blocks or, with
  * "topk-filter" off, entry by entry, its top-K in AVX-512 (where the CPU
  * has it) or scalar ("topk-simd" off), its lists prefetched or not
- * ("topk-prefetch" off), its chunks' pieces taken in one parallel region
- * or each chunk a parallel loop of its own ("share-pipe" off), in chunks of
- * at most 16 entries, many to a share ("share-chunks" off), and without
- * it ("cpu-share" off); beside it the GPU's pieces are copied on the
- * context's copy stream in small pieces, or ("dma-queue" off) on a stream
- * of their own. The GPU's streamed pieces
+ * ("topk-prefetch" off), in chunks of at most 16 entries, many to a share
+ * ("share-chunks" off), and without it ("cpu-share" off); beside it the
+ * GPU's pieces are copied on the context's copy stream in small pieces, or
+ * ("dma-queue" off) on a stream of their own. The GPU's streamed pieces
  * are W whole and A for the tiles that span lists, a tile of one list
  * reading A in place at its candidates alone (by default: the hubs of
  * "star" and "hub-last" give such tiles with every list streamed,
@@ -1441,51 +1439,49 @@ static void test_hybrid_forest_cache(void **state)
                                         "prefix-first",
                                         "fill-rank",
                                         "fill-rank,contract",
-                                        "share-pipe",
-                                        "share-chunks",
-                                        "share-chunks,share-pipe"};
+                                        "share-chunks"};
     enum { NMODES = sizeof modes / sizeof modes[0] };
     static const uint64_t slots_want[NMODES] = {4, 4, 1, 0, 4, 4, 4, 4, 4, 4, 4,
-                                                4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+                                                4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
     static const bool refills_want[NMODES] = {false, true,  true,  false, false, false, false,
                                               false, false, false, false, false, true,  false,
-                                              false, false, false, false, false, false, true, false, false, false};
+                                              false, false, false, false, false, false, true, false};
     static const bool cpu_want[NMODES] = {true, true, true, false, false, false, false,
                                           true, true, true, true,  true,  true,  true,
-                                          true, false, true, true, true,  true,  true, true, true, true};
+                                          true, false, true, true, true,  true,  true, true};
     /* the GPU's host-resident first-round entries go through the streamed
      * pieces (DMA, or the copy kernel with dma-pull disabled) */
     static const bool stream_want[NMODES] = {false, false, false, false, true,  true,  false,
                                              false, false, false, false, false, false, false,
-                                             false, true,  false, false, false, false, false, false, false, false};
+                                             false, true,  false, false, false, false, false, false};
     static const bool stream_may[NMODES] = {true, true, true, false, true, true, false,
                                             true, false, true, true, true, true,  true,
-                                            true, true,  true, true, true, true, true, true, true, true};
+                                            true, true,  true, true, true, true, true, true};
     /* tiles of one list with A read at their candidates: surely with every
      * list streamed by the GPU (on the medium graphs' hubs), never with
      * "weights-first" off */
     static const bool sparse_want[NMODES] = {false, false, false, false, true,  true,  false,
                                              false, false, false, false, false, false, false,
-                                             false, false, false, false, false, false, false, false, false, false};
+                                             false, false, false, false, false, false, false, false};
     static const bool sparse_may[NMODES] = {true, true, true, false, true,  true, false,
                                             true, false, true, true,  true,  true, true,
-                                            false, false, true, true, true, true, true, true, true, true};
+                                            false, false, true, true, true, true, true, true};
     /* the same in the device prefix: surely by default (the medium hubs on
      * the device at splits 8/8 and 4/8), never without the cache, with
      * "weights-first" or "prefix-first" off */
     static const bool prefix_may[NMODES] = {true, true, true, false, true, true,  true,
                                             true, true, true, true,  true, true,  true,
-                                            false, false, true, true, false, true, true, true, true, true};
+                                            false, false, true, true, false, true, true, true};
     /* the CPU threads take long lists in blocks (the top-K's filter) unless
      * "topk-filter" is disabled: surely with the plan's fixed split, which
      * gives them the last vertex, the hub of "hub-last" (on the medium
      * graphs: 50 entries are too few for blocks) */
     static const bool blocks_may[NMODES] = {true, true, true, false, false, false, false,
                                             true, true, false, true,  true,  true,  true,
-                                            true, false, true, true, true, true, true, true, true, true};
+                                            true, false, true, true, true, true, true, true};
     static const bool blocks_want[NMODES] = {false, false, false, false, false, false, false,
                                              true,  false, false, false, false, false, false,
-                                             false, false, false, false, false, false, false, false, false, false};
+                                             false, false, false, false, false, false, false, false};
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     char what[300];
     for (int mi = 0; mi < NMODES; mi++) {
@@ -1637,8 +1633,8 @@ static void test_hybrid_forest_cache(void **state)
                      modes[mi] ? modes[mi] : "none", (unsigned long long)packed_total,
                      (unsigned long long)chunks_total);
         /* with "share-chunks" off the CPU threads' shares come in chunks of
-         * at most 16 entries: some share in three or more, so that two are
-         * in flight at once (by default, one parallel region) */
+         * at most 16 entries: some share in three or more, so that both
+         * staging buffers are taken in turn and each reused */
         if (modes[mi] && strstr(modes[mi], "share-chunks") && chunks_most < 3)
             fail_msg("disabled: %s: at most %llu chunks in a CPU share", modes[mi],
                      (unsigned long long)chunks_most);
