@@ -125,14 +125,25 @@ static inline void prefetch_lines(const uint32_t *arr, uint64_t e0, uint64_t e1)
         __builtin_prefetch((const void *)q, 0, SGK_TOPK_LOCALITY);
 }
 
+/* Two lists of SGK_TOPK_SHORT + 1 to SGK_TOPK_HEAD entries at once (in
+ * the vector code, below), and whether topk_run may take them so. */
+static uint64_t topk_pair(const uint32_t *a, const uint32_t *w, uint64_t b0, uint64_t len0,
+                          uint64_t b1, uint64_t len1, uint32_t v, bool f32, int K, uint64_t *o0,
+                          uint64_t *o1);
+static bool topk_pairs(sgk_topk_fn topk);
+
+/* Whether a list of len entries can go in a pair. */
+static inline bool pair_len(uint64_t len) { return len > SGK_TOPK_SHORT && len <= SGK_TOPK_HEAD; }
+
 /* sgk_topk_lists (idx NULL) and sgk_topk_packed (idx set): the slots of
  * list v go to out[(v - v0) K ..], or with idx to the next record, but only
  * for a list with entries (an empty one's slots go to a scratch record, a
  * pointer select rather than a branch: about half of R-MAT's lists are
  * empty, in no pattern). Returns the records written. */
-static uint64_t topk_run(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
-                         uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter,
-                         bool prefetch, uint64_t *out, uint32_t *idx, sgk_topk_tally *t)
+static inline __attribute__((always_inline)) uint64_t
+topk_loop(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0, uint64_t v1,
+          sgk_topk_fn topk, bool f32, int K, bool filter, bool prefetch, uint64_t *out,
+          uint32_t *idx, sgk_topk_tally *t, const bool pairs)
 {
     const uint64_t end = x[v1];
     uint64_t pf = x[v0]; /* A and W prefetched up to entry pf */
@@ -148,13 +159,29 @@ static uint64_t topk_run(const uint64_t *x, const uint32_t *a, const uint32_t *w
             pf = ahead > pf ? ahead : pf;
         }
         uint64_t *o = out + (v - v0) * (uint64_t)K;
+        if (pairs && pair_len(len) && v + 1 < v1 && pair_len(x[v + 2] - x[v + 1])) {
+            /* this list and the next, both with entries */
+            const uint64_t len1 = x[v + 2] - x[v + 1];
+            if (idx) {
+                o = out + r * (uint64_t)K;
+                idx[r] = (uint32_t)v;
+                idx[r + 1] = (uint32_t)(v + 1);
+                r += 2;
+            }
+            nlv += topk_pair(a, w, b, len, x[v + 1], len1, (uint32_t)v, f32, K, o, o + K);
+            nl += 2;
+            ne += len + len1;
+            v++;
+            continue;
+        }
         if (idx) {
             const bool keep = len > 0;
             o = keep ? out + r * (uint64_t)K : scratch;
             *(keep ? idx + r : &spare) = (uint32_t)v;
             r += keep;
         }
-        nlv += topk(a + b, w + b, len, (uint32_t)v, f32, K, filter, o);
+        nlv += pairs ? sgk_topk_simd(a + b, w + b, len, (uint32_t)v, f32, K, filter, o)
+                     : topk(a + b, w + b, len, (uint32_t)v, f32, K, filter, o);
         nl += len > 0;
         nlong += filter && len > SGK_TOPK_BLOCKS_PAST;
         ne += len;
@@ -164,6 +191,16 @@ static uint64_t topk_run(const uint64_t *x, const uint32_t *a, const uint32_t *w
     t->entries += ne;
     t->leaving += nlv;
     return idx ? r : v1 - v0;
+}
+
+/* topk_loop with pairs where topk is the vector code, its calls direct. */
+static uint64_t topk_run(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
+                         uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter,
+                         bool prefetch, uint64_t *out, uint32_t *idx, sgk_topk_tally *t)
+{
+    if (topk_pairs(topk))
+        return topk_loop(x, a, w, v0, v1, topk, f32, K, filter, prefetch, out, idx, t, true);
+    return topk_loop(x, a, w, v0, v1, topk, f32, K, filter, prefetch, out, idx, t, false);
 }
 
 void sgk_topk_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
@@ -478,7 +515,78 @@ static AVX512 uint64_t topk_avx512(const uint32_t *a, const uint32_t *w, uint64_
     }
 }
 
+/* lanes_take for two lists at once: each one's lanes halved once, the
+ * four lanes left of each put side by side (the first list's in lanes
+ * 0-3, the second's in 4-7), and the last two halvings made on both at
+ * once (halve's partner of lane i is lane i + h, within each half for h
+ * of 2 and 1). A list of 17 to 64 entries spent about half its vector
+ * operations in lanes_take; two lists share two of its three halvings. */
+static inline AVX512 __attribute__((always_inline)) void
+lanes_take2(__m512i x0, __m512i x1, __m512i x2, __m512i x3, __m512i y0, __m512i y1, __m512i y2,
+            __m512i y3, const int K, uint64_t *b0, uint64_t *b1)
+{
+    if (K == 1) {
+        b0[0] = (uint64_t)_mm512_reduce_min_epu64(x0);
+        b1[0] = (uint64_t)_mm512_reduce_min_epu64(y0);
+        return;
+    }
+    const __m512i none = _mm512_set1_epi64((long long)NONE);
+    if (K < 4) x3 = y3 = none;
+    if (K < 3) x2 = y2 = none;
+    halve(&x0, &x1, &x2, &x3, 4);
+    halve(&y0, &y1, &y2, &y3, 4);
+    __m512i z0 = _mm512_shuffle_i64x2(x0, y0, 0x44), z1 = _mm512_shuffle_i64x2(x1, y1, 0x44);
+    __m512i z2 = _mm512_shuffle_i64x2(x2, y2, 0x44), z3 = _mm512_shuffle_i64x2(x3, y3, 0x44);
+    halve(&z0, &z1, &z2, &z3, 2);
+    halve(&z0, &z1, &z2, &z3, 1);
+    const __m512i zs[4] = {z0, z1, z2, z3};
+    for (int s = 0; s < K; s++) {
+        b0[s] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(zs[s]));
+        b1[s] = (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(zs[s], 2));
+    }
+}
+
+static inline AVX512 __attribute__((always_inline)) uint64_t
+topk_pair_k(const uint32_t *a, const uint32_t *w, uint64_t b0, uint64_t len0, uint64_t b1,
+            uint64_t len1, uint32_t v, bool f32, const int K, uint64_t *o0, uint64_t *o1)
+{
+    uint64_t leaving = 0;
+    __m512i x0, x1, x2, x3, y0, y1, y2, y3;
+    rows64(a + b0, w + b0, 0, len0, _mm512_set1_epi32((int)v), f32, &x0, &x1, &x2, &x3,
+           &leaving);
+    rows64(a + b1, w + b1, 0, len1, _mm512_set1_epi32((int)(v + 1)), f32, &y0, &y1, &y2, &y3,
+           &leaving);
+    lanes_take2(x0, x1, x2, x3, y0, y1, y2, y3, K, o0, o1);
+    return leaving;
+}
+
+static AVX512 uint64_t topk_pair_avx512(const uint32_t *a, const uint32_t *w, uint64_t b0,
+                                        uint64_t len0, uint64_t b1, uint64_t len1, uint32_t v,
+                                        bool f32, int K, uint64_t *o0, uint64_t *o1)
+{
+    switch (K) {
+    case 1: return topk_pair_k(a, w, b0, len0, b1, len1, v, f32, 1, o0, o1);
+    case 2: return topk_pair_k(a, w, b0, len0, b1, len1, v, f32, 2, o0, o1);
+    case 3: return topk_pair_k(a, w, b0, len0, b1, len1, v, f32, 3, o0, o1);
+    default: return topk_pair_k(a, w, b0, len0, b1, len1, v, f32, 4, o0, o1);
+    }
+}
+
 bool sgk_topk_simd_available(void) { return __builtin_cpu_supports("avx512f"); }
+
+/* Lists v and v + 1 (both of SGK_TOPK_SHORT + 1 to SGK_TOPK_HEAD entries,
+ * at b0 and b1) as topk_avx512 takes each, the same slots and counts. */
+static uint64_t topk_pair(const uint32_t *a, const uint32_t *w, uint64_t b0, uint64_t len0,
+                          uint64_t b1, uint64_t len1, uint32_t v, bool f32, int K, uint64_t *o0,
+                          uint64_t *o1)
+{
+    return topk_pair_avx512(a, w, b0, len0, b1, len1, v, f32, K, o0, o1);
+}
+
+static bool topk_pairs(sgk_topk_fn topk)
+{
+    return topk == sgk_topk_simd && sgk_topk_simd_available();
+}
 
 uint64_t sgk_topk_simd(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v, bool f32,
                        int K, bool filter, uint64_t *out)
@@ -489,12 +597,38 @@ uint64_t sgk_topk_simd(const uint32_t *a, const uint32_t *w, uint64_t len, uint3
     return topk_avx512(a, w, len, v, f32, K, filter, out);
 }
 
+uint64_t sgk_topk_simd_single(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v,
+                              bool f32, int K, bool filter, uint64_t *out)
+{
+    return sgk_topk_simd(a, w, len, v, f32, K, filter, out);
+}
+
 #else /* no x86-64 vector code */
 
 bool sgk_topk_simd_available(void) { return false; }
 
+static bool topk_pairs(sgk_topk_fn topk)
+{
+    (void)topk;
+    return false;
+}
+
+static uint64_t topk_pair(const uint32_t *a, const uint32_t *w, uint64_t b0, uint64_t len0,
+                          uint64_t b1, uint64_t len1, uint32_t v, bool f32, int K, uint64_t *o0,
+                          uint64_t *o1)
+{
+    return sgk_topk_scalar(a + b0, w + b0, len0, v, f32, K, true, o0) +
+           sgk_topk_scalar(a + b1, w + b1, len1, v + 1, f32, K, true, o1);
+}
+
 uint64_t sgk_topk_simd(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v, bool f32,
                        int K, bool filter, uint64_t *out)
+{
+    return sgk_topk_scalar(a, w, len, v, f32, K, filter, out);
+}
+
+uint64_t sgk_topk_simd_single(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v,
+                              bool f32, int K, bool filter, uint64_t *out)
 {
     return sgk_topk_scalar(a, w, len, v, f32, K, filter, out);
 }

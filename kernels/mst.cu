@@ -2710,7 +2710,8 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // by a kernel, not DMA), dma-queue (DMA pieces beside a CPU share on a
 // stream of their own, up to STREAM_MAX entries), topk-filter (the CPU
 // share's long lists entry by entry, not in filtered blocks), topk-simd (the CPU share's top-K scalar,
-// not AVX-512), topk-prefetch (its lists read on demand misses and the
+// not AVX-512), topk-pairs (its lists of 17-64 entries one at a time, not
+// two neighbours together), topk-prefetch (its lists read on demand misses and the
 // hardware's prefetch alone), share-chunks (the CPU share's chunks of at
 // most 16 entries past their first vertex, not a streamed piece's: a test
 // mode), walk-batch (each lane's reads of a walk tile one after the
@@ -3269,7 +3270,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     uint64_t rescans = 0, cpu_lists = 0, cpu_long = 0, cpu_entries = 0, cpu_inter = 0;
     const bool dynamic = cpu_on && !sgk_ctx_disabled(c, "dynamic-split");
     const bool filter = !sgk_ctx_disabled(c, "topk-filter");
-    const sgk_topk_fn topk = sgk_ctx_disabled(c, "topk-simd") ? sgk_topk_scalar : sgk_topk_simd;
+    const sgk_topk_fn topk = sgk_ctx_disabled(c, "topk-simd")    ? sgk_topk_scalar
+                             : sgk_ctx_disabled(c, "topk-pairs") ? sgk_topk_simd_single
+                                                                 : sgk_topk_simd;
     const bool prefetch = !sgk_ctx_disabled(c, "topk-prefetch");
     const bool packed = !sgk_ctx_disabled(c, "share-packed");
     const bool sparse_only = !sgk_ctx_disabled(c, "share-sparse");

@@ -1390,8 +1390,9 @@ static void test_hybrid_splits(void **state)
  * read in place, "stream-first" off) or fixed at the plan's owner split
  * ("dynamic-split" off), its long lists taken in blocks or, with
  * "topk-filter" off, entry by entry, its top-K in AVX-512 (where the CPU
- * has it) or scalar ("topk-simd" off), its lists prefetched or not
- * ("topk-prefetch" off), in chunks of at most 16 entries, many to a share
+ * has it, lists of 17-64 entries two neighbours together or, "topk-pairs"
+ * off, one at a time) or scalar ("topk-simd" off), its lists prefetched or
+ * not ("topk-prefetch" off), in chunks of at most 16 entries, many to a share
  * ("share-chunks" off), and without it ("cpu-share" off); beside it the
  * GPU's pieces are copied on the context's copy stream in small pieces, or
  * ("dma-queue" off) on a stream of their own. The GPU's streamed pieces
@@ -1439,49 +1440,50 @@ static void test_hybrid_forest_cache(void **state)
                                         "prefix-first",
                                         "fill-rank",
                                         "fill-rank,contract",
-                                        "share-chunks"};
+                                        "share-chunks",
+                                        "topk-pairs"};
     enum { NMODES = sizeof modes / sizeof modes[0] };
     static const uint64_t slots_want[NMODES] = {4, 4, 1, 0, 4, 4, 4, 4, 4, 4, 4,
-                                                4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+                                                4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
     static const bool refills_want[NMODES] = {false, true,  true,  false, false, false, false,
                                               false, false, false, false, false, true,  false,
-                                              false, false, false, false, false, false, true, false};
+                                              false, false, false, false, false, false, true, false, false};
     static const bool cpu_want[NMODES] = {true, true, true, false, false, false, false,
                                           true, true, true, true,  true,  true,  true,
-                                          true, false, true, true, true,  true,  true, true};
+                                          true, false, true, true, true,  true,  true, true, true};
     /* the GPU's host-resident first-round entries go through the streamed
      * pieces (DMA, or the copy kernel with dma-pull disabled) */
     static const bool stream_want[NMODES] = {false, false, false, false, true,  true,  false,
                                              false, false, false, false, false, false, false,
-                                             false, true,  false, false, false, false, false, false};
+                                             false, true,  false, false, false, false, false, false, false};
     static const bool stream_may[NMODES] = {true, true, true, false, true, true, false,
                                             true, false, true, true, true, true,  true,
-                                            true, true,  true, true, true, true, true, true};
+                                            true, true,  true, true, true, true, true, true, true};
     /* tiles of one list with A read at their candidates: surely with every
      * list streamed by the GPU (on the medium graphs' hubs), never with
      * "weights-first" off */
     static const bool sparse_want[NMODES] = {false, false, false, false, true,  true,  false,
                                              false, false, false, false, false, false, false,
-                                             false, false, false, false, false, false, false, false};
+                                             false, false, false, false, false, false, false, false, false};
     static const bool sparse_may[NMODES] = {true, true, true, false, true,  true, false,
                                             true, false, true, true,  true,  true, true,
-                                            false, false, true, true, true, true, true, true};
+                                            false, false, true, true, true, true, true, true, true};
     /* the same in the device prefix: surely by default (the medium hubs on
      * the device at splits 8/8 and 4/8), never without the cache, with
      * "weights-first" or "prefix-first" off */
     static const bool prefix_may[NMODES] = {true, true, true, false, true, true,  true,
                                             true, true, true, true,  true, true,  true,
-                                            false, false, true, true, false, true, true, true};
+                                            false, false, true, true, false, true, true, true, true};
     /* the CPU threads take long lists in blocks (the top-K's filter) unless
      * "topk-filter" is disabled: surely with the plan's fixed split, which
      * gives them the last vertex, the hub of "hub-last" (on the medium
      * graphs: 50 entries are too few for blocks) */
     static const bool blocks_may[NMODES] = {true, true, true, false, false, false, false,
                                             true, true, false, true,  true,  true,  true,
-                                            true, false, true, true, true, true, true, true};
+                                            true, false, true, true, true, true, true, true, true};
     static const bool blocks_want[NMODES] = {false, false, false, false, false, false, false,
                                              true,  false, false, false, false, false, false,
-                                             false, false, false, false, false, false, false, false};
+                                             false, false, false, false, false, false, false, false, false};
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     char what[300];
     for (int mi = 0; mi < NMODES; mi++) {

@@ -109,8 +109,10 @@ static void test_topk_versions(void **state)
 }
 
 /* sgk_topk_lists over a CSR of lists of every kind (empty, short, long
- * enough for the filter's blocks, with self-loops and ties), whole and in
- * pieces, with and without its prefetch, both top-K versions: the same
+ * enough for the filter's blocks, with self-loops and ties, and many
+ * neighbours of 17 to 64 entries, which the vector code takes in pairs),
+ * whole and in pieces, with and without its prefetch, both top-K versions
+ * (the vector one also never paired, sgk_topk_simd_single): the same
  * slots and counts as topk list by list; sgk_topk_packed in the same
  * pieces: the lists with entries only, in order, with their vertices. */
 static void test_topk_lists(void **state)
@@ -123,11 +125,19 @@ static void test_topk_lists(void **state)
     for (uint64_t v = 0; v < NV; v++) {
         const uint64_t r = tu_rand(&rng) % 100;
         const uint64_t len = r < 20   ? 0
-                             : r < 70 ? tu_rand(&rng) % 16
+                             : r < 50 ? tu_rand(&rng) % 16
+                             : r < 75 ? 15 + tu_rand(&rng) % 52
                              : r < 90 ? 16 + tu_rand(&rng) % 120
                                       : 129 + tu_rand(&rng) % 3000;
         x[v + 1] = x[v] + len;
     }
+    /* neighbouring lists of 17 to 64 entries, which the vector code takes
+     * in pairs */
+    uint64_t pairs = 0;
+    for (uint64_t v = 0; v + 1 < NV; v++)
+        pairs += x[v + 1] - x[v] > SGK_TOPK_SHORT && x[v + 1] - x[v] <= SGK_TOPK_HEAD &&
+                 x[v + 2] - x[v + 1] > SGK_TOPK_SHORT && x[v + 2] - x[v + 1] <= SGK_TOPK_HEAD;
+    assert_true(pairs > 200);
     const uint64_t m = x[NV];
     uint32_t *a = malloc(m * 4 + 4), *w = malloc(m * 4 + 4);
     uint64_t *want = malloc(NV * 4 * sizeof *want), *got = malloc(NV * 4 * sizeof *got);
@@ -139,8 +149,11 @@ static void test_topk_lists(void **state)
             make_list(&rng, a + x[v], w + x[v], x[v + 1] - x[v], (uint32_t)v, 1u << 12,
                       v % 3 ? 1u << 20 : 7, f32, (unsigned)(v % 4) * 5);
         for (int K = 1; K <= 4; K++)
-            for (int vec = 0; vec < 2; vec++) {
-                const sgk_topk_fn fn = vec ? sgk_topk_simd : sgk_topk_scalar;
+            for (int vec = 0; vec < 3; vec++) {
+                /* the vector code, with its pairs and without */
+                const sgk_topk_fn fn = vec == 2 ? sgk_topk_simd_single
+                                       : vec    ? sgk_topk_simd
+                                                : sgk_topk_scalar;
                 sgk_topk_tally want_t = {0, 0, 0, 0};
                 for (uint64_t v = 0; v < NV; v++) {
                     const uint64_t len = x[v + 1] - x[v];
@@ -166,7 +179,7 @@ static void test_topk_lists(void **state)
                         if (got[i] != want[i] || part[i] != want[i])
                             fail_msg("f32 %d, K %d, %s, prefetch %d: slot %llu %llx, in pieces "
                                      "%llx, want %llx",
-                                     f32, K, vec ? "vector" : "scalar", pf,
+                                     f32, K, vec == 2 ? "vector, no pairs" : vec ? "vector" : "scalar", pf,
                                      (unsigned long long)i, (unsigned long long)got[i],
                                      (unsigned long long)part[i], (unsigned long long)want[i]);
                     assert_memory_equal(&t, &want_t, sizeof t);

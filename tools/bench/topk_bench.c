@@ -1,7 +1,9 @@
 // The forest CPU share's top-K (kernels/cpu_topk.c), scalar against
 // AVX-512, on one thread: 2^26 entries in lists of one length, random
 // neighbours and weights (24 bits), K = 4, the filter on (as the hybrid
-// forest runs it). Prints ns per entry and per list for each, twice. With
+// forest runs it); and sgk_topk_lists over the same lists with AVX-512
+// (the engine's loop: lists of 17-64 entries two at a time). Prints ns per
+// entry and per list for each, twice. With
 // -c the same 2^26 entries are 2^10 passes over 2^16 entries that stay in
 // cache: the compute alone. Degree 0 takes 2^20 empty lists.
 // Build: cc -O2 -Ikernels -Icommon -o topk_bench tools/bench/topk_bench.c kernels/cpu_topk.c
@@ -41,7 +43,8 @@ int main(int argc, char **argv)
         const unsigned long nl = deg ? (span / deg ? span / deg : 1) : span,
                             m = deg ? nl * deg : 1;
         uint32_t *a = malloc(m * 4), *w = malloc(m * 4);
-        if (!a || !w) {
+        uint64_t *x = malloc((nl + 1) * sizeof *x), *lo = malloc(nl * 4 * sizeof *lo);
+        if (!a || !w || !x || !lo) {
             fprintf(stderr, "topk_bench: out of memory for %lu entries\n", m);
             return 1;
         }
@@ -56,6 +59,7 @@ int main(int argc, char **argv)
             a[p] = (uint32_t)(s >> 33);
             w[p] = (uint32_t)(s >> 7) & 0xffffff;
         }
+        for (unsigned long l = 0; l <= nl; l++) x[l] = deg ? l * deg : 0;
         for (int r = 0; r < 2; r++) {
             const double t0 = now();
             for (unsigned long q = 0; q < passes; q++)
@@ -70,14 +74,23 @@ int main(int argc, char **argv)
                                          out[l % 64]) +
                            out[(l + 32) % 64][3];
             const double t2 = now();
+            for (unsigned long q = 0; q < passes; q++) {
+                sgk_topk_tally t = {0, 0, 0, 0};
+                sgk_topk_lists(x, a, w, 0, nl, sgk_topk_simd, false, 4, true, !cached, lo, &t);
+                acc += t.leaving + lo[(q * 7) % (nl * 4)];
+            }
+            const double t3 = now();
             const double e = (double)(deg ? m : 1) * (double)passes, ls = (double)nl * (double)passes;
-            printf("degree %lu: scalar %.2f ns an entry (%.1f a list), simd %.2f (%.1f) (checksum "
-                   "%llu)\n",
+            printf("degree %lu: scalar %.2f ns an entry (%.1f a list), simd %.2f (%.1f), lists "
+                   "%.2f (%.1f) (checksum %llu)\n",
                    deg, (t1 - t0) / e * 1e9, (t1 - t0) / ls * 1e9, (t2 - t1) / e * 1e9,
-                   (t2 - t1) / ls * 1e9, (unsigned long long)(acc % 1000));
+                   (t2 - t1) / ls * 1e9, (t3 - t2) / e * 1e9, (t3 - t2) / ls * 1e9,
+                   (unsigned long long)(acc % 1000));
         }
         free(a);
         free(w);
+        free(x);
+        free(lo);
     }
     return 0;
 }

@@ -2,7 +2,8 @@
 // store's lists on T OpenMP threads, alone (no GPU beside it): the lists
 // from a fraction of n up to n in 8 T pieces of about equal entries, as the
 // hybrid forest's first round cuts them, with and without the software
-// prefetch, interleaved; and a plain sum of A and W over the same entries
+// prefetch, and with it but every list alone (sgk_topk_simd_single: no
+// pairs), interleaved; and a plain sum of A and W over the same entries
 // (the threads' streaming rate); and each thread's top-K over a window of
 // its first piece's lists that stays in its cache (CACHED_ENTRIES
 // entries, CACHED_PASSES times: the compute alone, every thread at once,
@@ -141,19 +142,21 @@ int main(int argc, char **argv)
            (unsigned long long)v0, (unsigned long long)n, (double)ent * 1e-9, threads,
            sgk_topk_simd_available() ? "yes" : "no");
     for (int rep = 0; rep < 3; rep++) {
-        for (int pf = 0; pf < 2; pf++) {
+        for (int pf = 0; pf < 3; pf++) { /* 2: prefetch, lists one at a time */
             const double t0 = now();
             uint64_t leaving = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : leaving)
             for (uint64_t p = 0; p < np; p++) {
                 sgk_topk_tally t = {0, 0, 0, 0};
-                sgk_topk_lists(x, a, w, cut[p], cut[p + 1], sgk_topk_simd, false, 4, true, pf,
-                               out + (cut[p] - v0) * 4, &t);
+                sgk_topk_lists(x, a, w, cut[p], cut[p + 1],
+                               pf == 2 ? sgk_topk_simd_single : sgk_topk_simd, false, 4, true,
+                               pf > 0, out + (cut[p] - v0) * 4, &t);
                 leaving += t.leaving;
             }
             const double t1 = now();
-            printf("top-K, prefetch %d: %.3f s, %.2f G entries/s (leaving %llu)\n", pf, t1 - t0,
-                   (double)ent / (t1 - t0) * 1e-9, (unsigned long long)leaving);
+            printf("top-K, prefetch %d%s: %.3f s, %.2f G entries/s (leaving %llu)\n", pf > 0,
+                   pf == 2 ? ", no pairs" : "", t1 - t0, (double)ent / (t1 - t0) * 1e-9,
+                   (unsigned long long)leaving);
         }
         {
             const double t0 = now();
