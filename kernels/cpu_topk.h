@@ -82,8 +82,11 @@ typedef struct sgk_topk_tally {
  * x[v + 1]) and w's same entries) into out[(v - v0) K ..], adding to *t.
  * Given sgk_topk_simd on a CPU with AVX-512F, two neighbouring lists of
  * SGK_TOPK_SHORT + 1 to SGK_TOPK_HEAD entries are taken together: their
- * lanes' last two merges made in one set of vectors (on the development
- * machine, one thread in cache, lists of 24 to 64 entries 27-32 % faster).
+ * lanes' last two merges made in one set of vectors (one thread in
+ * cache, lists of 24 to 64 entries 27-32 % faster on the development
+ * machine, ~20-30 % on the H100 host's Xeon; 16 threads on SSCA2 26's
+ * lists 7.5-8.3 to 9.9-10.3 G entries/s, docs/benchmarks.md, thirty-fifth
+ * session).
  * With `prefetch`, the lines of A and W up to SGK_TOPK_AHEAD entries ahead
  * are prefetched as two streams. One thread streams host memory at a few
  * GB/s on its demand misses and the hardware's prefetch alone (the forest's
