@@ -15,7 +15,9 @@
  * column by column by whole-vector min / max, and sorted fours merged
  * into four running rows, so that each lane keeps its four smallest keys
  * (rows64, rows_add); at the end the lanes are merged pairwise (a bitonic
- * merge of sorted fours) down to one. No branch per key. With the filter a list is taken as the scalar code
+ * merge of sorted fours) down to one. sgk_topk_lists takes two
+ * neighbouring lists of 17 to 64 entries together, their last two lane
+ * merges in one set of vectors (topk_pair, lanes_take2). No branch per key. With the filter a list is taken as the scalar code
  * takes it: the first 64 entries so, then blocks of 16 weights tested in
  * one compare, the entries at or under the limit read whole and inserted
  * one by one. So both versions read the same entries, keep the same
@@ -539,11 +541,18 @@ lanes_take2(__m512i x0, __m512i x1, __m512i x2, __m512i x3, __m512i y0, __m512i 
     __m512i z2 = _mm512_shuffle_i64x2(x2, y2, 0x44), z3 = _mm512_shuffle_i64x2(x3, y3, 0x44);
     halve(&z0, &z1, &z2, &z3, 2);
     halve(&z0, &z1, &z2, &z3, 1);
-    const __m512i zs[4] = {z0, z1, z2, z3};
-    for (int s = 0; s < K; s++) {
-        b0[s] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(zs[s]));
-        b1[s] = (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(zs[s], 2));
-    }
+    /* lane 0 to the first list, lane 4 to the second; named slots, not an
+     * array (lanes_take's reason) */
+#define TAKE2(s, z)                                                                         \
+    do {                                                                                    \
+        b0[s] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(z));                     \
+        b1[s] = (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32((z), 2));              \
+    } while (0)
+    TAKE2(0, z0);
+    TAKE2(1, z1);
+    if (K > 2) TAKE2(2, z2);
+    if (K > 3) TAKE2(3, z3);
+#undef TAKE2
 }
 
 static inline AVX512 __attribute__((always_inline)) uint64_t
