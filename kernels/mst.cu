@@ -217,13 +217,26 @@ __device__ __forceinline__ void tree_min32(uint32_t t, uint32_t c, uint32_t *bes
     }
 }
 
+// An entry e (key << 32 | nbr) of vertex v as its tree's candidate: the
+// minimum's word key << 32 | min(v, nbr) (candA, bestA) and the tie-break
+// word max(v, nbr) (candB, bestB).
+__device__ __forceinline__ uint64_t tree_key(uint64_t e, uint32_t v)
+{
+    const uint32_t nb = (uint32_t)e;
+    return (e >> 32) << 32 | (v < nb ? v : nb);
+}
+
+__device__ __forceinline__ uint32_t tree_tie(uint64_t e, uint32_t v)
+{
+    const uint32_t nb = (uint32_t)e;
+    return v < nb ? nb : v;
+}
+
 __device__ __forceinline__ void put_cand(uint64_t e, uint32_t v, uint64_t *candA, uint32_t *candB,
                                          uint64_t i)
 {
-    const uint32_t nb = (uint32_t)e;
-    const uint32_t mn = v < nb ? v : nb, mx = v < nb ? nb : v;
-    candA[i] = (e >> 32) << 32 | mn;
-    candB[i] = mx;
+    candA[i] = tree_key(e, v);
+    candB[i] = tree_tie(e, v);
 }
 
 // ------------------------------------------------------------ preprocessing kernels
@@ -1510,15 +1523,6 @@ __device__ __forceinline__ uint8_t cache_pick(const uint64_t *slot, int K,
     return NO_SLOT;
 }
 
-// A cached entry e (key << 32 | nbr) of vertex v as its tree's minimum
-// key: key << 32 | min(v, nbr) (bestA's words; the tie-break word bestB
-// takes max(v, nbr)).
-__device__ __forceinline__ uint64_t tree_key(uint64_t e, uint32_t v)
-{
-    const uint32_t nb = (uint32_t)e;
-    return (e >> 32) << 32 | (v < nb ? v : nb);
-}
-
 // The cache's candidates: cslot[i] = the first slot of scan[i] still
 // leaving its tree (cache_pick), state[i] = SPENT when the cache is spent,
 // else 0. refilled_only: only the vertices whose state k_cneed made
@@ -1565,11 +1569,10 @@ __global__ void k_first_minima(uint64_t ns, const uint32_t *__restrict__ scan,
             nxt[t] = t;
             continue;
         }
-        const uint32_t nb = (uint32_t)e;
         cslot[i] = 0;
         bestA[t] = tree_key(e, v);
-        bestB[t] = v < nb ? nb : v;
-        nxt[t] = comp[nb];
+        bestB[t] = tree_tie(e, v);
+        nxt[t] = comp[(uint32_t)e];
     }
 }
 
@@ -1657,9 +1660,8 @@ __global__ void k_rmin2(uint64_t ns, const uint32_t *__restrict__ scan,
         const uint32_t v = scan[i], t = comp[v];
         if (t == NONE32) continue;
         const uint64_t e = vc[(uint64_t)v * (uint64_t)K + c];
-        const uint32_t nb = (uint32_t)e;
         const uint64_t a = tree_key(e, v);
-        const uint32_t b = v < nb ? nb : v;
+        const uint32_t b = tree_tie(e, v);
         if (bestA[t] == a && b < *(volatile uint32_t *)&bestB[t]) atomicMin(&bestB[t], b);
     }
 }
@@ -1782,9 +1784,8 @@ struct VertexCands {
         const uint32_t v = scan[i];
         const uint64_t c = cd.at(i, v);
         if (c == NONE64) return NONE32;
-        const uint32_t nb = (uint32_t)c;
         a = tree_key(c, v);
-        b = v < nb ? nb : v;
+        b = tree_tie(c, v);
         return comp[v];
     }
 };
