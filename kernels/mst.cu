@@ -604,7 +604,8 @@ __global__ void k_choose(uint64_t k, const uint64_t *__restrict__ bestA,
 }
 
 // E2: 2-cycles towards the smaller id; the others record their edge.
-__global__ void k_record(uint64_t k, const uint32_t *__restrict__ nxt,
+// (The warp-at-a-time form, for the "merge-ilp" A/B; k_record_tiles below.)
+__global__ void k_record_warps(uint64_t k, const uint32_t *__restrict__ nxt,
                          const uint64_t *__restrict__ bestA, const uint32_t *__restrict__ bestB,
                          uint32_t *par, uint32_t *ou, uint32_t *ov, uint32_t *ow, uint64_t cap,
                          bool f32, ull *ctr)
@@ -629,6 +630,66 @@ __global__ void k_record(uint64_t k, const uint32_t *__restrict__ nxt,
     }
 }
 
+// E2 a tile at a time: each thread takes ILP trees of a block's tile of
+// BLK * ILP, their choices read first and the choices' choices next (ILP
+// reads in flight, not one), and the tile's records take their slots by
+// one block scan and one atomic on C_OUT, where a warp at a time made one
+// atomic per 32 trees on that one counter (2.1 M at SSCA2 26's first
+// round). The records' order differs; the forest is sorted at the end.
+constexpr int ILP = 4;
+__global__ void __launch_bounds__(BLK) k_record(uint64_t k, const uint32_t *__restrict__ nxt,
+                                               const uint64_t *__restrict__ bestA,
+                                               const uint32_t *__restrict__ bestB, uint32_t *par,
+                                               uint32_t *ou, uint32_t *ov, uint32_t *ow,
+                                               uint64_t cap, bool f32, ull *ctr)
+{
+    using Scan = cub::BlockScan<int, BLK>;
+    __shared__ typename Scan::TempStorage ts;
+    __shared__ ull base;
+    const uint64_t tile = (uint64_t)BLK * ILP;
+    for (uint64_t b = blockIdx.x * tile; b < k; b += (uint64_t)gridDim.x * tile) {
+        uint32_t q[ILP], back[ILP];
+#pragma unroll
+        for (int j = 0; j < ILP; j++) {
+            const uint64_t t = b + (uint64_t)j * BLK + threadIdx.x;
+            q[j] = t < k ? nxt[t] : (uint32_t)t;
+        }
+#pragma unroll
+        for (int j = 0; j < ILP; j++) {
+            const uint64_t t = b + (uint64_t)j * BLK + threadIdx.x;
+            back[j] = t < k && q[j] != (uint32_t)t ? nxt[q[j]] : NONE32;
+        }
+        int cnt = 0;
+#pragma unroll
+        for (int j = 0; j < ILP; j++) {
+            const uint64_t t = b + (uint64_t)j * BLK + threadIdx.x;
+            if (t >= k) continue;
+            if (q[j] != (uint32_t)t && back[j] == (uint32_t)t && (uint32_t)t < q[j])
+                q[j] = (uint32_t)t;
+            par[t] = q[j];
+            cnt += q[j] != (uint32_t)t;
+        }
+        int off = 0, total = 0;
+        Scan(ts).ExclusiveSum(cnt, off, total);
+        if (threadIdx.x == 0) base = total ? atomicAdd(&ctr[C_OUT], (ull)total) : 0;
+        __syncthreads();
+        uint64_t slot = base + (uint64_t)off;
+#pragma unroll
+        for (int j = 0; j < ILP; j++) {
+            const uint64_t t = b + (uint64_t)j * BLK + threadIdx.x;
+            if (t >= k || q[j] == (uint32_t)t) continue;
+            if (slot < cap) {
+                const uint64_t c = bestA[t];
+                ou[slot] = (uint32_t)c;
+                ov[slot] = bestB[t];
+                ow[slot] = sgk_weight_unkey(f32, (uint32_t)(c >> 32));
+            }
+            slot++;
+        }
+        __syncthreads(); // ts and base again
+    }
+}
+
 // E3: pointer jumping, up to 8 jumps per thread per launch. A racing read
 // sees an old or a new parent: an ancestor either way, and a root's parent
 // never changes. C_FLAG is set when some thread stopped short of its root
@@ -636,7 +697,7 @@ __global__ void k_record(uint64_t k, const uint32_t *__restrict__ nxt,
 // Where every thread reached its root, every parent is a root after one
 // launch; the earlier rule (set on any change: roots false, "jump-roots"
 // disabled) always took a second launch to see none.
-__global__ void k_jump(uint64_t k, uint32_t *par, ull *ctr, bool roots)
+__global__ void k_jump(uint64_t k, uint32_t *par, ull *ctr, bool roots, int jumps)
 {
     volatile uint32_t *vp = par;
     bool short_of_root = false;
@@ -644,7 +705,7 @@ __global__ void k_jump(uint64_t k, uint32_t *par, ull *ctr, bool roots)
         const uint32_t p0 = vp[t];
         uint32_t p = p0;
         bool root = false;
-        for (int j = 0; j < 8; j++) {
+        for (int j = 0; j < jumps; j++) {
             const uint32_t pp = vp[p];
             if (pp == p) {
                 root = true;
@@ -679,9 +740,24 @@ __global__ void k_rfix(uint64_t k, const uint32_t *__restrict__ par,
 
 // E6: old -> new table (into nxt).
 __global__ void k_newid(uint64_t k, const uint32_t *__restrict__ par,
-                        const uint32_t *__restrict__ rn, uint32_t *nid)
+                        const uint32_t *__restrict__ rn, uint32_t *nid, bool ilp)
 {
-    for (uint64_t t = gtid(); t < k; t += gthreads()) nid[t] = rn[par[t]];
+    const uint64_t span = gthreads();
+    if (!ilp) {
+        for (uint64_t t = gtid(); t < k; t += span) nid[t] = rn[par[t]];
+        return;
+    }
+    for (uint64_t t0 = gtid(); t0 < k; t0 += ILP * span) { // ILP gathers in flight
+        uint32_t p[ILP];
+#pragma unroll
+        for (int j = 0; j < ILP; j++) p[j] = t0 + j * span < k ? par[t0 + j * span] : 0;
+#pragma unroll
+        for (int j = 0; j < ILP; j++)
+            if (t0 + j * span < k) p[j] = rn[p[j]];
+#pragma unroll
+        for (int j = 0; j < ILP; j++)
+            if (t0 + j * span < k) nid[t0 + j * span] = p[j];
+    }
 }
 
 // E7: every vertex of a live tree takes its new tree id.
@@ -1556,23 +1632,47 @@ __global__ void k_cpick(uint64_t ns, const uint32_t *__restrict__ scan,
 __global__ void k_first_minima(uint64_t ns, const uint32_t *__restrict__ scan,
                                const uint32_t *__restrict__ comp, const uint64_t *__restrict__ vc,
                                int K, uint64_t *bestA, uint32_t *bestB, uint32_t *nxt,
-                               uint8_t *cslot, uint8_t *state)
+                               uint8_t *cslot, uint8_t *state, bool ilp)
 {
-    for (uint64_t i = gtid(); i < ns; i += gthreads()) {
-        const uint32_t v = scan[i], t = comp[v];
-        const uint64_t e = vc[(uint64_t)v * (uint64_t)K];
-        state[i] = 0;
-        if (e == NONE64) {
-            cslot[i] = NO_SLOT;
-            bestA[t] = NONE64;
-            bestB[t] = NONE32;
-            nxt[t] = t;
-            continue;
+    const uint64_t span = gthreads();
+    const uint64_t step = ilp ? ILP * span : span;
+    const int per = ilp ? ILP : 1;
+    // ILP vertices a thread at once, each level of reads for all of them
+    // before the next (the scan list, then comp and the first slot, then
+    // comp at the neighbour), so that their reads are in flight together
+    for (uint64_t i0 = gtid(); i0 < ns; i0 += step) {
+        uint32_t v[ILP], t[ILP], ct[ILP];
+        uint64_t e[ILP];
+        bool in[ILP];
+#pragma unroll
+        for (int j = 0; j < ILP; j++) {
+            in[j] = j < per && i0 + j * span < ns;
+            v[j] = in[j] ? scan[i0 + j * span] : 0;
         }
-        cslot[i] = 0;
-        bestA[t] = tree_key(e, v);
-        bestB[t] = tree_tie(e, v);
-        nxt[t] = comp[(uint32_t)e];
+#pragma unroll
+        for (int j = 0; j < ILP; j++) {
+            t[j] = in[j] ? comp[v[j]] : NONE32;
+            e[j] = in[j] ? vc[(uint64_t)v[j] * (uint64_t)K] : NONE64;
+        }
+#pragma unroll
+        for (int j = 0; j < ILP; j++) ct[j] = e[j] != NONE64 ? comp[(uint32_t)e[j]] : NONE32;
+#pragma unroll
+        for (int j = 0; j < ILP; j++) {
+            if (!in[j]) continue;
+            const uint64_t i = i0 + j * span;
+            state[i] = 0;
+            if (e[j] == NONE64) {
+                cslot[i] = NO_SLOT;
+                bestA[t[j]] = NONE64;
+                bestB[t[j]] = NONE32;
+                nxt[t[j]] = t[j];
+                continue;
+            }
+            cslot[i] = 0;
+            bestA[t[j]] = tree_key(e[j], v[j]);
+            bestB[t[j]] = tree_tie(e[j], v[j]);
+            nxt[t[j]] = ct[j];
+        }
     }
 }
 
@@ -1914,12 +2014,18 @@ static sg_status merge_round(sgk_ctx *c, uint64_t n, uint64_t k, uint64_t cap, b
         k_choose<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB, comp, nxt);
         SGK_LAUNCHED("k_choose");
     }
-    k_record<<<grid(c, k), BLK, 0, st>>>(k, nxt, bestA, bestB, par, ou, ov, ow, cap, f32, dctr);
+    const bool ilp = !sgk_ctx_disabled(c, "merge-ilp");
+    if (ilp)
+        k_record<<<grid(c, k), BLK, 0, st>>>(k, nxt, bestA, bestB, par, ou, ov, ow, cap, f32,
+                                             dctr);
+    else
+        k_record_warps<<<grid(c, k), BLK, 0, st>>>(k, nxt, bestA, bestB, par, ou, ov, ow, cap,
+                                                   f32, dctr);
     SGK_LAUNCHED("k_record");
     const bool roots = !sgk_ctx_disabled(c, "jump-roots");
     for (;;) {
         SGK_CU(cudaMemsetAsync(dctr + C_FLAG, 0, sizeof(ull), st));
-        k_jump<<<grid(c, k), BLK, 0, st>>>(k, par, dctr, roots);
+        k_jump<<<grid(c, k), BLK, 0, st>>>(k, par, dctr, roots, ilp ? 32 : 8);
         SGK_LAUNCHED("k_jump");
         ull fl = 0;
         SGK_CU(cudaMemcpyAsync(&fl, dctr + C_FLAG, sizeof fl, cudaMemcpyDeviceToHost, st));
@@ -1931,7 +2037,7 @@ static sg_status merge_round(sgk_ctx *c, uint64_t n, uint64_t k, uint64_t cap, b
     SGK_CU(cub::DeviceScan::ExclusiveSum(tmp, tb, nxt, rn, k, st));
     k_rfix<<<grid(c, k), BLK, 0, st>>>(k, par, nxt, rn, dctr);
     SGK_LAUNCHED("k_rfix");
-    k_newid<<<grid(c, k), BLK, 0, st>>>(k, par, rn, nxt);
+    k_newid<<<grid(c, k), BLK, 0, st>>>(k, par, rn, nxt, ilp);
     SGK_LAUNCHED("k_newid");
     k_comp<<<grid(c, n), BLK, 0, st>>>(n, comp, nxt);
     SGK_LAUNCHED("k_comp");
@@ -3240,7 +3346,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     auto minima = [&]() -> sg_status {
         if (iters == 1 && k == ns && first_min) {
             k_first_minima<<<grid(c, ns), BLK, 0, st>>>(ns, scan, comp, vc, K, bestA, bestB, nxt,
-                                                          cslot, flags);
+                                                          cslot, flags,
+                                                          !sgk_ctx_disabled(c, "merge-ilp"));
             SGK_LAUNCHED("k_first_minima");
             chosen = true;
             first_fused = 1;
