@@ -740,24 +740,9 @@ __global__ void k_rfix(uint64_t k, const uint32_t *__restrict__ par,
 
 // E6: old -> new table (into nxt).
 __global__ void k_newid(uint64_t k, const uint32_t *__restrict__ par,
-                        const uint32_t *__restrict__ rn, uint32_t *nid, bool ilp)
+                        const uint32_t *__restrict__ rn, uint32_t *nid)
 {
-    const uint64_t span = gthreads();
-    if (!ilp) {
-        for (uint64_t t = gtid(); t < k; t += span) nid[t] = rn[par[t]];
-        return;
-    }
-    for (uint64_t t0 = gtid(); t0 < k; t0 += ILP * span) { // ILP gathers in flight
-        uint32_t p[ILP];
-#pragma unroll
-        for (int j = 0; j < ILP; j++) p[j] = t0 + j * span < k ? par[t0 + j * span] : 0;
-#pragma unroll
-        for (int j = 0; j < ILP; j++)
-            if (t0 + j * span < k) p[j] = rn[p[j]];
-#pragma unroll
-        for (int j = 0; j < ILP; j++)
-            if (t0 + j * span < k) nid[t0 + j * span] = p[j];
-    }
+    for (uint64_t t = gtid(); t < k; t += gthreads()) nid[t] = rn[par[t]];
 }
 
 // E7: every vertex of a live tree takes its new tree id.
@@ -1628,51 +1613,30 @@ __global__ void k_cpick(uint64_t ns, const uint32_t *__restrict__ scan,
 // and one gather of comp instead of five launches with warp matches and
 // atomics. R-MAT 26 at 6G (34 M trees): 1.7 ms where those took 5.0;
 // SSCA2 26 (67 M): minima and merge 21.8 to 14.6 ms (docs/benchmarks.md,
-// thirty-second session).
+// thirty-second session). The tree of scan[i] is i: with dense ids its
+// rank, else (k == n) every vertex has a list and its id is its tree's.
+// ident (k == n): so is the neighbour's, and the gather of comp goes
+// (SSCA2 26: 3.3 to ~1.7 ms, 67 M random reads).
 __global__ void k_first_minima(uint64_t ns, const uint32_t *__restrict__ scan,
                                const uint32_t *__restrict__ comp, const uint64_t *__restrict__ vc,
-                               int K, uint64_t *bestA, uint32_t *bestB, uint32_t *nxt,
-                               uint8_t *cslot, uint8_t *state, bool ilp)
+                               int K, bool ident, uint64_t *bestA, uint32_t *bestB,
+                               uint32_t *nxt, uint8_t *cslot, uint8_t *state)
 {
-    const uint64_t span = gthreads();
-    const uint64_t step = ilp ? ILP * span : span;
-    const int per = ilp ? ILP : 1;
-    // ILP vertices a thread at once, each level of reads for all of them
-    // before the next (the scan list, then comp and the first slot, then
-    // comp at the neighbour), so that their reads are in flight together
-    for (uint64_t i0 = gtid(); i0 < ns; i0 += step) {
-        uint32_t v[ILP], t[ILP], ct[ILP];
-        uint64_t e[ILP];
-        bool in[ILP];
-#pragma unroll
-        for (int j = 0; j < ILP; j++) {
-            in[j] = j < per && i0 + j * span < ns;
-            v[j] = in[j] ? scan[i0 + j * span] : 0;
+    for (uint64_t i = gtid(); i < ns; i += gthreads()) {
+        const uint32_t v = scan[i], t = (uint32_t)i;
+        const uint64_t e = vc[(uint64_t)v * (uint64_t)K];
+        state[i] = 0;
+        if (e == NONE64) {
+            cslot[i] = NO_SLOT;
+            bestA[t] = NONE64;
+            bestB[t] = NONE32;
+            nxt[t] = t;
+            continue;
         }
-#pragma unroll
-        for (int j = 0; j < ILP; j++) {
-            t[j] = in[j] ? comp[v[j]] : NONE32;
-            e[j] = in[j] ? vc[(uint64_t)v[j] * (uint64_t)K] : NONE64;
-        }
-#pragma unroll
-        for (int j = 0; j < ILP; j++) ct[j] = e[j] != NONE64 ? comp[(uint32_t)e[j]] : NONE32;
-#pragma unroll
-        for (int j = 0; j < ILP; j++) {
-            if (!in[j]) continue;
-            const uint64_t i = i0 + j * span;
-            state[i] = 0;
-            if (e[j] == NONE64) {
-                cslot[i] = NO_SLOT;
-                bestA[t[j]] = NONE64;
-                bestB[t[j]] = NONE32;
-                nxt[t[j]] = t[j];
-                continue;
-            }
-            cslot[i] = 0;
-            bestA[t[j]] = tree_key(e[j], v[j]);
-            bestB[t[j]] = tree_tie(e[j], v[j]);
-            nxt[t[j]] = ct[j];
-        }
+        cslot[i] = 0;
+        bestA[t] = tree_key(e, v);
+        bestB[t] = tree_tie(e, v);
+        nxt[t] = ident ? (uint32_t)e : comp[(uint32_t)e];
     }
 }
 
@@ -2037,7 +2001,7 @@ static sg_status merge_round(sgk_ctx *c, uint64_t n, uint64_t k, uint64_t cap, b
     SGK_CU(cub::DeviceScan::ExclusiveSum(tmp, tb, nxt, rn, k, st));
     k_rfix<<<grid(c, k), BLK, 0, st>>>(k, par, nxt, rn, dctr);
     SGK_LAUNCHED("k_rfix");
-    k_newid<<<grid(c, k), BLK, 0, st>>>(k, par, rn, nxt, ilp);
+    k_newid<<<grid(c, k), BLK, 0, st>>>(k, par, rn, nxt);
     SGK_LAUNCHED("k_newid");
     k_comp<<<grid(c, n), BLK, 0, st>>>(n, comp, nxt);
     SGK_LAUNCHED("k_comp");
@@ -2443,6 +2407,7 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
 {
     const uint64_t per = 8 * (uint64_t)K;
     const uint64_t np = 8 * (uint64_t)sh.threads;
+    const bool par_cuts = !sgk_ctx_disabled(c, "share-cuts");
     // packed: records, then their vertices, then the pieces' table
     const uint64_t tblb = 8 * np;
     if (packed && tblb + 64 >= SGK_STAGE_BYTES)
@@ -2488,28 +2453,39 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         // thread all of them (R-MAT 26 in ascending degree order: the CPU
         // side read ~1 G entries per second against ~4 G in the generator's
         // order).
-        mt.cuts(v0, v1, np, cut.data());
         uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0, nrec = 0;
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : nl, nlong, ne, nlv, nrec) \
-    num_threads(sh.threads)
-        for (uint64_t pc = 0; pc < np; pc++) {
-            sgk_topk_tally t = {0, 0, 0, 0};
-            const uint64_t at = cut[pc] - v0;
-            if (pack) {
-                const uint64_t r = sgk_topk_packed(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk,
-                                                   f32, K, filter, prefetch, out + at * K,
-                                                   idx + at, &t);
-                tbl[2 * pc] = (uint32_t)at;
-                tbl[2 * pc + 1] = (uint32_t)r;
-                nrec += r;
-            } else {
-                sgk_topk_lists(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K, filter,
-                               prefetch, out + at * (uint64_t)K, &t);
+        cut[0] = v0;
+        cut[np] = v1;
+        if (!par_cuts) mt.cuts(v0, v1, np, cut.data());
+#pragma omp parallel reduction(+ : nl, nlong, ne, nlv, nrec) num_threads(sh.threads)
+        {
+            // The pieces' bounds, a search each, spread over the threads: one
+            // thread's 8 T searches in a row, over a chunk's offsets not yet in
+            // cache, were a serial step of every chunk ("share-cuts" disabled).
+            if (par_cuts) {
+#pragma omp for schedule(static)
+                for (uint64_t pc = 1; pc < np; pc++) cut[pc] = mt.cut_at(v0, v1, np, pc);
             }
-            nl += t.lists;
-            nlong += t.longs;
-            ne += t.entries;
-            nlv += t.leaving;
+#pragma omp for schedule(dynamic, 1)
+            for (uint64_t pc = 0; pc < np; pc++) {
+                sgk_topk_tally t = {0, 0, 0, 0};
+                const uint64_t at = cut[pc] - v0;
+                if (pack) {
+                    const uint64_t r =
+                        sgk_topk_packed(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K,
+                                        filter, prefetch, out + at * K, idx + at, &t);
+                    tbl[2 * pc] = (uint32_t)at;
+                    tbl[2 * pc + 1] = (uint32_t)r;
+                    nrec += r;
+                } else {
+                    sgk_topk_lists(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K, filter,
+                                   prefetch, out + at * (uint64_t)K, &t);
+                }
+                nl += t.lists;
+                nlong += t.longs;
+                ne += t.entries;
+                nlv += t.leaving;
+            }
         }
         lists += nl;
         longs += nlong;
@@ -3345,9 +3321,10 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     const bool first_min = !sgk_ctx_disabled(c, "first-minima");
     auto minima = [&]() -> sg_status {
         if (iters == 1 && k == ns && first_min) {
-            k_first_minima<<<grid(c, ns), BLK, 0, st>>>(ns, scan, comp, vc, K, bestA, bestB, nxt,
-                                                          cslot, flags,
-                                                          !sgk_ctx_disabled(c, "merge-ilp"));
+            // (the old gather of comp, for the merge-ilp A/B: ident false)
+            const bool ident = k == n && !sgk_ctx_disabled(c, "merge-ilp");
+            k_first_minima<<<grid(c, ns), BLK, 0, st>>>(ns, scan, comp, vc, K, ident, bestA,
+                                                          bestB, nxt, cslot, flags);
             SGK_LAUNCHED("k_first_minima");
             chosen = true;
             first_fused = 1;
