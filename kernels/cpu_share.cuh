@@ -83,19 +83,11 @@ struct sgk_meet {
     // vertex of a run of empty lists.)
     void cuts(uint64_t v0, uint64_t v1, uint64_t np, uint64_t *cut) const
     {
-        // (cut_at's searches, each from the one before)
         const uint64_t e0 = x[v0] + v0, span = x[v1] + v1 - e0;
         cut[0] = v0;
         for (uint64_t pc = 1; pc < np; pc++)
             cut[pc] = first_at(cut[pc - 1], v1, e0 + span * pc / np, 1);
         cut[np] = v1;
-    }
-    // cut[pc] of cuts(v0, v1, np, cut), 0 < pc < np, by a search of its
-    // own, so that threads can take the pieces' bounds in parallel.
-    uint64_t cut_at(uint64_t v0, uint64_t v1, uint64_t np, uint64_t pc) const
-    {
-        const uint64_t e0 = x[v0] + v0, span = x[v1] + v1 - e0;
-        return first_at(v0, v1, e0 + span * pc / np, 1);
     }
 };
 

@@ -603,39 +603,14 @@ __global__ void k_choose(uint64_t k, const uint64_t *__restrict__ bestA,
     }
 }
 
-// E2: 2-cycles towards the smaller id; the others record their edge.
-// (The warp-at-a-time form, for the "merge-ilp" A/B; k_record_tiles below.)
-__global__ void k_record_warps(uint64_t k, const uint32_t *__restrict__ nxt,
-                         const uint64_t *__restrict__ bestA, const uint32_t *__restrict__ bestB,
-                         uint32_t *par, uint32_t *ou, uint32_t *ov, uint32_t *ow, uint64_t cap,
-                         bool f32, ull *ctr)
-{
-    const uint64_t span = gthreads();
-    for (uint64_t b = gtid() - lane_id(); b < k; b += span) {
-        const uint64_t t = b + lane_id();
-        bool rec = false;
-        if (t < k) {
-            uint32_t q = nxt[t];
-            if (q != (uint32_t)t && nxt[q] == (uint32_t)t && (uint32_t)t < q) q = (uint32_t)t;
-            par[t] = q;
-            rec = q != (uint32_t)t;
-        }
-        const uint64_t slot = warp_append(rec, &ctr[C_OUT]);
-        if (rec && slot < cap) {
-            const uint64_t c = bestA[t];
-            ou[slot] = (uint32_t)c;
-            ov[slot] = bestB[t];
-            ow[slot] = sgk_weight_unkey(f32, (uint32_t)(c >> 32));
-        }
-    }
-}
-
-// E2 a tile at a time: each thread takes ILP trees of a block's tile of
-// BLK * ILP, their choices read first and the choices' choices next (ILP
-// reads in flight, not one), and the tile's records take their slots by
-// one block scan and one atomic on C_OUT, where a warp at a time made one
-// atomic per 32 trees on that one counter (2.1 M at SSCA2 26's first
-// round). The records' order differs; the forest is sorted at the end.
+// E2: 2-cycles towards the smaller id; the others record their edge. A
+// block takes a tile of BLK * ILP trees, each thread ILP of them, their
+// choices read first and the choices' choices next (ILP reads in flight,
+// not one), and the tile's records take their slots by one block scan and
+// one atomic on C_OUT. A warp at a time, one atomic per 32 trees on that
+// one counter (2.1 M in SSCA2 26's first round), took 4.3 ms there against
+// 3.1 (docs/benchmarks.md, thirty-sixth session). The records' order is
+// the tiles'; the forest is sorted at the end.
 constexpr int ILP = 4;
 __global__ void __launch_bounds__(BLK) k_record(uint64_t k, const uint32_t *__restrict__ nxt,
                                                const uint64_t *__restrict__ bestA,
@@ -690,14 +665,17 @@ __global__ void __launch_bounds__(BLK) k_record(uint64_t k, const uint32_t *__re
     }
 }
 
-// E3: pointer jumping, up to 8 jumps per thread per launch. A racing read
-// sees an old or a new parent: an ancestor either way, and a root's parent
-// never changes. C_FLAG is set when some thread stopped short of its root
-// (a chain longer than its jumps): only then is another launch needed.
-// Where every thread reached its root, every parent is a root after one
-// launch; the earlier rule (set on any change: roots false, "jump-roots"
-// disabled) always took a second launch to see none.
-__global__ void k_jump(uint64_t k, uint32_t *par, ull *ctr, bool roots, int jumps)
+// E3: pointer jumping, up to JUMPS jumps per thread per launch. A racing
+// read sees an old or a new parent: an ancestor either way, and a root's
+// parent never changes. C_FLAG is set when some thread stopped short of
+// its root (a chain longer than its jumps): only then is another launch
+// needed. Where every thread reached its root, every parent is a root
+// after one launch; the earlier rule (set on any change: roots false,
+// "jump-roots" disabled) always took a second launch to see none. With 8
+// jumps SSCA2 26's first round took a second launch (2.58 + 1.46 ms);
+// with 32 one (2.89 ms): a thread with a short chain stops early.
+constexpr int JUMPS = 32;
+__global__ void k_jump(uint64_t k, uint32_t *par, ull *ctr, bool roots)
 {
     volatile uint32_t *vp = par;
     bool short_of_root = false;
@@ -705,7 +683,7 @@ __global__ void k_jump(uint64_t k, uint32_t *par, ull *ctr, bool roots, int jump
         const uint32_t p0 = vp[t];
         uint32_t p = p0;
         bool root = false;
-        for (int j = 0; j < jumps; j++) {
+        for (int j = 0; j < JUMPS; j++) {
             const uint32_t pp = vp[p];
             if (pp == p) {
                 root = true;
@@ -1616,7 +1594,7 @@ __global__ void k_cpick(uint64_t ns, const uint32_t *__restrict__ scan,
 // thirty-second session). The tree of scan[i] is i: with dense ids its
 // rank, else (k == n) every vertex has a list and its id is its tree's.
 // ident (k == n): so is the neighbour's, and the gather of comp goes
-// (SSCA2 26: 3.3 to ~1.7 ms, 67 M random reads).
+// (SSCA2 26: 3.35 to 1.46 ms, 67 M random reads fewer).
 __global__ void k_first_minima(uint64_t ns, const uint32_t *__restrict__ scan,
                                const uint32_t *__restrict__ comp, const uint64_t *__restrict__ vc,
                                int K, bool ident, uint64_t *bestA, uint32_t *bestB,
@@ -1978,18 +1956,12 @@ static sg_status merge_round(sgk_ctx *c, uint64_t n, uint64_t k, uint64_t cap, b
         k_choose<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB, comp, nxt);
         SGK_LAUNCHED("k_choose");
     }
-    const bool ilp = !sgk_ctx_disabled(c, "merge-ilp");
-    if (ilp)
-        k_record<<<grid(c, k), BLK, 0, st>>>(k, nxt, bestA, bestB, par, ou, ov, ow, cap, f32,
-                                             dctr);
-    else
-        k_record_warps<<<grid(c, k), BLK, 0, st>>>(k, nxt, bestA, bestB, par, ou, ov, ow, cap,
-                                                   f32, dctr);
+    k_record<<<grid(c, k), BLK, 0, st>>>(k, nxt, bestA, bestB, par, ou, ov, ow, cap, f32, dctr);
     SGK_LAUNCHED("k_record");
     const bool roots = !sgk_ctx_disabled(c, "jump-roots");
     for (;;) {
         SGK_CU(cudaMemsetAsync(dctr + C_FLAG, 0, sizeof(ull), st));
-        k_jump<<<grid(c, k), BLK, 0, st>>>(k, par, dctr, roots, ilp ? 32 : 8);
+        k_jump<<<grid(c, k), BLK, 0, st>>>(k, par, dctr, roots);
         SGK_LAUNCHED("k_jump");
         ull fl = 0;
         SGK_CU(cudaMemcpyAsync(&fl, dctr + C_FLAG, sizeof fl, cudaMemcpyDeviceToHost, st));
@@ -2407,7 +2379,6 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
 {
     const uint64_t per = 8 * (uint64_t)K;
     const uint64_t np = 8 * (uint64_t)sh.threads;
-    const bool par_cuts = !sgk_ctx_disabled(c, "share-cuts");
     // packed: records, then their vertices, then the pieces' table
     const uint64_t tblb = 8 * np;
     if (packed && tblb + 64 >= SGK_STAGE_BYTES)
@@ -2453,39 +2424,28 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         // thread all of them (R-MAT 26 in ascending degree order: the CPU
         // side read ~1 G entries per second against ~4 G in the generator's
         // order).
+        mt.cuts(v0, v1, np, cut.data());
         uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0, nrec = 0;
-        cut[0] = v0;
-        cut[np] = v1;
-        if (!par_cuts) mt.cuts(v0, v1, np, cut.data());
-#pragma omp parallel reduction(+ : nl, nlong, ne, nlv, nrec) num_threads(sh.threads)
-        {
-            // The pieces' bounds, a search each, spread over the threads: one
-            // thread's 8 T searches in a row, over a chunk's offsets not yet in
-            // cache, were a serial step of every chunk ("share-cuts" disabled).
-            if (par_cuts) {
-#pragma omp for schedule(static)
-                for (uint64_t pc = 1; pc < np; pc++) cut[pc] = mt.cut_at(v0, v1, np, pc);
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : nl, nlong, ne, nlv, nrec) \
+    num_threads(sh.threads)
+        for (uint64_t pc = 0; pc < np; pc++) {
+            sgk_topk_tally t = {0, 0, 0, 0};
+            const uint64_t at = cut[pc] - v0;
+            if (pack) {
+                const uint64_t r = sgk_topk_packed(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk,
+                                                   f32, K, filter, prefetch, out + at * K,
+                                                   idx + at, &t);
+                tbl[2 * pc] = (uint32_t)at;
+                tbl[2 * pc + 1] = (uint32_t)r;
+                nrec += r;
+            } else {
+                sgk_topk_lists(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K, filter,
+                               prefetch, out + at * (uint64_t)K, &t);
             }
-#pragma omp for schedule(dynamic, 1)
-            for (uint64_t pc = 0; pc < np; pc++) {
-                sgk_topk_tally t = {0, 0, 0, 0};
-                const uint64_t at = cut[pc] - v0;
-                if (pack) {
-                    const uint64_t r =
-                        sgk_topk_packed(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K,
-                                        filter, prefetch, out + at * K, idx + at, &t);
-                    tbl[2 * pc] = (uint32_t)at;
-                    tbl[2 * pc + 1] = (uint32_t)r;
-                    nrec += r;
-                } else {
-                    sgk_topk_lists(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K, filter,
-                                   prefetch, out + at * (uint64_t)K, &t);
-                }
-                nl += t.lists;
-                nlong += t.longs;
-                ne += t.entries;
-                nlv += t.leaving;
-            }
+            nl += t.lists;
+            nlong += t.longs;
+            ne += t.entries;
+            nlv += t.leaving;
         }
         lists += nl;
         longs += nlong;
@@ -3321,8 +3281,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     const bool first_min = !sgk_ctx_disabled(c, "first-minima");
     auto minima = [&]() -> sg_status {
         if (iters == 1 && k == ns && first_min) {
-            // (the old gather of comp, for the merge-ilp A/B: ident false)
-            const bool ident = k == n && !sgk_ctx_disabled(c, "merge-ilp");
+            const bool ident = k == n; // every vertex a tree, its id the tree's
             k_first_minima<<<grid(c, ns), BLK, 0, st>>>(ns, scan, comp, vc, K, ident, bestA,
                                                           bestB, nxt, cslot, flags);
             SGK_LAUNCHED("k_first_minima");
