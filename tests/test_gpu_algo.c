@@ -1650,11 +1650,12 @@ static void test_hybrid_forest_cache(void **state)
          * at most 16 entries: some share in three or more, so that both
          * staging buffers are taken in turn and each reused */
         /* many chunks a share, so that the staging slots take turns (four
-         * of them, two with "share-ring" disabled): with the dynamic split
-         * as the GPU leaves them, with the fixed split surely more than
-         * four on some graph */
-        const bool fixed = modes[mi] && strstr(modes[mi], "dynamic-split");
-        if (modes[mi] && strstr(modes[mi], "share-chunks") && chunks_most < (fixed ? 5u : 3u))
+         * of them, two with "share-ring" disabled): with the plan's fixed
+         * split surely more than four on some graph. (With the dynamic
+         * split the count is a race the GPU side often wins on these small
+         * graphs: two at most in some runs, three or more in others.) */
+        if (modes[mi] && strstr(modes[mi], "share-chunks") &&
+            strstr(modes[mi], "dynamic-split") && chunks_most < 5)
             fail_msg("disabled: %s: at most %llu chunks in a CPU share", modes[mi],
                      (unsigned long long)chunks_most);
         if (stream_want[mi] && pieces_total == 0)
