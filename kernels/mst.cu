@@ -2351,82 +2351,19 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
     }
 }
 
-// The forest's CPU share's staging slots: the context's two staging
-// buffers lent (sgk_stage_lend) and cut into ns slots, taken in turn; a
-// slot's copies (a DMA or k_share_scatter's reads, on the copy stream) end
-// at its event, which the slot's next turn waits for. close() (or the
-// destructor, on a failure) gives the buffers back with the end of the copy
-// stream recorded, so that the context's next staging waits for them.
-constexpr int SHARE_SLOTS = 4;
-struct ShareRing {
-    sgk_ctx *c;
-    int ns = 0, next = 0;
-    bool lent = false;
-    char *slot[SHARE_SLOTS] = {};
-    cudaEvent_t ev[SHARE_SLOTS] = {};
-    bool busy[SHARE_SLOTS] = {};
-    explicit ShareRing(sgk_ctx *ctx) : c(ctx) {}
-    ShareRing(const ShareRing &) = delete;
-    ShareRing &operator=(const ShareRing &) = delete;
-    ~ShareRing()
-    {
-        if (lent) {
-            sg_error e;
-            (void)sgk_stage_return(c, c->copy, &e);
-        }
-        for (cudaEvent_t e : ev)
-            if (e) (void)cudaEventDestroy(e);
-    }
-    sg_status open(int n, uint64_t bytes, sg_error *err)
-    {
-        for (int i = 0; i < n; i++)
-            SGK_CU(cudaEventCreateWithFlags(&ev[i],
-                                            cudaEventBlockingSync | cudaEventDisableTiming));
-        void *b[2] = {nullptr, nullptr};
-        SGK_TRY(sgk_stage_lend(c, b, err)); // (waits for their earlier copies)
-        lent = true;
-        ns = n;
-        for (int i = 0; i < n; i++)
-            slot[i] = static_cast<char *>(b[i / (n / 2)]) + (uint64_t)(i % (n / 2)) * bytes;
-        return SG_OK;
-    }
-    // The next slot, once its last copy is done.
-    sg_status take(char **out, sg_error *err)
-    {
-        if (busy[next]) SGK_CU(cudaEventSynchronize(ev[next]));
-        busy[next] = false;
-        *out = slot[next];
-        return SG_OK;
-    }
-    // The slot taken has its copies queued on the copy stream.
-    sg_status sent(sg_error *err)
-    {
-        SGK_CU(cudaEventRecord(ev[next], c->copy));
-        busy[next] = true;
-        next = (next + 1) % ns;
-        return SG_OK;
-    }
-    sg_status close(sg_error *err)
-    {
-        lent = false;
-        return sgk_stage_return(c, c->copy, err);
-    }
-};
-
 // The CPU threads' part of the first round: chunks claimed from mt filled
 // from the host arrays (the K lightest entries other than self-loops: in
-// the first round every tree is one vertex) into a staging slot
-// (ShareRing) and sent to vc on the copy stream while the next chunks are
-// filled; each list by
+// the first round every tree is one vertex) into a staging buffer and sent
+// to vc on the copy stream while the next chunk is filled; each list by
 // topk (kernels/cpu_topk.h). Unless "share-packed" is disabled a chunk's
 // runs of empty lists at either end are passed over, and a chunk goes
 // packed where lists are sparse (below): the lists with entries as records
-// with their vertices, which k_share_scatter reads from the staging slot
+// with their vertices, which k_share_scatter reads from the staging buffer
 // into vc; else every vertex's slots are copied (32 bytes each for K = 4,
 // empty or not). Adds the lists with entries, those taken in blocks (the
 // top-K's filter), their entries and the leaving ones, the bytes sent, the
 // chunks sent and of them the packed ones, and the microseconds spent
-// waiting for a staging slot (its last copy). (Every chunk's pieces in
+// waiting for a staging buffer (its last copy). (Every chunk's pieces in
 // one parallel region instead, a thread that found a chunk's pieces
 // handed out opening the next in the other staging buffer, made the
 // threads 3-5 % faster on SSCA2 26 and the GPU side beside them as much
@@ -2444,22 +2381,10 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
     const uint64_t np = 8 * (uint64_t)sh.threads;
     // packed: records, then their vertices, then the pieces' table
     const uint64_t tblb = 8 * np;
-    // The context's two staging buffers, lent and cut into ns slots of sb
-    // bytes that the chunks take in turn, a slot waiting only for its own
-    // last copy: four of 32 MiB, so three chunks' copies may queue before
-    // the threads wait ("share-ring" disabled: the two buffers whole, one
-    // queued). With one queued the threads waited 4.8-6.2 ms of SSCA2 26's
-    // ~160 ms fill, their copies sharing the link with the GPU side's reads
-    // (docs/benchmarks.md, thirty-sixth session). A chunk is no smaller:
-    // at most 16 M entries, ~0.5 M lists there, which 32 MiB hold.
-    const int ns = sgk_ctx_disabled(c, "share-ring") ? 2 : SHARE_SLOTS;
-    const uint64_t sb = 2 * SGK_STAGE_BYTES / (uint64_t)ns;
-    if (packed && tblb + 64 >= sb)
+    if (packed && tblb + 64 >= SGK_STAGE_BYTES)
         return sgi_fail(err, SG_E_INVALID, "the forest's CPU share: %d threads' pieces overrun "
-                        "a staging slot", sh.threads);
-    const uint64_t maxv = packed ? (sb - tblb) / (per + 4) : sb / per;
-    ShareRing ring(c);
-    SGK_TRY(ring.open(ns, sb, err));
+                        "a staging buffer", sh.threads);
+    const uint64_t maxv = packed ? (SGK_STAGE_BYTES - tblb) / (per + 4) : SGK_STAGE_BYTES / per;
     uint64_t v0 = 0, v1 = 0;
     std::vector<uint64_t> cut;
     try {
@@ -2485,12 +2410,12 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
             v0 = mt.first_at(v0, v1, x[v0] + 1) - 1;
             v1 = mt.first_at(v0, v1, x[v1]);
         }
+        sgk_stage stg = {nullptr, 0, 0};
         const double tw = sgi_now();
-        char *slot = nullptr;
-        SGK_TRY(ring.take(&slot, err));
+        SGK_TRY(sgk_stage_begin(c, &stg, err));
         wait_us += sgk_us_since(tw);
         const uint64_t cnt = v1 - v0;
-        uint64_t *out = reinterpret_cast<uint64_t *>(slot);
+        uint64_t *out = static_cast<uint64_t *>(stg.buf);
         uint32_t *idx = pack ? reinterpret_cast<uint32_t *>(out + maxv * (uint64_t)K) : nullptr;
         uint32_t *tbl = pack ? idx + maxv : nullptr;
         // Pieces of about equal work (entries plus vertices, sgk_meet::cuts),
@@ -2532,15 +2457,13 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
             sent += nrec * (per + 4) + tblb;
             packs++;
         } else {
-            SGK_CU(cudaMemcpyAsync(vc + v0 * (uint64_t)K, out, cnt * per, cudaMemcpyHostToDevice,
-                                   c->copy));
+            SGK_TRY(sgk_stage_copy(c, &stg, 0, vc + v0 * (uint64_t)K, cnt * per, err));
             sent += cnt * per;
         }
-        SGK_TRY(ring.sent(err));
+        SGK_TRY(sgk_stage_end(c, &stg, err));
         chunks++;
         pack = packed && (!sparse_only || 4 * nl <= 3 * cnt);
     }
-    SGK_TRY(ring.close(err));
     return sgk_stage_finish(c, nullptr, nullptr, nullptr, err);
 }
 
@@ -2834,8 +2757,7 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // two neighbours together), topk-prefetch (its lists read on demand misses and the
 // hardware's prefetch alone), share-chunks (the CPU share's chunks of at
 // most 16 entries past their first vertex, not a streamed piece's: a test
-// mode), share-ring (the CPU share's results in two staging slots, not
-// four), walk-batch (each lane's reads of a walk tile one after the
+// mode), walk-batch (each lane's reads of a walk tile one after the
 // other, not issued together), contract, weight-order (lists in weight
 // order read whole, as any), heads-rule (their heads read on a graph
 // without hubs too), fill-rank (the cache's fills without hubs by k_hwalk's

@@ -1442,48 +1442,46 @@ static void test_hybrid_forest_cache(void **state)
                                         "fill-rank,contract",
                                         "share-chunks",
                                         "topk-pairs",
-                                        "share-chunks,dynamic-split",
-                                        "share-chunks,dynamic-split,share-ring"};
+                                        "share-chunks,dynamic-split"};
     enum { NMODES = sizeof modes / sizeof modes[0] };
     static const uint64_t slots_want[NMODES] = {4, 4, 1, 0, 4, 4, 4, 4, 4, 4, 4, 4,
-                                                4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-                                                4};
+                                                4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
     static const bool refills_want[NMODES] = {false, true, true, false, false, false, false,
                                               false, false, false, false, false, true, false,
                                               false, false, false, false, false, false, true,
-                                              false, false, false, false};
+                                              false, false, false};
     static const bool cpu_want[NMODES] = {true, true, true, false, false, false, false,
                                           true, true, true, true, true, true, true,
                                           true, false, true, true, true, true, true,
-                                          true, true, true, true};
+                                          true, true, true};
     /* the GPU's host-resident first-round entries go through the streamed
      * pieces (DMA, or the copy kernel with dma-pull disabled) */
     static const bool stream_want[NMODES] = {false, false, false, false, true, true, false,
                                              false, false, false, false, false, false, false,
                                              false, true, false, false, false, false, false,
-                                             false, false, false, false};
+                                             false, false, false};
     static const bool stream_may[NMODES] = {true, true, true, false, true, true, false,
                                             true, false, true, true, true, true, true,
                                             true, true, true, true, true, true, true,
-                                            true, true, true, true};
+                                            true, true, true};
     /* tiles of one list with A read at their candidates: surely with every
      * list streamed by the GPU (on the medium graphs' hubs), never with
      * "weights-first" off */
     static const bool sparse_want[NMODES] = {false, false, false, false, true, true, false,
                                              false, false, false, false, false, false, false,
                                              false, false, false, false, false, false, false,
-                                             false, false, false, false};
+                                             false, false, false};
     static const bool sparse_may[NMODES] = {true, true, true, false, true, true, false,
                                             true, false, true, true, true, true, true,
                                             false, false, true, true, true, true, true,
-                                            true, true, true, true};
+                                            true, true, true};
     /* the same in the device prefix: surely by default (the medium hubs on
      * the device at splits 8/8 and 4/8), never without the cache, with
      * "weights-first" or "prefix-first" off */
     static const bool prefix_may[NMODES] = {true, true, true, false, true, true, true,
                                             true, true, true, true, true, true, true,
                                             false, false, true, true, false, true, true,
-                                            true, true, true, true};
+                                            true, true, true};
     /* the CPU threads take long lists in blocks (the top-K's filter) unless
      * "topk-filter" is disabled: surely with the plan's fixed split, which
      * gives them the last vertex, the hub of "hub-last" (on the medium
@@ -1491,11 +1489,11 @@ static void test_hybrid_forest_cache(void **state)
     static const bool blocks_may[NMODES] = {true, true, true, false, false, false, false,
                                             true, true, false, true, true, true, true,
                                             true, false, true, true, true, true, true,
-                                            true, true, true, true};
+                                            true, true, true};
     static const bool blocks_want[NMODES] = {false, false, false, false, false, false, false,
                                              true, false, false, false, false, false, false,
                                              false, false, false, false, false, false, false,
-                                             false, false, true, true};
+                                             false, false, true};
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     char what[300];
     for (int mi = 0; mi < NMODES; mi++) {
@@ -1647,13 +1645,11 @@ static void test_hybrid_forest_cache(void **state)
                      modes[mi] ? modes[mi] : "none", (unsigned long long)packed_total,
                      (unsigned long long)chunks_total);
         /* with "share-chunks" off the CPU threads' shares come in chunks of
-         * at most 16 entries: some share in three or more, so that both
-         * staging buffers are taken in turn and each reused */
-        /* many chunks a share, so that the staging slots take turns (four
-         * of them, two with "share-ring" disabled): with the plan's fixed
-         * split surely more than four on some graph. (With the dynamic
-         * split the count is a race the GPU side often wins on these small
-         * graphs: two at most in some runs, three or more in others.) */
+         * at most 16 entries, so that both staging buffers are taken in turn
+         * and each reused: with the plan's fixed split surely more than four
+         * in some share. (With the dynamic split the count is a race the
+         * GPU side often wins on these small graphs: two at most in some
+         * runs, three or more in others.) */
         if (modes[mi] && strstr(modes[mi], "share-chunks") &&
             strstr(modes[mi], "dynamic-split") && chunks_most < 5)
             fail_msg("disabled: %s: at most %llu chunks in a CPU share", modes[mi],
