@@ -1597,8 +1597,8 @@ __global__ void k_cpick(uint64_t ns, const uint32_t *__restrict__ scan,
 // one-vertex tree), and the tree it chose is its neighbour's. Writes what
 // k_cpick (cslot, state), k_reset_best with k_reduce1 / k_reduce2 (bestA,
 // bestB) and merge_round's k_choose (nxt) would write there, in one pass
-// and one gather of comp instead of five launches with warp matches and
-// atomics. R-MAT 26 at 6G (34 M trees): 1.7 ms where those took 5.0;
+// and at most one gather of comp instead of five launches with warp
+// matches and atomics. R-MAT 26 at 6G (34 M trees): 1.7 ms where those took 5.0;
 // SSCA2 26 (67 M): minima and merge 21.8 to 14.6 ms (docs/benchmarks.md,
 // thirty-second session). The tree of scan[i] is i: with dense ids its
 // rank, else (k == n) every vertex has a list and its id is its tree's.
