@@ -17,13 +17,14 @@
  * (rows64, rows_add); at the end the lanes are merged pairwise (a bitonic
  * merge of sorted fours) down to one. sgk_topk_lists takes two
  * neighbouring lists of 17 to 64 entries together, their last two lane
- * merges in one set of vectors (topk_pair, lanes_take2). No branch per key. With the filter a list is taken as the scalar code
- * takes it: the first 64 entries so, then blocks of 16 weights tested in
- * one compare, the entries at or under the limit read whole and inserted
- * one by one. So both versions read the same entries, keep the same
- * multiset and count the same leaving entries. Lists of 1 to
- * SGK_TOPK_SHORT entries: one or two vectors of keys sorted by a sorting
- * network (and merged), a fixed cost.
+ * merges in one set of vectors (topk_pair, lanes_take2). No branch per
+ * key. With the filter a list is taken as the scalar code takes it: the
+ * first 64 entries so, then blocks of 16 weights tested in one compare,
+ * the entries at or under the limit read whole and inserted one by one.
+ * So both versions read the same entries, keep the same multiset and count
+ * the same leaving entries. Lists of 1 to SGK_TOPK_SHORT entries: one or
+ * two vectors of keys sorted by a sorting network (and merged), a fixed
+ * cost.
  *
  * On the H100 host's Xeon, one thread, keys in cache, ns a list (docs/
  * benchmarks.md, twentieth session): the slot chain of the scalar code took

@@ -991,7 +991,6 @@ __global__ void k_lo_init(sgk_arr<uint64_t> x, uint64_t n, uint64_t *lo)
     for (uint64_t v = gtid(); v < n; v += gthreads()) lo[v] = x[v];
 }
 
-// List length of each scan-list vertex; len[ns] = 0 (for the scan).
 // The offsets of every vertex's list, the scan list being all n vertices:
 // off[v] = x[v] - x[0], v <= n (k_hlens and a scan give the same: on
 // SSCA2 26, 0.9 ms for the two against one pass).
@@ -1001,6 +1000,7 @@ __global__ void k_xoff(uint64_t n, sgk_arr<uint64_t> x, uint64_t *off)
     for (uint64_t v = gtid(); v <= n; v += gthreads()) off[v] = x[v] - x0;
 }
 
+// List length of each scan-list vertex; len[ns] = 0 (for the scan).
 __global__ void k_hlens(uint64_t ns, const uint32_t *__restrict__ scan, sgk_arr<uint64_t> x,
                         uint64_t *len)
 {
@@ -1598,9 +1598,9 @@ __global__ void k_cpick(uint64_t ns, const uint32_t *__restrict__ scan,
 // k_cpick (cslot, state), k_reset_best with k_reduce1 / k_reduce2 (bestA,
 // bestB) and merge_round's k_choose (nxt) would write there, in one pass
 // and at most one gather of comp instead of five launches with warp
-// matches and atomics. R-MAT 26 at 6G (34 M trees): 1.7 ms where those took 5.0;
-// SSCA2 26 (67 M): minima and merge 21.8 to 14.6 ms (docs/benchmarks.md,
-// thirty-second session). The tree of scan[i] is i: with dense ids its
+// matches and atomics. R-MAT 26 at 6G (34 M trees): 1.7 ms where those
+// took 5.0; SSCA2 26 (67 M): minima and merge 21.8 to 14.6 ms
+// (docs/benchmarks.md, thirty-second session). The tree of scan[i] is i: with dense ids its
 // rank, else (k == n) every vertex has a list and its id is its tree's.
 // ident (k == n): so is the neighbour's, and the gather of comp goes
 // (SSCA2 26: 3.35 to 1.46 ms, 67 M random reads fewer).

@@ -179,7 +179,8 @@ static void test_topk_lists(void **state)
                         if (got[i] != want[i] || part[i] != want[i])
                             fail_msg("f32 %d, K %d, %s, prefetch %d: slot %llu %llx, in pieces "
                                      "%llx, want %llx",
-                                     f32, K, vec == 2 ? "vector, no pairs" : vec ? "vector" : "scalar", pf,
+                                     f32, K,
+                                     vec == 2 ? "vector, no pairs" : vec ? "vector" : "scalar", pf,
                                      (unsigned long long)i, (unsigned long long)got[i],
                                      (unsigned long long)part[i], (unsigned long long)want[i]);
                     assert_memory_equal(&t, &want_t, sizeof t);

@@ -137,7 +137,8 @@ int main(int argc, char **argv)
     }
     /* pieces of about equal entries: the first list at or past each share */
     const uint64_t e0 = x[v0], ent = x[n] - e0;
-    for (uint64_t p = 0; p <= np; p++) cut[p] = p == np ? n : first_at(x, v0, n, e0 + ent * p / np, 0);
+    for (uint64_t p = 0; p <= np; p++)
+        cut[p] = p == np ? n : first_at(x, v0, n, e0 + ent * p / np, 0);
     printf("%s: lists %llu to %llu, %.3f G entries, %d threads, AVX-512F %s\n", argv[1],
            (unsigned long long)v0, (unsigned long long)n, (double)ent * 1e-9, threads,
            sgk_topk_simd_available() ? "yes" : "no");
