@@ -90,6 +90,7 @@ void sgk_ctx_free(sgk_ctx *c)
         }
         delete c->busy;
     }
+    if (c->tail) (void)cudaFreeHost(c->tail);
     if (c->copy_first) (void)cudaEventDestroy(c->copy_first);
     if (c->copy_last) (void)cudaEventDestroy(c->copy_last);
     if (c->stream) (void)cudaStreamDestroy(c->stream);
@@ -190,6 +191,30 @@ void sgk_stats_set(sgk_stats *s, const char *name, uint64_t value)
     if (s->n == SGK_MAX_STATS) return;
     s->name[s->n] = name;
     s->value[s->n++] = value;
+}
+
+// ------------------------------------------------------------ the share's tails
+
+sg_status sgk_share_tail_reserve(sgk_ctx *c, size_t bytes, sg_error *err)
+{
+    if (c->tail_bytes >= bytes) return SG_OK;
+    // the old room's copies (a forest's tail read by a kernel) are done by
+    // the time its call returned; the device is synchronised here anyway
+    SGK_CU(cudaSetDevice(c->device));
+    if (c->tail) SGK_CU(cudaFreeHost(c->tail));
+    c->tail = nullptr;
+    c->tail_bytes = 0;
+    void *p = nullptr;
+    const cudaError_t e = cudaHostAlloc(&p, bytes, cudaHostAllocPortable | cudaHostAllocMapped);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError(); // not sticky: the caller goes on without the room
+        return sgi_fail(err, SG_E_NOMEM,
+                        "out of pinned host memory for the forest CPU share's cache tails "
+                        "(%.2f GiB): %s", gib(bytes), cudaGetErrorString(e));
+    }
+    c->tail = p;
+    c->tail_bytes = bytes;
+    return SG_OK;
 }
 
 // ------------------------------------------------------------ staging

@@ -166,6 +166,7 @@ enum {
     C_PSPARSE,      // first round, the device prefix: one-list tiles (as C_SPARSE)
     C_PLOOPT,       // first round, the device prefix: such tiles read whole (C_LOOPT)
     C_RANKT,        // in-place executor: tiles the cache's fills by rank walked (k_hfill)
+    C_TAILB,        // first round: bytes of the CPU share's tails read (k_share_tail)
     C_NCTR
 };
 static_assert(C_LOOPT == C_SPARSE + 1 && C_PLOOPT == C_PSPARSE + 1, "k_hfirst's tile counters");
@@ -1894,21 +1895,53 @@ __global__ void k_pull_mixed(uint64_t ns, const uint64_t *__restrict__ off,
 
 // The CPU threads' packed first-round results into the vertex cache, read
 // in place from a pinned staging buffer (one block a piece of the chunk):
-// piece b's records lie at rec[base K ..] and their vertices at idx[base
-// ..], base = tbl[2 b], count tbl[2 b + 1] (cpu_first_fill). Only the lists
-// with entries cross the bus: at R-MAT 26 about half the threads' slots
-// were empty lists' (the cache starts empty).
+// piece b's records of R slots (K, or 1 with the tails sent apart) lie at
+// rec[base R ..] and their vertices at idx[base ..], base = tbl[2 b], count
+// tbl[2 b + 1] (cpu_first_fill); record q's slots go to the first R of its
+// vertex's K. Only the lists with entries cross the bus: at R-MAT 26 about
+// half the threads' slots were empty lists' (the cache starts empty).
 __global__ void k_share_scatter(const uint32_t *tbl, const uint32_t *idx, const uint64_t *rec,
-                                int K, uint64_t *__restrict__ vc)
+                                int R, int K, uint64_t *__restrict__ vc)
 {
     const uint64_t base = tbl[2 * (uint64_t)blockIdx.x];
-    const uint64_t words = (uint64_t)tbl[2 * (uint64_t)blockIdx.x + 1] * (uint64_t)K;
-    const uint64_t *r = rec + base * (uint64_t)K;
+    const uint64_t words = (uint64_t)tbl[2 * (uint64_t)blockIdx.x + 1] * (uint64_t)R;
+    const uint64_t *r = rec + base * (uint64_t)R;
     const uint32_t *ix = idx + base;
     for (uint64_t t = threadIdx.x; t < words; t += blockDim.x) {
-        const uint64_t q = t / (uint64_t)K, s = t - q * (uint64_t)K;
+        const uint64_t q = t / (uint64_t)R, s = t - q * (uint64_t)R;
         vc[(uint64_t)ix[q] * (uint64_t)K + s] = r[t];
     }
+}
+
+// A chunk's heads sent apart from their tails: head[i] (read in place from
+// a pinned staging buffer) is slot 0 of vertex v0 + i.
+__global__ void k_share_heads(const uint64_t *head, uint64_t v0, uint64_t cnt, int K,
+                              uint64_t *__restrict__ vc)
+{
+    for (uint64_t i = gtid(); i < cnt; i += gthreads()) vc[(v0 + i) * (uint64_t)K] = head[i];
+}
+
+// The CPU share's tails after the first round's fill: slots 1 .. K - 1 of
+// every vertex v in [lo, hi) whose slot 0 holds an entry, from tail[(v -
+// base)(K - 1) ..] in pinned host memory (sgk_topk_split wrote them there;
+// a vertex whose slot 0 is empty has no others, and its tail may be stale).
+// Adds the bytes read to ctr[C_TAILB].
+__global__ void k_share_tail(const uint64_t *__restrict__ tail, uint64_t base, uint64_t lo,
+                             uint64_t hi, int K, uint64_t *__restrict__ vc, ull *ctr)
+{
+    const uint64_t tk = (uint64_t)K - 1, words = (hi - lo) * tk, off = (lo - base) * tk;
+    uint64_t bytes = 0;
+    for (uint64_t b = gtid() - lane_id(); b < words; b += gthreads()) { // warp-uniform trips
+        const uint64_t t = b + lane_id();
+        if (t < words) {
+            const uint64_t q = t / tk, v = (lo + q) * (uint64_t)K;
+            if (vc[v] != NONE64) {
+                vc[v + 1 + (t - q * tk)] = tail[off + t];
+                bytes += 8;
+            }
+        }
+    }
+    sgk_warp_add(bytes, &ctr[C_TAILB]);
 }
 
 // ------------------------------------------------------------ host helpers
@@ -2365,6 +2398,8 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
         sgk_stats_set(stats, "cpu_upload_bytes", 0);
         sgk_stats_set(stats, "cpu_chunks", 0);
         sgk_stats_set(stats, "cpu_chunks_packed", 0);
+        sgk_stats_set(stats, "share_tail", 0);
+        sgk_stats_set(stats, "cpu_tail_bytes", 0);
     }
 }
 
@@ -2377,7 +2412,12 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
 // packed where lists are sparse (below): the lists with entries as records
 // with their vertices, which k_share_scatter reads from the staging buffer
 // into vc; else every vertex's slots are copied (32 bytes each for K = 4,
-// empty or not). Adds the lists with entries, those taken in blocks (the
+// empty or not). With tail (pinned host room for the lists from tail_lo
+// up, K - 1 slots each) a chunk from tail_lo up sends only slot 0 of a list
+// now, as a packed record of one slot or by k_share_heads, and the other
+// slots wait in tail for k_share_tail after the fill (below, "the share's
+// tails"); tail_from gets the lowest such chunk's first vertex, tailed
+// their count. Adds the lists with entries, those taken in blocks (the
 // top-K's filter), their entries and the leaving ones, the bytes sent, the
 // chunks sent and of them the packed ones, and the microseconds spent
 // waiting for a staging buffer (its last copy). (Every chunk's pieces in
@@ -2389,12 +2429,16 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
 // thirty-fifth session.)
 static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &mt, uint64_t maxe,
                                 sgk_topk_fn topk, bool f32, bool filter, bool prefetch,
-                                bool packed, bool sparse_only, int K, uint64_t *vc, uint64_t &lists,
+                                bool packed, bool sparse_only, int K, uint64_t *tail,
+                                uint64_t tail_lo, uint64_t &tail_from, uint64_t &tailed,
+                                uint64_t *vc,
+                                uint64_t &lists,
                                 uint64_t &longs, uint64_t &entries, uint64_t &leaving,
                                 uint64_t &sent, uint64_t &chunks, uint64_t &packs,
                                 uint64_t &wait_us, sg_error *err)
 {
     const uint64_t per = 8 * (uint64_t)K;
+    const uint64_t tk = (uint64_t)K - 1;
     const uint64_t np = 8 * (uint64_t)sh.threads;
     // packed: records, then their vertices, then the pieces' table
     const uint64_t tblb = 8 * np;
@@ -2433,7 +2477,12 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         wait_us += sgk_us_since(tw);
         const uint64_t cnt = v1 - v0;
         uint64_t *out = static_cast<uint64_t *>(stg.buf);
-        uint32_t *idx = pack ? reinterpret_cast<uint32_t *>(out + maxv * (uint64_t)K) : nullptr;
+        // the chunk's tails wait in the room if it holds them (the chunks come
+        // from n down, so those that do are the highest ones)
+        uint64_t *const ct = tail && v0 >= tail_lo ? tail : nullptr;
+        const uint64_t R = ct ? 1 : (uint64_t)K; // slots sent a list now
+        if (ct) tail_from = v0, tailed++;
+        uint32_t *idx = pack ? reinterpret_cast<uint32_t *>(out + maxv * R) : nullptr;
         uint32_t *tbl = pack ? idx + maxv : nullptr;
         // Pieces of about equal work (entries plus vertices, sgk_meet::cuts),
         // not of equal vertices: on a store renumbered by degree the hubs
@@ -2448,7 +2497,17 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         for (uint64_t pc = 0; pc < np; pc++) {
             sgk_topk_tally t = {0, 0, 0, 0};
             const uint64_t at = cut[pc] - v0;
-            if (pack) {
+            if (ct) {
+                uint64_t *const tl = ct + (cut[pc] - tail_lo) * tk;
+                const uint64_t r = sgk_topk_split(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32,
+                                                  K, filter, prefetch, out + at,
+                                                  pack ? idx + at : nullptr, tl, &t);
+                if (pack) {
+                    tbl[2 * pc] = (uint32_t)at;
+                    tbl[2 * pc + 1] = (uint32_t)r;
+                    nrec += r;
+                }
+            } else if (pack) {
                 const uint64_t r = sgk_topk_packed(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk,
                                                    f32, K, filter, prefetch, out + at * K,
                                                    idx + at, &t);
@@ -2469,10 +2528,14 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         entries += ne;
         leaving += nlv;
         if (pack) {
-            k_share_scatter<<<(unsigned)np, BLK, 0, c->copy>>>(tbl, idx, out, K, vc);
+            k_share_scatter<<<(unsigned)np, BLK, 0, c->copy>>>(tbl, idx, out, (int)R, K, vc);
             SGK_LAUNCHED("k_share_scatter");
-            sent += nrec * (per + 4) + tblb;
+            sent += nrec * (8 * R + 4) + tblb;
             packs++;
+        } else if (ct) {
+            k_share_heads<<<grid(c, cnt), BLK, 0, c->copy>>>(out, v0, cnt, K, vc);
+            SGK_LAUNCHED("k_share_heads");
+            sent += cnt * 8;
         } else {
             SGK_TRY(sgk_stage_copy(c, &stg, 0, vc + v0 * (uint64_t)K, cnt * per, err));
             sent += cnt * per;
@@ -2485,6 +2548,11 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
 }
 
 } // namespace
+
+uint64_t sgk_mst_share_tail_bytes(uint64_t lists)
+{
+    return lists * 3 * sizeof(uint64_t); // K - 1 slots of at most 4
+}
 
 uint64_t sgk_mst_bytes(uint64_t n, uint64_t m)
 {
@@ -2825,8 +2893,14 @@ struct Pipe {
     // the first round's vertex work around its fill (timed): the round's
     // start, the fill joined, the minima, the merge, the keep and select
     cudaEvent_t v[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
+    // the CPU share's tails after the fill (k_share_tail, timed)
+    cudaStream_t ts = nullptr;
+    cudaEvent_t tl0 = nullptr, tl1 = nullptr;
     sg_status open(sg_error *err)
     {
+        SGK_CU(cudaStreamCreateWithFlags(&ts, cudaStreamNonBlocking));
+        SGK_CU(cudaEventCreate(&tl0));
+        SGK_CU(cudaEventCreate(&tl1));
         SGK_CU(cudaEventCreate(&t0));
         SGK_CU(cudaEventCreate(&t1));
         SGK_CU(cudaEventCreate(&r0));
@@ -2844,6 +2918,10 @@ struct Pipe {
     ~Pipe()
     {
         if (s) (void)cudaStreamSynchronize(s);
+        if (ts) (void)cudaStreamSynchronize(ts); // before the cache it writes is freed
+        if (ts) (void)cudaStreamDestroy(ts);
+        if (tl0) (void)cudaEventDestroy(tl0);
+        if (tl1) (void)cudaEventDestroy(tl1);
         for (int b = 0; b < 2; b++) {
             if (ready[b]) (void)cudaEventDestroy(ready[b]);
             if (freed[b]) (void)cudaEventDestroy(freed[b]);
@@ -3346,6 +3424,37 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     const bool sparse_only = !sgk_ctx_disabled(c, "share-sparse");
     uint64_t cpu_sent = 0; // the bytes of the CPU threads' results sent to the device
     uint64_t cpu_chunks = 0, cpu_packed = 0; // their chunks sent, and of them packed
+    // The share's tails. The threads' results are K slots (32 bytes) a list,
+    // about a byte per entry they read on SSCA2 26, and during the fill they
+    // cross the link beside the GPU's own reads of the host lists (8 bytes
+    // an entry), which the link bounds: ~8 of its ~49 GB/s went to them.
+    // The round needs only each list's slot 0 (its minimum, k_first_minima);
+    // the others are the cache for the later rounds. So with pinned room
+    // for them (sgk_share_tail_reserve: the engine's, made while it placed
+    // the graph, or made here) the threads send slot 0 alone during the
+    // fill and leave the other K - 1 in that room (sgk_topk_split);
+    // k_share_tail brings them to vc after the fill, on a stream of its own
+    // beside the round's vertex work, and the next round waits for it.
+    // "share-tail" disabled: every slot during the fill, as before.
+    // The room holds the lists from tail_lo up (the highest, where the
+    // threads begin); a chunk below it sends every slot at once.
+    uint64_t *share_tail = nullptr;
+    uint64_t tail_alloc_us = 0, tail_us = 0, tail_lo = n, tail_from = n, tailed = 0;
+    bool tail_pending = false;
+    if (cpu_on && K > 1 && !sgk_ctx_disabled(c, "share-tail")) {
+        if (!c->tail) { // none made ahead: room for every list the threads may take
+            const double ta = sgi_now();
+            sg_error terr;
+            memset(&terr, 0, sizeof terr);
+            (void)sgk_share_tail_reserve(c, sgk_mst_share_tail_bytes(n - share->low), &terr);
+            tail_alloc_us = sgk_us_since(ta);
+        }
+        const uint64_t room = c->tail_bytes / (8 * (uint64_t)(K - 1));
+        if (room > 0) {
+            share_tail = static_cast<uint64_t *>(c->tail);
+            tail_lo = n - share->low < room ? share->low : n - room;
+        }
+    }
     auto first_round = [&](const uint32_t *R, uint64_t nr) -> sg_status {
         sgk_meet mt;
         mt.x = cpu_on ? share->x : nullptr;
@@ -3380,11 +3489,21 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 c, mt, [&](sg_error *e) { return gpu_first(R, nr, mt, P, e); },
                 [&](sg_error *e) {
                     return cpu_first_fill(c, *share, mt, maxe, topk, f32, filter, prefetch,
-                                          packed, sparse_only, K, vc, cpu_lists, cpu_long,
+                                          packed, sparse_only, K, share_tail, tail_lo,
+                                          tail_from, tailed, vc, cpu_lists, cpu_long,
                                           cpu_entries, cpu_inter, cpu_sent, cpu_chunks,
                                           cpu_packed, cpu_wait_us, e);
                 },
                 &cpu_first_us, err));
+            if (tail_from < n) { // the chunks from tail_from up left their tails
+                SGK_CU(cudaStreamWaitEvent(pipe.ts, pipe.t0, 0)); // after the cache's clearing
+                SGK_CU(cudaEventRecord(pipe.tl0, pipe.ts));
+                k_share_tail<<<(unsigned)(2 * c->sm_count), BLK, 0, pipe.ts>>>(
+                    share_tail, tail_lo, tail_from, n, K, vc, dctr);
+                SGK_LAUNCHED("k_share_tail");
+                SGK_CU(cudaEventRecord(pipe.tl1, pipe.ts));
+                tail_pending = true;
+            }
         }
         SGK_CU(cudaEventSynchronize(pipe.t1));
         float ms = 0.0f;
@@ -3535,6 +3654,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         if (iters == 1) {
             gpu_first_entries = h[C_WALKED];
             first_round_us = round_us;
+            // whatever comes next waits for the tails (the round's time is taken)
+            if (tail_pending) SGK_CU(cudaStreamWaitEvent(st, pipe.tl1, 0));
         } else {
             later_us += round_us;
         }
@@ -3658,6 +3779,17 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "cpu_upload_bytes", cpu_sent);
     sgk_stats_set(stats, "cpu_chunks", cpu_chunks);
     sgk_stats_set(stats, "cpu_chunks_packed", cpu_packed);
+    if (tail_pending) {
+        float ms = 0.0f;
+        SGK_CU(cudaEventElapsedTime(&ms, pipe.tl0, pipe.tl1));
+        tail_us = (uint64_t)(ms * 1e3f);
+    }
+    sgk_stats_set(stats, "share_tail", share_tail ? 1 : 0);
+    sgk_stats_set(stats, "share_tail_lists", n - tail_from);
+    sgk_stats_set(stats, "cpu_chunks_tailed", tailed);
+    sgk_stats_set(stats, "share_tail_alloc_us", tail_alloc_us);
+    sgk_stats_set(stats, "cpu_tail_bytes", h[C_TAILB]);
+    sgk_stats_set(stats, "first_tail_us", tail_us);
     sgk_stats_set(stats, "gpu_first_entries", gpu_first_entries);
     sgk_stats_set(stats, "first_round_us", first_round_us);
     sgk_stats_set(stats, "dense_trees", dense ? 1 : 0);
