@@ -72,7 +72,8 @@ struct sgk_ctx {
     char disabled[256];       // SPILLGRAPH_GPU_DISABLE, with commas around: ",a,b,"
     // the forest CPU share's pinned room for its cache slots past the first
     // (sgk_share_tail_reserve, kernels/mst.cu), kept and grown, never shrunk
-    void *tail;
+    void *tail;               // host address (the threads write it)
+    void *tail_dev;           // the same memory, as the device reads it
     size_t tail_bytes;
 };
 

@@ -3495,21 +3495,23 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                                           cpu_packed, cpu_wait_us, e);
                 },
                 &cpu_first_us, err));
-            if (tail_from < n) { // the chunks from tail_from up left their tails
-                SGK_CU(cudaStreamWaitEvent(pipe.ts, pipe.t0, 0)); // after the cache's clearing
-                SGK_CU(cudaEventRecord(pipe.tl0, pipe.ts));
-                k_share_tail<<<(unsigned)(2 * c->sm_count), BLK, 0, pipe.ts>>>(
-                    share_tail, tail_lo, tail_from, n, K, vc, dctr);
-                SGK_LAUNCHED("k_share_tail");
-                SGK_CU(cudaEventRecord(pipe.tl1, pipe.ts));
-                tail_pending = true;
-            }
         }
         SGK_CU(cudaEventSynchronize(pipe.t1));
         float ms = 0.0f;
         SGK_CU(cudaEventElapsedTime(&ms, pipe.t0, pipe.t1));
         gpu_first_us = (uint64_t)(ms * 1e3f);
         sbuf.release(); // its room goes back to the contraction's bound
+        // The tails, after that release (cudaFree waits for the device's
+        // work: in call 1 it made the round wait for them).
+        if (tail_from < n) { // the chunks from tail_from up left their tails
+            SGK_CU(cudaStreamWaitEvent(pipe.ts, pipe.t0, 0)); // after the cache's clearing
+            SGK_CU(cudaEventRecord(pipe.tl0, pipe.ts));
+            k_share_tail<<<(unsigned)(2 * c->sm_count), BLK, 0, pipe.ts>>>(
+                static_cast<const uint64_t *>(c->tail_dev), tail_lo, tail_from, n, K, vc, dctr);
+            SGK_LAUNCHED("k_share_tail");
+            SGK_CU(cudaEventRecord(pipe.tl1, pipe.ts));
+            tail_pending = true;
+        }
         return SG_OK;
     };
     // A round with the cache: the tree minima from the cached candidates;
