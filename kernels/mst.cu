@@ -2554,6 +2554,35 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
     return sgk_stage_finish(c, nullptr, nullptr, nullptr, err);
 }
 
+// The kernels the first round launches after its fill, loaded now. With
+// CUDA's lazy loading (the default) a kernel's first launch loads it, and
+// that waits for all the device's work: the first round's minima waited
+// for the share's tails' copy beside them, all 20 ms of it
+// (docs/benchmarks.md, thirty-seventh session, call 3). tmp: CUB scratch
+// for a scan of 1 (merge_round's, of the same types, run on nxt and rn).
+static sg_status preload_round(sgk_ctx *c, void *tmp, size_t tmp_bytes, uint32_t *nxt,
+                               uint32_t *rn, sg_error *err)
+{
+    cudaFuncAttributes fa;
+    SGK_CU(cudaFuncGetAttributes(&fa, k_first_minima));
+    SGK_CU(cudaFuncGetAttributes(&fa, k_cpick));
+    SGK_CU(cudaFuncGetAttributes(&fa, k_reset_best));
+    SGK_CU(cudaFuncGetAttributes(&fa, k_reduce1<VertexCands>));
+    SGK_CU(cudaFuncGetAttributes(&fa, k_reduce2<VertexCands>));
+    SGK_CU(cudaFuncGetAttributes(&fa, k_choose));
+    SGK_CU(cudaFuncGetAttributes(&fa, k_record));
+    SGK_CU(cudaFuncGetAttributes(&fa, k_jump));
+    SGK_CU(cudaFuncGetAttributes(&fa, k_rflag));
+    SGK_CU(cudaFuncGetAttributes(&fa, k_rfix));
+    SGK_CU(cudaFuncGetAttributes(&fa, k_newid));
+    SGK_CU(cudaFuncGetAttributes(&fa, k_comp));
+    SGK_CU(cudaFuncGetAttributes(&fa, k_ckeep));
+    SGK_CU(cudaFuncGetAttributes(&fa, k_share_tail));
+    size_t tb = tmp_bytes;
+    SGK_CU(cub::DeviceScan::ExclusiveSum(tmp, tb, nxt, rn, (uint64_t)1, c->stream));
+    return SG_OK;
+}
+
 } // namespace
 
 uint64_t sgk_mst_share_tail_bytes(uint64_t lists)
@@ -3481,6 +3510,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         // ("share-chunks" disabled: at most SHARE_TEST_CHUNK, so that the
         // tests' small graphs give many chunks a share)
         const uint64_t maxe = sgk_ctx_disabled(c, "share-chunks") ? SHARE_TEST_CHUNK : most;
+        // the round's later kernels loaded before the tails' copy can begin
+        if (share_tail) SGK_TRY(preload_round(c, X.tmp.p, X.tmp.n, nxt.p, rn.p, err));
         SGK_CU(cudaEventRecord(pipe.t0, st));
         // The CPU threads' cache entries land on the copy stream: after the
         // cache's clearing and everything else queued on st so far.
