@@ -70,8 +70,6 @@ void sgk_free(sgk_ctx *c, void *p)
 
 uint64_t sgk_default_margin(uint64_t total_bytes) { return sgi_device_margin(total_bytes); }
 
-static void tail_drop(sgk_ctx *c);
-
 void sgk_ctx_free(sgk_ctx *c)
 {
     if (!c) return;
@@ -92,7 +90,6 @@ void sgk_ctx_free(sgk_ctx *c)
         }
         delete c->busy;
     }
-    tail_drop(c);
     if (c->copy_first) (void)cudaEventDestroy(c->copy_first);
     if (c->copy_last) (void)cudaEventDestroy(c->copy_last);
     if (c->stream) (void)cudaStreamDestroy(c->stream);
@@ -193,59 +190,6 @@ void sgk_stats_set(sgk_stats *s, const char *name, uint64_t value)
     if (s->n == SGK_MAX_STATS) return;
     s->name[s->n] = name;
     s->value[s->n++] = value;
-}
-
-// ------------------------------------------------------------ the share's tails
-
-// The room is host memory in 2 MiB pages (sgi_huge_alloc), faulted in by
-// all threads and then registered with the device: on the H100 host
-// cudaHostAlloc took 0.49-0.64 s to pin ~1 GB (docs/benchmarks.md,
-// thirty-seventh session, call 1), page by page.
-static void tail_drop(sgk_ctx *c)
-{
-    if (!c->tail) return;
-    (void)cudaHostUnregister(c->tail);
-    sgi_free(c->tail);
-    c->tail = nullptr;
-    c->tail_dev = nullptr;
-    c->tail_bytes = 0;
-}
-
-sg_status sgk_share_tail_reserve(sgk_ctx *c, size_t bytes, sg_error *err)
-{
-    if (c->tail_bytes >= bytes) return SG_OK;
-    // the old room's copies (a forest's tails read by a kernel) ended before
-    // that forest's call returned
-    SGK_CU(cudaSetDevice(c->device));
-    tail_drop(c);
-    if (bytes == 0) return SG_OK;
-    const size_t huge = (size_t)2 << 20;
-    const size_t len = (bytes + huge - 1) & ~(huge - 1);
-    char *p = static_cast<char *>(sgi_huge_alloc(len));
-    if (!p)
-        return sgi_fail(err, SG_E_NOMEM,
-                        "out of host memory for the forest CPU share's cache tails (%.2f GiB)",
-                        gib(len));
-    const int64_t pages = (int64_t)(len / huge);
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < pages; i++) p[i * (int64_t)huge] = 0;
-    cudaError_t e = cudaHostRegister(p, len, cudaHostRegisterPortable | cudaHostRegisterMapped);
-    void *dev = nullptr;
-    if (e == cudaSuccess) {
-        e = cudaHostGetDevicePointer(&dev, p, 0);
-        if (e != cudaSuccess) (void)cudaHostUnregister(p);
-    }
-    if (e != cudaSuccess) {
-        (void)cudaGetLastError(); // not sticky: the caller goes on without the room
-        sgi_free(p);
-        return sgi_fail(err, SG_E_NOMEM,
-                        "cannot pin %.2f GiB of host memory for the forest CPU share's cache "
-                        "tails: %s", gib(len), cudaGetErrorString(e));
-    }
-    c->tail = p;
-    c->tail_dev = dev;
-    c->tail_bytes = bytes; // what was asked (the tests ask for little room)
-    return SG_OK;
 }
 
 // ------------------------------------------------------------ staging

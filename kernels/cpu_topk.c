@@ -138,32 +138,20 @@ static bool topk_pairs(sgk_topk_fn topk);
 /* Whether a list of len entries can go in a pair. */
 static inline bool pair_len(uint64_t len) { return len > SGK_TOPK_SHORT && len <= SGK_TOPK_HEAD; }
 
-/* A list's K slots from loc: slot 0 to *head, the others to tl[0 .. K - 1). */
-static inline __attribute__((always_inline)) void split_put(const uint64_t *loc, const int K,
-                                                            uint64_t *head, uint64_t *tl)
-{
-    *head = loc[0];
-    for (int s = 1; s < K; s++) tl[s - 1] = loc[s];
-}
-
 /* sgk_topk_lists (idx NULL) and sgk_topk_packed (idx set): the slots of
  * list v go to out[(v - v0) K ..], or with idx to the next record, but only
  * for a list with entries (an empty one's slots go to a scratch record, a
  * pointer select rather than a branch: about half of R-MAT's lists are
- * empty, in no pattern). split (sgk_topk_split): the slots land in loc
- * first, then slot 0 goes where a record of one slot would and the other
- * K - 1 to tail by vertex. Returns the records written. */
+ * empty, in no pattern). Returns the records written. */
 static inline __attribute__((always_inline)) uint64_t
 topk_loop(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0, uint64_t v1,
           sgk_topk_fn topk, bool f32, int K, bool filter, bool prefetch, uint64_t *out,
-          uint32_t *idx, uint64_t *tail, sgk_topk_tally *t, const bool pairs, const bool split)
+          uint32_t *idx, sgk_topk_tally *t, const bool pairs)
 {
     const uint64_t end = x[v1];
-    const uint64_t rk = split ? 1 : (uint64_t)K; /* slots in out a record */
-    const uint64_t tk = (uint64_t)K - 1;
     uint64_t pf = x[v0]; /* A and W prefetched up to entry pf */
     uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0, r = 0;
-    uint64_t scratch[4], loc[8];
+    uint64_t scratch[4];
     uint32_t spare = 0;
     for (uint64_t v = v0; v < v1; v++) {
         const uint64_t b = x[v], len = x[v + 1] - b;
@@ -173,22 +161,17 @@ topk_loop(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0, 
             prefetch_lines(a, pf, ahead);
             pf = ahead > pf ? ahead : pf;
         }
-        /* where this list's record goes */
-        uint64_t *o = out + (idx ? r : v - v0) * rk;
+        uint64_t *o = out + (v - v0) * (uint64_t)K;
         if (pairs && pair_len(len) && v + 1 < v1 && pair_len(x[v + 2] - x[v + 1])) {
             /* this list and the next, both with entries */
             const uint64_t len1 = x[v + 2] - x[v + 1];
             if (idx) {
+                o = out + r * (uint64_t)K;
                 idx[r] = (uint32_t)v;
                 idx[r + 1] = (uint32_t)(v + 1);
                 r += 2;
             }
-            uint64_t *const d = split ? loc : o;
-            nlv += topk_pair(a, w, b, len, x[v + 1], len1, (uint32_t)v, f32, K, d, d + K);
-            if (split) {
-                split_put(loc, K, o, tail + (v - v0) * tk);
-                split_put(loc + K, K, o + 1, tail + (v + 1 - v0) * tk);
-            }
+            nlv += topk_pair(a, w, b, len, x[v + 1], len1, (uint32_t)v, f32, K, o, o + K);
             nl += 2;
             ne += len + len1;
             v++;
@@ -196,14 +179,12 @@ topk_loop(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0, 
         }
         if (idx) {
             const bool keep = len > 0;
-            o = keep ? o : scratch;
+            o = keep ? out + r * (uint64_t)K : scratch;
             *(keep ? idx + r : &spare) = (uint32_t)v;
             r += keep;
         }
-        uint64_t *const d = split ? loc : o;
-        nlv += pairs ? sgk_topk_simd(a + b, w + b, len, (uint32_t)v, f32, K, filter, d)
-                     : topk(a + b, w + b, len, (uint32_t)v, f32, K, filter, d);
-        if (split) split_put(loc, K, o, tail + (v - v0) * tk);
+        nlv += pairs ? sgk_topk_simd(a + b, w + b, len, (uint32_t)v, f32, K, filter, o)
+                     : topk(a + b, w + b, len, (uint32_t)v, f32, K, filter, o);
         nl += len > 0;
         nlong += filter && len > SGK_TOPK_BLOCKS_PAST;
         ne += len;
@@ -215,49 +196,28 @@ topk_loop(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0, 
     return idx ? r : v1 - v0;
 }
 
-/* topk_loop with pairs where topk is the vector code, its calls direct;
- * split where tail is given. */
+/* topk_loop with pairs where topk is the vector code, its calls direct. */
 static uint64_t topk_run(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
                          uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter,
-                         bool prefetch, uint64_t *out, uint32_t *idx, uint64_t *tail,
-                         sgk_topk_tally *t)
+                         bool prefetch, uint64_t *out, uint32_t *idx, sgk_topk_tally *t)
 {
-    const bool pairs = topk_pairs(topk);
-    if (tail && pairs)
-        return topk_loop(x, a, w, v0, v1, topk, f32, K, filter, prefetch, out, idx, tail, t, true,
-                         true);
-    if (tail)
-        return topk_loop(x, a, w, v0, v1, topk, f32, K, filter, prefetch, out, idx, tail, t,
-                         false, true);
-    if (pairs)
-        return topk_loop(x, a, w, v0, v1, topk, f32, K, filter, prefetch, out, idx, NULL, t, true,
-                         false);
-    return topk_loop(x, a, w, v0, v1, topk, f32, K, filter, prefetch, out, idx, NULL, t, false,
-                     false);
+    if (topk_pairs(topk))
+        return topk_loop(x, a, w, v0, v1, topk, f32, K, filter, prefetch, out, idx, t, true);
+    return topk_loop(x, a, w, v0, v1, topk, f32, K, filter, prefetch, out, idx, t, false);
 }
 
 void sgk_topk_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
                     uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter, bool prefetch,
                     uint64_t *out, sgk_topk_tally *t)
 {
-    (void)topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, out, NULL, NULL, t);
+    (void)topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, out, NULL, t);
 }
 
 uint64_t sgk_topk_packed(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
                          uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter,
                          bool prefetch, uint64_t *rec, uint32_t *idx, sgk_topk_tally *t)
 {
-    return topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, rec, idx, NULL, t);
-}
-
-uint64_t sgk_topk_split(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
-                        uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter,
-                        bool prefetch, uint64_t *head, uint32_t *idx, uint64_t *tail,
-                        sgk_topk_tally *t)
-{
-    uint64_t none = 0; /* K == 1: no tail slots, a pointer that is never written */
-    return topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, head, idx,
-                    tail ? tail : &none, t);
+    return topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, rec, idx, t);
 }
 
 #if SGK_HAVE_AVX512

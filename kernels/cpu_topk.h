@@ -109,18 +109,6 @@ uint64_t sgk_topk_packed(const uint64_t *x, const uint32_t *a, const uint32_t *w
                          uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter,
                          bool prefetch, uint64_t *rec, uint32_t *idx, sgk_topk_tally *t);
 
-/* sgk_topk_lists (idx NULL) or sgk_topk_packed (idx set) with each list's
- * slots split in two: slot 0 goes where a record of one slot would
- * (head[v - v0], or packed head[r] with idx[r] = v), the other K - 1 slots
- * to tail[(v - v0)(K - 1) ..] for every v in [v0, v1), an empty list's too
- * (all UINT64_MAX); tail may be NULL when K is 1. The same slots, counts
- * and records as those two. The forest's first round sends the heads at
- * once and the tails after its fill (kernels/mst.cu). */
-uint64_t sgk_topk_split(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
-                        uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter,
-                        bool prefetch, uint64_t *head, uint32_t *idx, uint64_t *tail,
-                        sgk_topk_tally *t);
-
 #ifdef __cplusplus
 }
 #endif

@@ -233,7 +233,7 @@ void sgk_graph_device_arrays(sgk_graph *g, void **x, void **a, void **w);
  * context's accountant and released before return, on success and failure
  * alike; SG_E_NOMEM when the budget is too small (naming the array). */
 
-#define SGK_MAX_STATS 64
+#define SGK_MAX_STATS 48
 typedef struct sgk_stats {
     unsigned n;                          /* counters filled */
     const char *name[SGK_MAX_STATS];     /* string literals */
@@ -340,29 +340,6 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                           uint32_t *v, uint32_t *w, uint64_t *n_edges, sgk_stats *stats,
                           sg_error *err);
 uint64_t sgk_mst_inplace_bytes(uint64_t n, bool weight_order);
-/* The forest's CPU share sends each list's first cache slot during the
- * first round's fill and the other slots after it, beside the round's
- * vertex work (kernels/mst.cu, "the share's tails"); they wait on the
- * host in pinned memory the context keeps: sgk_mst_share_tail_bytes(L)
- * bytes hold L lists' (the L highest vertices', where the threads begin;
- * the chunks below send every slot at once). sgk_share_tail_reserve
- * allocates at least `bytes` of it ahead of the call (the engine does so
- * while it places the graph, so that the pinning is not in the forest's
- * time); sgk_mst_inplace reserves room for every list the threads may
- * take if none was made; SG_E_NOMEM when the host cannot pin that much,
- * and the forest then sends every slot at once. Only chunks sent whole
- * (lists everywhere) leave their tails; packed ones send every slot.
- * Counters "share_tail" (1: the room was there), "share_tail_lists" (the
- * vertices of the chunks that left their tails), "cpu_chunks_tailed"
- * (those chunks), "share_tail_alloc_us" (the reserve made in the call),
- * "cpu_tail_bytes", "first_tail_us" (their copy's device time) and
- * "first_tail_wait_us" (what the round after waited for it, counted in
- * "later_rounds_us"); disable names
- * "share-tail", and "share-tail-room" (the engine's room for a quarter of
- * the planned share's lists, not all and a quarter more: for tests, where
- * the lower chunks then send every slot at once). */
-uint64_t sgk_mst_share_tail_bytes(uint64_t lists);
-sg_status sgk_share_tail_reserve(sgk_ctx *c, size_t bytes, sg_error *err);
 
 typedef enum sgk_sssp_method {
     SGK_SSSP_BUCKETS = 0,     /* work-efficient frontier method (default) */

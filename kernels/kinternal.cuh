@@ -70,11 +70,6 @@ struct sgk_ctx {
     // the host threads' copies out of the staging buffers (microseconds)
     uint64_t dl_wait_us, dl_copy_us;
     char disabled[256];       // SPILLGRAPH_GPU_DISABLE, with commas around: ",a,b,"
-    // the forest CPU share's pinned room for its cache slots past the first
-    // (sgk_share_tail_reserve, kernels/mst.cu), kept and grown, never shrunk
-    void *tail;               // host address (the threads write it)
-    void *tail_dev;           // the same memory, as the device reads it
-    size_t tail_bytes;
 };
 
 // Both staging buffers lent to a caller that queues copies out of them on

@@ -166,7 +166,6 @@ enum {
     C_PSPARSE,      // first round, the device prefix: one-list tiles (as C_SPARSE)
     C_PLOOPT,       // first round, the device prefix: such tiles read whole (C_LOOPT)
     C_RANKT,        // in-place executor: tiles the cache's fills by rank walked (k_hfill)
-    C_TAILB,        // first round: bytes of the CPU share's tails read (k_share_tail)
     C_NCTR
 };
 static_assert(C_LOOPT == C_SPARSE + 1 && C_PLOOPT == C_PSPARSE + 1, "k_hfirst's tile counters");
@@ -1912,38 +1911,6 @@ __global__ void k_share_scatter(const uint32_t *tbl, const uint32_t *idx, const 
     }
 }
 
-// A chunk's heads sent apart from their tails: head[i] (read in place from
-// a pinned staging buffer) is slot 0 of vertex v0 + i.
-__global__ void k_share_heads(const uint64_t *head, uint64_t v0, uint64_t cnt, int K,
-                              uint64_t *__restrict__ vc)
-{
-    for (uint64_t i = gtid(); i < cnt; i += gthreads()) vc[(v0 + i) * (uint64_t)K] = head[i];
-}
-
-// The CPU share's tails after the first round's fill: words g0 .. g0 +
-// cnt of a run of vertices from lo up, K - 1 a vertex (word g is slot 1 +
-// g % (K - 1) of vertex lo + g / (K - 1)), from src[0 .. cnt): a device
-// buffer the copy engine filled, or the pinned room itself (sgk_topk_split
-// wrote them there). Only where the vertex's slot 0 holds an entry (else
-// it has no others, and its tail is stale). Adds the bytes to ctr[C_TAILB].
-__global__ void k_share_tail(const uint64_t *__restrict__ src, uint64_t g0, uint64_t cnt,
-                             uint64_t lo, int K, uint64_t *__restrict__ vc, ull *ctr)
-{
-    const uint64_t tk = (uint64_t)K - 1;
-    uint64_t bytes = 0;
-    for (uint64_t b = gtid() - lane_id(); b < cnt; b += gthreads()) { // warp-uniform trips
-        const uint64_t t = b + lane_id();
-        if (t < cnt) {
-            const uint64_t g = g0 + t, q = g / tk, v = (lo + q) * (uint64_t)K;
-            if (vc[v] != NONE64) {
-                vc[v + 1 + (g - q * tk)] = src[t];
-                bytes += 8;
-            }
-        }
-    }
-    sgk_warp_add(bytes, &ctr[C_TAILB]);
-}
-
 // ------------------------------------------------------------ host helpers
 
 struct Ctx {
@@ -2398,8 +2365,6 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
         sgk_stats_set(stats, "cpu_upload_bytes", 0);
         sgk_stats_set(stats, "cpu_chunks", 0);
         sgk_stats_set(stats, "cpu_chunks_packed", 0);
-        sgk_stats_set(stats, "share_tail", 0);
-        sgk_stats_set(stats, "cpu_tail_bytes", 0);
     }
 }
 
@@ -2412,13 +2377,7 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
 // packed where lists are sparse (below): the lists with entries as records
 // with their vertices, which k_share_scatter reads from the staging buffer
 // into vc; else every vertex's slots are copied (32 bytes each for K = 4,
-// empty or not). With tail (pinned host room for the lists from tail_lo
-// up, K - 1 slots each) a chunk sent whole from tail_lo up sends only slot
-// 0 of a list now (k_share_heads reads them), and the other slots wait in
-// tail by vertex for k_share_tail after the fill (below, "the share's
-// tails"); runs gets those chunks' vertices (adjacent ones merged), tailed
-// their count. (A packed chunk sends every slot: its lists are sparse, and
-// its tails by vertex would be mostly empty lists' room.) Adds the lists with entries, those taken in blocks (the
+// empty or not). Adds the lists with entries, those taken in blocks (the
 // top-K's filter), their entries and the leaving ones, the bytes sent, the
 // chunks sent and of them the packed ones, and the microseconds spent
 // waiting for a staging buffer (its last copy). (Every chunk's pieces in
@@ -2430,16 +2389,12 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
 // thirty-fifth session.)
 static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &mt, uint64_t maxe,
                                 sgk_topk_fn topk, bool f32, bool filter, bool prefetch,
-                                bool packed, bool sparse_only, int K, uint64_t *tail,
-                                uint64_t tail_lo, std::vector<std::pair<uint64_t, uint64_t>> &runs,
-                                uint64_t &tailed, uint64_t *vc,
-                                uint64_t &lists,
+                                bool packed, bool sparse_only, int K, uint64_t *vc, uint64_t &lists,
                                 uint64_t &longs, uint64_t &entries, uint64_t &leaving,
                                 uint64_t &sent, uint64_t &chunks, uint64_t &packs,
                                 uint64_t &wait_us, sg_error *err)
 {
     const uint64_t per = 8 * (uint64_t)K;
-    const uint64_t tk = (uint64_t)K - 1;
     const uint64_t np = 8 * (uint64_t)sh.threads;
     // packed: records, then their vertices, then the pieces' table
     const uint64_t tblb = 8 * np;
@@ -2478,24 +2433,7 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         wait_us += sgk_us_since(tw);
         const uint64_t cnt = v1 - v0;
         uint64_t *out = static_cast<uint64_t *>(stg.buf);
-        // a chunk sent whole (lists everywhere) leaves its tails in the room
-        // if it holds them (the chunks come from n down, so those that do are
-        // the highest ones); a packed one sends every slot
-        uint64_t *const ct = tail && !pack && v0 >= tail_lo ? tail : nullptr;
-        const uint64_t R = ct ? 1 : (uint64_t)K; // slots sent a list now
-        if (ct) {
-            tailed++;
-            if (!runs.empty() && runs.back().first == v1) {
-                runs.back().first = v0; // the run below the last one's
-            } else {
-                try {
-                    runs.emplace_back(v0, v1);
-                } catch (...) {
-                    return sgi_fail(err, SG_E_NOMEM, "the forest's CPU share: its tails' runs");
-                }
-            }
-        }
-        uint32_t *idx = pack ? reinterpret_cast<uint32_t *>(out + maxv * R) : nullptr;
+        uint32_t *idx = pack ? reinterpret_cast<uint32_t *>(out + maxv * (uint64_t)K) : nullptr;
         uint32_t *tbl = pack ? idx + maxv : nullptr;
         // Pieces of about equal work (entries plus vertices, sgk_meet::cuts),
         // not of equal vertices: on a store renumbered by degree the hubs
@@ -2510,11 +2448,7 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         for (uint64_t pc = 0; pc < np; pc++) {
             sgk_topk_tally t = {0, 0, 0, 0};
             const uint64_t at = cut[pc] - v0;
-            if (ct) {
-                uint64_t *const tl = ct + (cut[pc] - tail_lo) * tk;
-                (void)sgk_topk_split(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K, filter,
-                                     prefetch, out + at, nullptr, tl, &t);
-            } else if (pack) {
+            if (pack) {
                 const uint64_t r = sgk_topk_packed(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk,
                                                    f32, K, filter, prefetch, out + at * K,
                                                    idx + at, &t);
@@ -2539,10 +2473,6 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
             SGK_LAUNCHED("k_share_scatter");
             sent += nrec * (per + 4) + tblb;
             packs++;
-        } else if (ct) {
-            k_share_heads<<<grid(c, cnt), BLK, 0, c->copy>>>(out, v0, cnt, K, vc);
-            SGK_LAUNCHED("k_share_heads");
-            sent += cnt * 8;
         } else {
             SGK_TRY(sgk_stage_copy(c, &stg, 0, vc + v0 * (uint64_t)K, cnt * per, err));
             sent += cnt * per;
@@ -2554,41 +2484,7 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
     return sgk_stage_finish(c, nullptr, nullptr, nullptr, err);
 }
 
-// The kernels the first round launches after its fill, loaded now. With
-// CUDA's lazy loading (the default) a kernel's first launch loads it, and
-// that waits for all the device's work: the first round's minima waited
-// for the share's tails' copy beside them, all 20 ms of it
-// (docs/benchmarks.md, thirty-seventh session, call 3). tmp: CUB scratch
-// for a scan of 1 (merge_round's, of the same types, run on nxt and rn).
-static sg_status preload_round(sgk_ctx *c, void *tmp, size_t tmp_bytes, uint32_t *nxt,
-                               uint32_t *rn, sg_error *err)
-{
-    cudaFuncAttributes fa;
-    SGK_CU(cudaFuncGetAttributes(&fa, k_first_minima));
-    SGK_CU(cudaFuncGetAttributes(&fa, k_cpick));
-    SGK_CU(cudaFuncGetAttributes(&fa, k_reset_best));
-    SGK_CU(cudaFuncGetAttributes(&fa, k_reduce1<VertexCands>));
-    SGK_CU(cudaFuncGetAttributes(&fa, k_reduce2<VertexCands>));
-    SGK_CU(cudaFuncGetAttributes(&fa, k_choose));
-    SGK_CU(cudaFuncGetAttributes(&fa, k_record));
-    SGK_CU(cudaFuncGetAttributes(&fa, k_jump));
-    SGK_CU(cudaFuncGetAttributes(&fa, k_rflag));
-    SGK_CU(cudaFuncGetAttributes(&fa, k_rfix));
-    SGK_CU(cudaFuncGetAttributes(&fa, k_newid));
-    SGK_CU(cudaFuncGetAttributes(&fa, k_comp));
-    SGK_CU(cudaFuncGetAttributes(&fa, k_ckeep));
-    SGK_CU(cudaFuncGetAttributes(&fa, k_share_tail));
-    size_t tb = tmp_bytes;
-    SGK_CU(cub::DeviceScan::ExclusiveSum(tmp, tb, nxt, rn, (uint64_t)1, c->stream));
-    return SG_OK;
-}
-
 } // namespace
-
-uint64_t sgk_mst_share_tail_bytes(uint64_t lists)
-{
-    return lists * 3 * sizeof(uint64_t); // K - 1 slots of at most 4
-}
 
 uint64_t sgk_mst_bytes(uint64_t n, uint64_t m)
 {
@@ -2914,7 +2810,6 @@ constexpr uint64_t HYB_CUB = (uint64_t)2 << 20; // CUB scratch bound beyond n / 
 constexpr uint64_t STREAM_MAX = (uint64_t)16 << 20;  // entries per streamed piece, at most
 constexpr uint64_t STREAM_MIN = (uint64_t)4 << 20;   // and at least, on large graphs
 constexpr uint64_t SHARE_TEST_CHUNK = 16; // a CPU chunk's entries with "share-chunks" off
-constexpr uint64_t TAIL_PIECE = (uint64_t)4 << 20; // words of the share's tails a copy (32 MB)
 
 // The first round's timing events, the events that pace its pieces
 // (freed[b]: the walk of the last piece in slot b is done; blocking, so
@@ -2930,14 +2825,8 @@ struct Pipe {
     // the first round's vertex work around its fill (timed): the round's
     // start, the fill joined, the minima, the merge, the keep and select
     cudaEvent_t v[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
-    // the CPU share's tails after the fill (k_share_tail, timed)
-    cudaStream_t ts = nullptr;
-    cudaEvent_t tl0 = nullptr, tl1 = nullptr;
     sg_status open(sg_error *err)
     {
-        SGK_CU(cudaStreamCreateWithFlags(&ts, cudaStreamNonBlocking));
-        SGK_CU(cudaEventCreate(&tl0));
-        SGK_CU(cudaEventCreate(&tl1));
         SGK_CU(cudaEventCreate(&t0));
         SGK_CU(cudaEventCreate(&t1));
         SGK_CU(cudaEventCreate(&r0));
@@ -2955,10 +2844,6 @@ struct Pipe {
     ~Pipe()
     {
         if (s) (void)cudaStreamSynchronize(s);
-        if (ts) (void)cudaStreamSynchronize(ts); // before the cache it writes is freed
-        if (ts) (void)cudaStreamDestroy(ts);
-        if (tl0) (void)cudaEventDestroy(tl0);
-        if (tl1) (void)cudaEventDestroy(tl1);
         for (int b = 0; b < 2; b++) {
             if (ready[b]) (void)cudaEventDestroy(ready[b]);
             if (freed[b]) (void)cudaEventDestroy(freed[b]);
@@ -3461,40 +3346,6 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     const bool sparse_only = !sgk_ctx_disabled(c, "share-sparse");
     uint64_t cpu_sent = 0; // the bytes of the CPU threads' results sent to the device
     uint64_t cpu_chunks = 0, cpu_packed = 0; // their chunks sent, and of them packed
-    // The share's tails. The threads' results are K slots (32 bytes) a list,
-    // about a byte per entry they read on SSCA2 26, and during the fill they
-    // cross the link beside the GPU's own reads of the host lists (8 bytes
-    // an entry), which the link bounds: ~8 of its ~49 GB/s went to them.
-    // The round needs only each list's slot 0 (its minimum, k_first_minima);
-    // the others are the cache for the later rounds. So with pinned room
-    // for them (sgk_share_tail_reserve: the engine's, made while it placed
-    // the graph, or made here) the threads send slot 0 alone during the
-    // fill and leave the other K - 1 in that room (sgk_topk_split);
-    // k_share_tail brings them to vc after the fill, on a stream of its own
-    // beside the round's vertex work, and the next round waits for it.
-    // "share-tail" disabled: every slot during the fill, as before.
-    // The room holds the lists from tail_lo up (the highest, where the
-    // threads begin); a chunk below it sends every slot at once.
-    uint64_t *share_tail = nullptr;
-    uint64_t tail_alloc_us = 0, tail_us = 0, tail_wait_us = 0, tail_lo = n, tailed = 0;
-    uint64_t tail_lists = 0;
-    std::vector<std::pair<uint64_t, uint64_t>> tail_runs; // [v0, v1): lists that left tails
-    sgk_dbuf<uint64_t> tbounce; // the tails' device buffer (the copy engine's pieces)
-    bool tail_pending = false;
-    if (cpu_on && K > 1 && !sgk_ctx_disabled(c, "share-tail")) {
-        if (!c->tail) { // none made ahead: room for every list the threads may take
-            const double ta = sgi_now();
-            sg_error terr;
-            memset(&terr, 0, sizeof terr);
-            (void)sgk_share_tail_reserve(c, sgk_mst_share_tail_bytes(n - share->low), &terr);
-            tail_alloc_us = sgk_us_since(ta);
-        }
-        const uint64_t room = c->tail_bytes / (8 * (uint64_t)(K - 1));
-        if (room > 0) {
-            share_tail = static_cast<uint64_t *>(c->tail);
-            tail_lo = n - share->low < room ? share->low : n - room;
-        }
-    }
     auto first_round = [&](const uint32_t *R, uint64_t nr) -> sg_status {
         sgk_meet mt;
         mt.x = cpu_on ? share->x : nullptr;
@@ -3510,8 +3361,6 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         // ("share-chunks" disabled: at most SHARE_TEST_CHUNK, so that the
         // tests' small graphs give many chunks a share)
         const uint64_t maxe = sgk_ctx_disabled(c, "share-chunks") ? SHARE_TEST_CHUNK : most;
-        // the round's later kernels loaded before the tails' copy can begin
-        if (share_tail) SGK_TRY(preload_round(c, X.tmp.p, X.tmp.n, nxt.p, rn.p, err));
         SGK_CU(cudaEventRecord(pipe.t0, st));
         // The CPU threads' cache entries land on the copy stream: after the
         // cache's clearing and everything else queued on st so far.
@@ -3531,8 +3380,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 c, mt, [&](sg_error *e) { return gpu_first(R, nr, mt, P, e); },
                 [&](sg_error *e) {
                     return cpu_first_fill(c, *share, mt, maxe, topk, f32, filter, prefetch,
-                                          packed, sparse_only, K, share_tail, tail_lo,
-                                          tail_runs, tailed, vc, cpu_lists, cpu_long,
+                                          packed, sparse_only, K, vc, cpu_lists, cpu_long,
                                           cpu_entries, cpu_inter, cpu_sent, cpu_chunks,
                                           cpu_packed, cpu_wait_us, e);
                 },
@@ -3543,46 +3391,6 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         SGK_CU(cudaEventElapsedTime(&ms, pipe.t0, pipe.t1));
         gpu_first_us = (uint64_t)(ms * 1e3f);
         sbuf.release(); // its room goes back to the contraction's bound
-        // The tails, after that release (cudaFree waits for the device's
-        // work, the tails' copy included: docs/benchmarks.md, thirty-seventh
-        // session, call 1). The copy engine brings them in pieces to a device
-        // buffer, each then put in its slots (k_share_tail). (A kernel reading
-        // the pinned room in place, beside the round's vertex work, held that
-        // work back for as long as it ran: call 2.) Without room for the
-        // buffer, that kernel all the same.
-        if (!tail_runs.empty()) {
-            const uint64_t tk = (uint64_t)K - 1;
-            uint64_t words = 0;
-            for (const auto &r : tail_runs) words += (r.second - r.first) * tk;
-            uint64_t piece = words < TAIL_PIECE ? words : TAIL_PIECE;
-            sg_error berr;
-            memset(&berr, 0, sizeof berr);
-            if (piece * 8 > free_room() ||
-                tbounce.alloc(c, piece, "the forest CPU share's tails in transit", &berr) != SG_OK)
-                piece = 0; // no room: read in place
-            SGK_CU(cudaStreamWaitEvent(pipe.ts, pipe.t0, 0)); // after the cache's clearing
-            SGK_CU(cudaEventRecord(pipe.tl0, pipe.ts));
-            const uint64_t *room = static_cast<const uint64_t *>(c->tail);
-            const uint64_t *room_dev = static_cast<const uint64_t *>(c->tail_dev);
-            for (const auto &r : tail_runs) {
-                const uint64_t at = (r.first - tail_lo) * tk, all = (r.second - r.first) * tk;
-                tail_lists += r.second - r.first;
-                for (uint64_t g = 0; g < all; g += piece ? piece : all) {
-                    const uint64_t cnt = piece && all - g > piece ? piece : all - g;
-                    const uint64_t *src = room_dev + at + g;
-                    if (piece) {
-                        SGK_CU(cudaMemcpyAsync(tbounce.p, room + at + g, cnt * 8,
-                                               cudaMemcpyHostToDevice, pipe.ts));
-                        src = tbounce.p;
-                    }
-                    k_share_tail<<<grid(c, cnt), BLK, 0, pipe.ts>>>(src, g, cnt, r.first, K, vc,
-                                                                    dctr);
-                    SGK_LAUNCHED("k_share_tail");
-                }
-            }
-            SGK_CU(cudaEventRecord(pipe.tl1, pipe.ts));
-            tail_pending = true;
-        }
         return SG_OK;
     };
     // A round with the cache: the tree minima from the cached candidates;
@@ -3727,16 +3535,6 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         if (iters == 1) {
             gpu_first_entries = h[C_WALKED];
             first_round_us = round_us;
-            // whatever comes next waits for the tails (the round's time is
-            // taken); their buffer's room goes back
-            if (tail_pending) {
-                const double tw = sgi_now();
-                SGK_CU(cudaStreamWaitEvent(st, pipe.tl1, 0));
-                SGK_CU(cudaEventSynchronize(pipe.tl1));
-                tbounce.release();
-                tail_wait_us = sgk_us_since(tw);
-                later_us += tail_wait_us; // the next round's wait
-            }
         } else {
             later_us += round_us;
         }
@@ -3860,18 +3658,6 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "cpu_upload_bytes", cpu_sent);
     sgk_stats_set(stats, "cpu_chunks", cpu_chunks);
     sgk_stats_set(stats, "cpu_chunks_packed", cpu_packed);
-    if (tail_pending) {
-        float ms = 0.0f;
-        SGK_CU(cudaEventElapsedTime(&ms, pipe.tl0, pipe.tl1));
-        tail_us = (uint64_t)(ms * 1e3f);
-    }
-    sgk_stats_set(stats, "share_tail", share_tail ? 1 : 0);
-    sgk_stats_set(stats, "share_tail_lists", tail_lists);
-    sgk_stats_set(stats, "cpu_chunks_tailed", tailed);
-    sgk_stats_set(stats, "share_tail_alloc_us", tail_alloc_us);
-    sgk_stats_set(stats, "cpu_tail_bytes", h[C_TAILB]);
-    sgk_stats_set(stats, "first_tail_us", tail_us);
-    sgk_stats_set(stats, "first_tail_wait_us", tail_wait_us);
     sgk_stats_set(stats, "gpu_first_entries", gpu_first_entries);
     sgk_stats_set(stats, "first_round_us", first_round_us);
     sgk_stats_set(stats, "dense_trees", dense ? 1 : 0);

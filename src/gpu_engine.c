@@ -543,30 +543,6 @@ static bool cpu_share(const sg_run *run, const sg_graph *g, bool planned, sgk_cp
     return true;
 }
 
-/* The forest CPU share's pinned room for its cache tails (kernels/gpu.h,
- * sgk_share_tail_reserve), made while the graph is placed: its time goes
- * to "load" (counter "share_tail_reserve_us"), not to the forest's. Room
- * for the planned share's lists and a quarter more, as the split moves
- * (at most every list the threads may take); the chunks past it send
- * every slot at once ("share-tail-room" disabled: room for a quarter of
- * the planned lists, for tests). Without the room (the host cannot pin it: counter
- * "share_tail_reserve_failed") the forest tries once more itself, for
- * every list it may take, and otherwise goes without. */
-static void share_tail_room(sg_run *run, sgk_ctx *c, uint64_t n, const sgk_cpu_share *sh)
-{
-    if (sgk_ctx_disabled(c, "share-tail") || sh->from >= n) return;
-    const double t0 = sgi_now();
-    const uint64_t planned = n - sh->from, most = n - sh->low;
-    uint64_t lists = planned + planned / 4 < most ? planned + planned / 4 : most;
-    if (sgk_ctx_disabled(c, "share-tail-room")) lists = planned / 4 ? planned / 4 : 1;
-    sg_error e = {0};
-    const bool ok = sgk_share_tail_reserve(c, sgk_mst_share_tail_bytes(lists), &e) == SG_OK;
-    const double dt = sgi_now() - t0;
-    sg_run_set(run, "share_tail_reserve_us", (uint64_t)llround(dt * 1e6));
-    sg_run_set(run, "share_tail_reserve_failed", ok ? 0 : 1);
-    run->seconds[SG_PHASE_LOAD] += dt;
-}
-
 sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error *err)
 {
     sgk_ctx *c = NULL;
@@ -575,15 +551,14 @@ sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error 
     SG_TRY(ctx_get(run, &c, err));
     const bool hybrid = run->backend == SG_BACKEND_HYBRID;
     SG_TRY(dgraph_for(run, c, g, SGI_ALGO_MST, false, err));
-    sgk_cpu_share share;
-    const bool shared = hybrid && cpu_share(run, g, true, &share);
-    if (shared) share_tail_room(run, c, g->n, &share);
     const double t0 = sgi_now();
     sgi_run_progress(run, "compute", 0.0);
     SG_ALLOC(f, sgi_forest_alloc(g->n, g->n ? g->n - 1 : 0, g->wt), err, "the forest");
     sgk_stats stats;
     memset(&stats, 0, sizeof stats);
     uint64_t ne = 0;
+    sgk_cpu_share share;
+    const bool shared = hybrid && cpu_share(run, g, true, &share);
     const double t1 = sgi_now();
     if (g->n > 0 && hybrid)
         SG_TRY(sgk_mst_inplace(c, DGRAPH(run), shared ? &share : NULL, f->u, f->v, f->w, &ne,

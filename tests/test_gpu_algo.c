@@ -1393,10 +1393,7 @@ static void test_hybrid_splits(void **state)
  * has it, lists of 17-64 entries two neighbours together or, "topk-pairs"
  * off, one at a time) or scalar ("topk-simd" off), its lists prefetched or
  * not ("topk-prefetch" off), in chunks of at most 16 entries, many to a share
- * ("share-chunks" off), its lists' slots past the first sent after the
- * fill (by default, a quarter of its lists' with "share-tail-room" off)
- * or with the first ("share-tail" off), and without it ("cpu-share" off);
- * beside it the
+ * ("share-chunks" off), and without it ("cpu-share" off); beside it the
  * GPU's pieces are copied on the context's copy stream in small pieces, or
  * ("dma-queue" off) on a stream of their own. The GPU's streamed pieces
  * are W whole and A for the tiles that span lists, a tile of one list
@@ -1445,48 +1442,46 @@ static void test_hybrid_forest_cache(void **state)
                                         "fill-rank,contract",
                                         "share-chunks",
                                         "topk-pairs",
-                                        "share-chunks,dynamic-split",
-                                        "share-tail",
-                                        "share-chunks,share-tail-room"};
+                                        "share-chunks,dynamic-split"};
     enum { NMODES = sizeof modes / sizeof modes[0] };
-    static const uint64_t slots_want[NMODES] = {4, 4, 1, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-                                                4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+    static const uint64_t slots_want[NMODES] = {4, 4, 1, 0, 4, 4, 4, 4, 4, 4, 4, 4,
+                                                4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
     static const bool refills_want[NMODES] = {false, true, true, false, false, false, false,
                                               false, false, false, false, false, true, false,
                                               false, false, false, false, false, false, true,
-                                              false, false, false, false, false};
+                                              false, false, false};
     static const bool cpu_want[NMODES] = {true, true, true, false, false, false, false,
                                           true, true, true, true, true, true, true,
                                           true, false, true, true, true, true, true,
-                                          true, true, true, true, true};
+                                          true, true, true};
     /* the GPU's host-resident first-round entries go through the streamed
      * pieces (DMA, or the copy kernel with dma-pull disabled) */
     static const bool stream_want[NMODES] = {false, false, false, false, true, true, false,
                                              false, false, false, false, false, false, false,
                                              false, true, false, false, false, false, false,
-                                             false, false, false, false, false};
+                                             false, false, false};
     static const bool stream_may[NMODES] = {true, true, true, false, true, true, false,
                                             true, false, true, true, true, true, true,
                                             true, true, true, true, true, true, true,
-                                            true, true, true, true, true};
+                                            true, true, true};
     /* tiles of one list with A read at their candidates: surely with every
      * list streamed by the GPU (on the medium graphs' hubs), never with
      * "weights-first" off */
     static const bool sparse_want[NMODES] = {false, false, false, false, true, true, false,
                                              false, false, false, false, false, false, false,
                                              false, false, false, false, false, false, false,
-                                             false, false, false, false, false};
+                                             false, false, false};
     static const bool sparse_may[NMODES] = {true, true, true, false, true, true, false,
                                             true, false, true, true, true, true, true,
                                             false, false, true, true, true, true, true,
-                                            true, true, true, true, true};
+                                            true, true, true};
     /* the same in the device prefix: surely by default (the medium hubs on
      * the device at splits 8/8 and 4/8), never without the cache, with
      * "weights-first" or "prefix-first" off */
     static const bool prefix_may[NMODES] = {true, true, true, false, true, true, true,
                                             true, true, true, true, true, true, true,
                                             false, false, true, true, false, true, true,
-                                            true, true, true, true, true};
+                                            true, true, true};
     /* the CPU threads take long lists in blocks (the top-K's filter) unless
      * "topk-filter" is disabled: surely with the plan's fixed split, which
      * gives them the last vertex, the hub of "hub-last" (on the medium
@@ -1494,11 +1489,11 @@ static void test_hybrid_forest_cache(void **state)
     static const bool blocks_may[NMODES] = {true, true, true, false, false, false, false,
                                             true, true, false, true, true, true, true,
                                             true, false, true, true, true, true, true,
-                                            true, true, true, true, true};
+                                            true, true, true};
     static const bool blocks_want[NMODES] = {false, false, false, false, false, false, false,
                                              true, false, false, false, false, false, false,
                                              false, false, false, false, false, false, false,
-                                             false, false, true, false, false};
+                                             false, false, true};
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     char what[300];
     for (int mi = 0; mi < NMODES; mi++) {
@@ -1512,18 +1507,7 @@ static void test_hybrid_forest_cache(void **state)
         const bool packed = !modes[mi] || !strstr(modes[mi], "share-packed");
         const bool all_packed = modes[mi] && strstr(modes[mi], "share-sparse");
         const bool rank_off = modes[mi] && strstr(modes[mi], "fill-rank");
-        /* the share's tails (slots past the first) of the chunks sent whole
-         * wait in pinned room and go after the fill, unless "share-tail" is
-         * disabled; with "share-tail-room" disabled the room holds a quarter
-         * of the planned lists, and the lower chunks send every slot at
-         * once; packed chunks always do */
-        const bool tail_off = modes[mi] && strstr(modes[mi], "share-tail") &&
-                              !strstr(modes[mi], "share-tail-room");
-        const bool small_room = modes[mi] && strstr(modes[mi], "share-tail-room");
-        /* with the plan's fixed split the threads take the planned share,
-         * which the room holds whole */
-        const bool fixed = modes[mi] && strstr(modes[mi], "dynamic-split");
-        uint64_t rank_total = 0, tail_total = 0, mixed_runs = 0, whole_total = 0;
+        uint64_t rank_total = 0;
         uint64_t chunks_total = 0, packed_total = 0, chunks_most = 0;
         uint64_t later_refills = 0, cpu_total = 0, pieces_total = 0, long_total = 0;
         uint64_t sparse_total = 0, prefix_total = 0;
@@ -1545,8 +1529,7 @@ static void test_hybrid_forest_cache(void **state)
                         uint64_t slots = 0, refilled = 0, iters = 0, cpu_lists = 0, pieces = 0,
                                  streamed = 0, hostb = 0, cpu_ent = 0, gpu_ent = 0, longs = 0,
                                  sparse = 0, loops = 0, sent = 0, chunks = 0, packs = 0,
-                                 psparse = 0, ploops = 0, rtiles = 0, tail_on = 0, tail_b = 0,
-                                 tailed = 0, tail_lists = 0;
+                                 psparse = 0, ploops = 0, rtiles = 0;
                         if (!tu_counter(run, "cache_slots", &slots) ||
                             !tu_counter(run, "cpu_long_lists", &longs) ||
                             !tu_counter(run, "lists_refilled", &refilled) ||
@@ -1564,11 +1547,7 @@ static void test_hybrid_forest_cache(void **state)
                             !tu_counter(run, "cpu_chunks_packed", &packs) ||
                             !tu_counter(run, "prefix_sparse_tiles", &psparse) ||
                             !tu_counter(run, "prefix_loop_tiles", &ploops) ||
-                            !tu_counter(run, "rank_fill_tiles", &rtiles) ||
-                            !tu_counter(run, "share_tail", &tail_on) ||
-                            !tu_counter(run, "cpu_tail_bytes", &tail_b) ||
-                            !tu_counter(run, "cpu_chunks_tailed", &tailed) ||
-                            !tu_counter(run, "share_tail_lists", &tail_lists))
+                            !tu_counter(run, "rank_fill_tiles", &rtiles))
                             fail_msg("%s: no cache_slots / lists_refilled / iterations / "
                                      "cpu_lists / first-round / streamed counters",
                                      what);
@@ -1615,36 +1594,14 @@ static void test_hybrid_forest_cache(void **state)
                                      what, (unsigned long long)cpu_lists,
                                      (unsigned long long)with_edges);
                         cpu_total += cpu_lists;
-                        /* the tails: with a cache of more slots than one and a
-                         * CPU share, chunks sent whole from the top down; what
-                         * went after the fill is K - 1 slots a list at most */
-                        const uint64_t tk = slots > 1 ? 8 * (slots - 1) : 1;
-                        if ((tail_off && tail_on) ||
-                            (!tail_off && slots > 1 && cpu_lists > 0 && !tail_on) ||
-                            tailed + packs > chunks || (tailed > 0) != (tail_lists > 0) ||
-                            tail_b % tk != 0 || tail_b / tk > cpu_lists ||
-                            (tailed == 0 && tail_b > 0) ||
-                            (fixed && !small_room && tail_on && tailed + packs != chunks))
-                            fail_msg("%s: the share's tails %s: %llu bytes of %llu chunks (of "
-                                     "%llu) from %llu lists up, %llu lists in all",
-                                     what, tail_on ? "on" : "off", (unsigned long long)tail_b,
-                                     (unsigned long long)tailed, (unsigned long long)chunks,
-                                     (unsigned long long)tail_lists,
-                                     (unsigned long long)cpu_lists);
-                        tail_total += tail_b;
-                        mixed_runs += tailed > 0 && tailed + packs < chunks;
-                        whole_total += chunks - packs;
-                        /* a record: K slots (one where the chunk left its
-                         * tails), and its vertex when packed */
-                        const uint64_t per = tailed == chunks && tail_on ? 8 : 8 * slots;
-                        const uint64_t rec = per + (all_packed ? 4 : 0);
-                        const uint64_t tbl = all_packed ? 128 : per > 0 ? per : 1;
+                        const uint64_t rec = 8 * slots + (all_packed ? 4 : 0);
+                        const uint64_t tbl = all_packed ? 128 : slots > 0 ? 8 * slots : 1;
                         const bool chunks_ok = all_packed ? packs == chunks
                                                : packed   ? packs <= chunks && (chunks > 0) == (packs > 0)
                                                           : packs == 0;
-                        if (sent < cpu_lists * 8 * (tail_on ? 1 : slots) || !chunks_ok ||
+                        if (sent < cpu_lists * 8 * slots || !chunks_ok ||
                             (packed && (cpu_lists > 0) != (chunks > 0)) ||
-                            ((all_packed || !packed) && (tailed == 0 || tailed == chunks) &&
+                            ((all_packed || !packed) &&
                              (sent < cpu_lists * rec || (sent - cpu_lists * rec) % tbl != 0 ||
                               (all_packed && (sent - cpu_lists * rec) / tbl != chunks))))
                             fail_msg("%s: the CPU threads sent %llu bytes for %llu lists in %llu "
@@ -1699,13 +1656,6 @@ static void test_hybrid_forest_cache(void **state)
                      (unsigned long long)chunks_most);
         if (stream_want[mi] && pieces_total == 0)
             fail_msg("disabled: %s: no first-round piece was streamed", modes[mi]);
-        if (!tail_off && slots_want[mi] > 1 && whole_total > 0 && tail_total == 0)
-            fail_msg("disabled: %s: no tail went after the fill", modes[mi] ? modes[mi] : "none");
-        /* a quarter of the plan's share in the room, in chunks of at most
-         * 16 entries: some share both left tails and sent whole chunks */
-        if (small_room && mixed_runs == 0)
-            fail_msg("disabled: %s: no share both left its tails and sent every slot",
-                     modes[mi]);
         if (sparse_want[mi] && !small_only && sparse_total == 0) /* hubs of 2,999 entries */
             fail_msg("disabled: %s: no streamed tile of one list read A at its candidates",
                      modes[mi]);

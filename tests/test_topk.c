@@ -114,9 +114,7 @@ static void test_topk_versions(void **state)
  * whole and in pieces, with and without its prefetch, both top-K versions
  * (the vector one also never paired, sgk_topk_simd_single): the same
  * slots and counts as topk list by list; sgk_topk_packed in the same
- * pieces: the lists with entries only, in order, with their vertices;
- * sgk_topk_split, by vertex and packed: each list's slot 0 where a record
- * of one slot goes and the others by vertex, nothing written past them. */
+ * pieces: the lists with entries only, in order, with their vertices. */
 static void test_topk_lists(void **state)
 {
     (void)state;
@@ -210,45 +208,6 @@ static void test_topk_lists(void **state)
                         for (uint64_t z = r; z < NV; z++) assert_int_equal(pidx[z], 0xcdcdcdcdu);
                     }
                     assert_memory_equal(&tk, &want_t, sizeof tk);
-                    /* split, by vertex and packed, in the same pieces: slot 0
-                     * where a one-slot record goes, the others by vertex */
-                    for (int pk = 0; pk < 2; pk++) {
-                        sgk_topk_tally ts = {0, 0, 0, 0};
-                        for (size_t i = 0; i + 1 < sizeof cuts / sizeof cuts[0]; i++) {
-                            const uint64_t c0 = cuts[i], c1 = cuts[i + 1];
-                            memset(part, 0xcd, NV * 4 * sizeof *part);
-                            memset(got, 0xab, NV * 4 * sizeof *got);
-                            memset(pidx, 0xcd, NV * sizeof *pidx);
-                            const uint64_t r =
-                                sgk_topk_split(x, a, w, c0, c1, fn, f32, K, true, pf, part,
-                                               pk ? pidx : NULL, K > 1 ? got : NULL, &ts);
-                            uint64_t q = 0;
-                            for (uint64_t v = c0; v < c1; v++) {
-                                const uint64_t *wv = want + v * (uint64_t)K;
-                                const uint64_t *tl = got + (v - c0) * (uint64_t)(K - 1);
-                                for (int s = 1; s < K; s++)
-                                    if (tl[s - 1] != wv[s])
-                                        fail_msg("split%s, f32 %d, K %d, %s: list %llu slot %d "
-                                                 "%llx, want %llx", pk ? ", packed" : "", f32, K,
-                                                 vec == 2 ? "vector, no pairs"
-                                                 : vec    ? "vector"
-                                                          : "scalar",
-                                                 (unsigned long long)v, s,
-                                                 (unsigned long long)tl[s - 1],
-                                                 (unsigned long long)wv[s]);
-                                if (pk && x[v + 1] == x[v]) continue;
-                                assert_int_equal(part[q], wv[0]);
-                                if (pk) assert_int_equal(pidx[q], v);
-                                q++;
-                            }
-                            assert_int_equal(r, pk ? q : c1 - c0);
-                            for (uint64_t z = q; z < NV * 4; z++)
-                                assert_true(part[z] == 0xcdcdcdcdcdcdcdcdull);
-                            for (uint64_t z = (c1 - c0) * (uint64_t)(K - 1); z < NV * 4; z++)
-                                assert_true(got[z] == 0xababababababababull);
-                        }
-                        assert_memory_equal(&ts, &want_t, sizeof ts);
-                    }
                 }
             }
     }
