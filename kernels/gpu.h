@@ -333,9 +333,8 @@ typedef struct sgk_cpu_share {
  * "topk-filter" (every list entry by entry), "topk-simd" (the CPU's top-K
  * scalar instead of AVX-512, kernels/cpu_topk.h), "topk-pairs" (its
  * lists of 17-64 entries one at a time, not two neighbours together),
- * "topk-prefetch" (its
- * lists read without software prefetch), "walk-batch" (the walks'
- * reads entry by entry rather than a tile's issued together). */
+ * "topk-prefetch" (its lists read without software prefetch), "walk-batch"
+ * (the walks' reads entry by entry rather than a tile's issued together). */
 sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *share, uint32_t *u,
                           uint32_t *v, uint32_t *w, uint64_t *n_edges, sgk_stats *stats,
                           sg_error *err);

@@ -1600,10 +1600,10 @@ __global__ void k_cpick(uint64_t ns, const uint32_t *__restrict__ scan,
 // and at most one gather of comp instead of five launches with warp
 // matches and atomics. R-MAT 26 at 6G (34 M trees): 1.7 ms where those
 // took 5.0; SSCA2 26 (67 M): minima and merge 21.8 to 14.6 ms
-// (docs/benchmarks.md, thirty-second session). The tree of scan[i] is i: with dense ids its
-// rank, else (k == n) every vertex has a list and its id is its tree's.
-// ident (k == n): so is the neighbour's, and the gather of comp goes
-// (SSCA2 26: 3.35 to 1.46 ms, 67 M random reads fewer).
+// (docs/benchmarks.md, thirty-second session). The tree of scan[i] is i:
+// with dense ids its rank, else (k == n) every vertex has a list and its
+// id is its tree's. ident (k == n): so is the neighbour's, and the gather
+// of comp goes (SSCA2 26: 3.35 to 1.46 ms, 67 M random reads fewer).
 __global__ void k_first_minima(uint64_t ns, const uint32_t *__restrict__ scan,
                                const uint32_t *__restrict__ comp, const uint64_t *__restrict__ vc,
                                int K, bool ident, uint64_t *bestA, uint32_t *bestB,
@@ -2769,12 +2769,12 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // (the first round reads host lists in place), dma-pull (its pieces copied
 // by a kernel, not DMA), dma-queue (DMA pieces beside a CPU share on a
 // stream of their own, up to STREAM_MAX entries), topk-filter (the CPU
-// share's long lists entry by entry, not in filtered blocks), topk-simd (the CPU share's top-K scalar,
-// not AVX-512), topk-pairs (its lists of 17-64 entries one at a time, not
-// two neighbours together), topk-prefetch (its lists read on demand misses and the
-// hardware's prefetch alone), share-chunks (the CPU share's chunks of at
-// most 16 entries past their first vertex, not a streamed piece's: a test
-// mode), walk-batch (each lane's reads of a walk tile one after the
+// share's long lists entry by entry, not in filtered blocks), topk-simd
+// (the CPU share's top-K scalar, not AVX-512), topk-pairs (its lists of
+// 17-64 entries one at a time, not two neighbours together), topk-prefetch
+// (its lists read on demand misses and the hardware's prefetch alone),
+// share-chunks (the CPU share's chunks of at most 16 entries past their
+// first vertex, not a streamed piece's: a test mode), walk-batch (each lane's reads of a walk tile one after the
 // other, not issued together), contract, weight-order (lists in weight
 // order read whole, as any), heads-rule (their heads read on a graph
 // without hubs too), fill-rank (the cache's fills without hubs by k_hwalk's
