@@ -143,6 +143,7 @@ extern "C" sg_status sgk_calibrate(int index, uint64_t bytes, int threads, sgk_c
         return sgi_fail(err, SG_E_INVALID, "calibration buffer %llu bytes: at least 16 MiB",
                         (unsigned long long)bytes);
     memset(out, 0, sizeof *out);
+    sgk_cuda_start();
     SGK_CU(cudaSetDevice(index));
     size_t free_b = 0, total_b = 0;
     SGK_CU(cudaMemGetInfo(&free_b, &total_b));

@@ -101,6 +101,7 @@ static sg_status ctx_init(sgk_ctx *c, int index, uint64_t budget, sg_error *err)
 {
     cudaDeviceProp p;
     size_t free_b = 0, total_b = 0;
+    sgk_cuda_start();
     SGK_CU(cudaGetDeviceProperties(&p, index));
     SGK_CU(cudaSetDevice(index));
     SGK_CU(cudaMemGetInfo(&free_b, &total_b));

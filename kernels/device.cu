@@ -1,8 +1,11 @@
 // Device discovery and a self-test: the first CUDA code of spillgraph,
 // reached from src/ through kernels/gpu.h.
+#include <cuda.h> // CUmoduleLoadingMode (the driver's call is reached through the runtime)
 #include <cuda_runtime.h>
 
+#include <mutex>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpu.h"
@@ -18,8 +21,39 @@
         }                                                                                 \
     } while (0)
 
+static void module_loading_default(void)
+{
+    // setenv's last argument 0: a mode the user named stays
+    if (!getenv("CUDA_MODULE_LOADING")) (void)setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+}
+
+extern "C" void sgk_cuda_start(void)
+{
+    static std::once_flag once;
+    std::call_once(once, module_loading_default);
+}
+
+extern "C" const char *sgk_module_loading(void)
+{
+    sgk_cuda_start();
+    typedef CUresult (*get_mode_fn)(CUmoduleLoadingMode *);
+    void *fn = nullptr;
+    cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+    // cuModuleGetLoadingMode came with CUDA 11.7
+    if (cudaGetDriverEntryPointByVersion("cuModuleGetLoadingMode", &fn, 11070, cudaEnableDefault,
+                                         &q) != cudaSuccess ||
+        q != cudaDriverEntryPointSuccess || !fn) {
+        (void)cudaGetLastError();
+        return "unknown";
+    }
+    CUmoduleLoadingMode m;
+    if (reinterpret_cast<get_mode_fn>(fn)(&m) != CUDA_SUCCESS) return "unknown";
+    return m == CU_MODULE_EAGER_LOADING ? "eager" : m == CU_MODULE_LAZY_LOADING ? "lazy" : "unknown";
+}
+
 extern "C" int sgk_device_count(void)
 {
+    sgk_cuda_start();
     int n = 0;
     if (cudaGetDeviceCount(&n) != cudaSuccess) {
         (void)cudaGetLastError(); // clear the sticky "no device" error
@@ -35,6 +69,7 @@ extern "C" sg_status sgk_device_query(int index, sgk_device_info *out, sg_error 
     sgk_device_info info;
     size_t free_b = 0, total_b = 0;
     memset(&info, 0, sizeof info);
+    sgk_cuda_start();
     CU_TRY(cudaGetDeviceProperties(&p, index));
     CU_TRY(cudaSetDevice(index));
     CU_TRY(cudaMemGetInfo(&free_b, &total_b));
@@ -48,6 +83,7 @@ extern "C" sg_status sgk_device_query(int index, sgk_device_info *out, sg_error 
     info.total_bytes = total_b;
     info.free_bytes = free_b;
     info.l2_bytes = (uint64_t)p.l2CacheSize;
+    snprintf(info.module_loading, sizeof info.module_loading, "%s", sgk_module_loading());
     *out = info;
 fail:
     return st;
@@ -67,6 +103,7 @@ extern "C" sg_status sgk_selftest(int index, size_t n, double *gbps, sg_error *e
     cudaEvent_t t0 = NULL, t1 = NULL;
     float ms = 0;
     size_t bytes = n * sizeof(uint32_t);
+    sgk_cuda_start();
     CU_TRY(cudaSetDevice(index));
     CU_TRY(cudaMallocHost((void **)&h, bytes));
     CU_TRY(cudaMalloc((void **)&d, bytes));
@@ -97,6 +134,7 @@ fail:
 
 extern "C" sg_status sgk_host_alloc(size_t bytes, void **out, sg_error *err)
 {
+    sgk_cuda_start();
     sg_status st = SG_OK;
     void *p = NULL;
     CU_TRY(cudaHostAlloc(&p, bytes ? bytes : 1, cudaHostAllocPortable | cudaHostAllocMapped));
@@ -112,6 +150,7 @@ extern "C" void sgk_host_free(void *p)
 
 extern "C" sg_status sgk_managed_alloc(int device, size_t bytes, void **out, sg_error *err)
 {
+    sgk_cuda_start();
     sg_status st = SG_OK;
     void *p = NULL;
     cudaMemLocation host_loc, dev_loc;
@@ -138,6 +177,7 @@ extern "C" void sgk_managed_free(void *p)
 
 extern "C" sg_status sgk_host_register(void *p, size_t bytes, sg_error *err)
 {
+    sgk_cuda_start();
     sg_status st = SG_OK;
     CU_TRY(cudaHostRegister(p, bytes ? bytes : 1, cudaHostRegisterPortable | cudaHostRegisterMapped));
 fail:
@@ -146,6 +186,7 @@ fail:
 
 extern "C" sg_status sgk_host_pin(int device, void *p, size_t bytes, sg_error *err)
 {
+    sgk_cuda_start();
     sg_status st = SG_OK;
     CU_TRY(cudaSetDevice(device));
     st = sgk_host_register(p, bytes, err);

@@ -34,7 +34,24 @@ typedef struct sgk_device_info {
     uint64_t free_bytes;
     uint64_t l2_bytes;
     int driver_version, runtime_version;
+    char module_loading[8]; /* "eager", "lazy" or "unknown": sgk_module_loading() */
 } sgk_device_info;
+
+/* Called before the process's first CUDA call (each sgk_ entry point that
+ * can be the first calls it): unless the environment already names a mode,
+ * sets CUDA_MODULE_LOADING=EAGER, so that every kernel is loaded when the
+ * context is made. Under CUDA's default lazy loading a kernel's first
+ * launch loads it, and the load waits for all the device's work: a first
+ * launch on one stream beside a pipeline on another drains the pipeline
+ * (the forest's first round on SSCA2 26 took 12-23 ms longer lazily,
+ * docs/benchmarks.md, thirty-eighth session). Without effect when the host
+ * program made its own CUDA calls first. */
+void sgk_cuda_start(void);
+
+/* The module loading mode in effect, as the driver reports it
+ * (cuModuleGetLoadingMode): "eager", "lazy", or "unknown" when the driver
+ * cannot say (no driver, or one without the call). */
+const char *sgk_module_loading(void);
 
 /* Number of usable CUDA devices; 0 when there is none or no driver (that is
  * not an error: the CPU path runs). */

@@ -59,6 +59,7 @@ void sg_run_device_report(const sg_run *r, sg_device_report *out)
     out->used = true;
     out->index = sgk_ctx_device_index(CTX(r));
     snprintf(out->name, sizeof out->name, "%s", sgk_ctx_device_name(CTX(r)));
+    snprintf(out->module_loading, sizeof out->module_loading, "%s", sgk_module_loading());
     out->budget = m.budget;
     out->peak_bytes = m.peak;
     out->in_use = m.in_use;

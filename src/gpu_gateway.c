@@ -43,6 +43,7 @@ sg_status sg_gpu_info_get(int index, sg_gpu_info *out, sg_error *err)
     g.l2_bytes = d.l2_bytes;
     g.driver_version = d.driver_version;
     g.runtime_version = d.runtime_version;
+    memcpy(g.module_loading, d.module_loading, sizeof g.module_loading);
     *out = g;
     return SG_OK;
 #else

@@ -265,6 +265,7 @@ typedef struct sg_device_report {
     uint64_t upload_bytes;    /* graph bytes copied to the device */
     double upload_seconds;    /* copy engine busy time for them (cudaEvent timing) */
     char fallback[160];       /* why auto ran the last algorithm on the cpu, or "" */
+    char module_loading[8];   /* as sg_gpu_info's, when used */
 } sg_device_report;
 SG_API void sg_run_device_report(const sg_run *r, sg_device_report *out);
 
@@ -643,6 +644,11 @@ typedef struct sg_gpu_info {
     int sm_count;
     uint64_t total_bytes, free_bytes, l2_bytes;
     int driver_version, runtime_version;
+    /* CUDA's module loading in this process: "eager" (spillgraph's default,
+     * set through CUDA_MODULE_LOADING before its first CUDA call unless the
+     * environment names a mode; a kernel's first launch under lazy loading
+     * waits for all the device's work), "lazy", or "unknown" */
+    char module_loading[8];
 } sg_gpu_info;
 
 /* True when this build has the GPU path (built with CUDA). */

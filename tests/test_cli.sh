@@ -181,6 +181,14 @@ grep_in out '"used_mapped":true' "scan of a cached store decodes from the mappin
 expect 0 "devices" devices
 expect 0 "devices --json" devices --json
 json_ok "devices --json is JSON"
+# with a GPU: eager module loading by default, and a mode the user names kept
+if grep -qF '"count":0' out; then
+    pass "devices: module loading (no GPU: not checked)"
+else
+    grep_in out '"module_loading":"eager"' "devices: kernels loaded eagerly by default"
+    CUDA_MODULE_LOADING=LAZY expect 0 "devices, CUDA_MODULE_LOADING=LAZY" devices --json
+    grep_in out '"module_loading":"lazy"' "devices: CUDA_MODULE_LOADING=LAZY kept"
+fi
 
 # ------------------------------------------------------------ gen ssca2, uniform, grid
 check_help gen -- ssca2 uniform grid

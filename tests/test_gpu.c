@@ -3,9 +3,28 @@
 #include "testutil.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "spillgraph.h"
+
+/* CUDA_MODULE_LOADING as main found it, before the first CUDA call */
+static const char *user_loading;
+
+/* Eager unless the environment named a mode: the library sets it before its
+ * first CUDA call, and the driver reports the mode in effect. */
+static void module_loading(void **state)
+{
+    (void)state;
+    sg_gpu_info g;
+    sg_error err = {0};
+    assert_int_equal(sg_gpu_info_get(0, &g, &err), SG_OK);
+    print_message("module loading %s (CUDA_MODULE_LOADING was %s)\n", g.module_loading,
+                  user_loading ? user_loading : "unset");
+    if (!user_loading) assert_string_equal(g.module_loading, "eager");
+    else if (strcmp(user_loading, "LAZY") == 0) assert_string_equal(g.module_loading, "lazy");
+    else if (strcmp(user_loading, "EAGER") == 0) assert_string_equal(g.module_loading, "eager");
+}
 
 static void device_facts(void **state)
 {
@@ -44,11 +63,25 @@ int main(void)
         fprintf(stderr, "skipped: built without CUDA\n");
         return 77;
     }
-    if (sg_gpu_count() == 0) {
+    /* The first CUDA call (sg_gpu_count) sets eager loading unless the user
+     * named a mode; checked here, with or without a GPU, and a mode the user
+     * named is kept. */
+    user_loading = getenv("CUDA_MODULE_LOADING");
+    char *named = user_loading ? strdup(user_loading) : NULL;
+    user_loading = named;
+    const int count = sg_gpu_count();
+    const char *now = getenv("CUDA_MODULE_LOADING");
+    if (!now || strcmp(now, named ? named : "EAGER") != 0) {
+        fprintf(stderr, "CUDA_MODULE_LOADING is '%s' after the first CUDA call, not '%s'\n",
+                now ? now : "(unset)", named ? named : "EAGER");
+        return 1;
+    }
+    if (count == 0) {
         fprintf(stderr, "skipped: no GPU\n");
         return 77;
     }
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(module_loading),
         cmocka_unit_test(device_facts),
         cmocka_unit_test(selftest_round_trip),
     };

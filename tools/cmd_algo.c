@@ -505,6 +505,7 @@ static void json_head(const algo *a, cli_json *j)
         cli_json_object(j, "device");
         cli_json_int(j, "index", d.index);
         cli_json_str(j, "name", d.name);
+        cli_json_str(j, "module_loading", d.module_loading);
         cli_json_u64(j, "budget", d.budget);
         cli_json_u64(j, "peak_bytes", d.peak_bytes);
         cli_json_u64(j, "upload_bytes", d.upload_bytes);

@@ -959,6 +959,7 @@ int cmd_devices(int argc, char **argv, const cli_env *env)
             cli_json_u64(&j, "l2_bytes", g.l2_bytes);
             cli_json_int(&j, "driver_version", g.driver_version);
             cli_json_int(&j, "runtime_version", g.runtime_version);
+            cli_json_str(&j, "module_loading", g.module_loading);
             if (selftest) {
                 cli_json_object(&j, "selftest");
                 cli_json_bool(&j, "ok", tst == SG_OK);
@@ -980,6 +981,7 @@ int cmd_devices(int argc, char **argv, const cli_env *env)
         printf("  L2 cache            %s\n", cli_bytes(g.l2_bytes).s);
         printf("  driver / runtime    CUDA %s / %s\n", cuda_version(g.driver_version).s,
                cuda_version(g.runtime_version).s);
+        printf("  kernels loaded      %s (CUDA_MODULE_LOADING)\n", g.module_loading);
         if (selftest) {
             if (tst == SG_OK)
                 printf("  self-test           %s round trip ok, host to device %.1f GB/s\n",
