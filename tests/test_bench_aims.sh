@@ -65,13 +65,16 @@ grep_in out "SSSP at least 5x the CPU: no runs" "fallback runs counted in no ver
 python3 - <<'PY'
 import json
 
-def run(cmd, backend, compute, pre=0.0, budget=None, peak=None, first_us=None, host=None):
+def run(cmd, backend, compute, pre=0.0, budget=None, peak=None, first_us=None, host=None,
+        fill_us=None):
     o = {"command": cmd, "backend": backend, "n_edges": 1000,
          "seconds": {"compute": compute, "preprocess": pre}, "counters": {}}
     if budget is not None:
         o["device"] = {"budget": budget, "peak_bytes": peak}
     if first_us is not None:
         o["counters"]["first_round_us"] = first_us
+    if fill_us is not None:
+        o["counters"]["gpu_first_us"], o["counters"]["cpu_first_us"] = fill_us
     if host is not None:
         o["plan"] = {"arrays": [{"array": "X", "host_bytes": 7e9},
                                 {"array": "A", "host_bytes": host / 2},
@@ -83,7 +86,7 @@ reps = [
     # rep 1: forest 0.36 s (0.6 in core: 0.60x), first round 16.8 GB in
     # 160 ms (105 GB/s, 74 %); SSSP 4.0 / 0.8 = 5.0x; BFS 0.1 / 0.02 = 5.0x
     [("mst-gpu", run("mst", "gpu", 0.1, 0.5)),
-     ("mst-6G", run("mst", "hybrid", 0.36, 0, G, G - 1, 160000, 16.8e9)),
+     ("mst-6G", run("mst", "hybrid", 0.36, 0, G, G - 1, 160000, 16.8e9, (150000, 147000))),
      ("sssp-cpu", run("sssp", "cpu", 4.0)),
      ("sssp-6G", run("sssp", "hybrid", 0.6, 0.2, G, G)),
      ("bfs-cpu", run("bfs", "cpu", 0.1)),
@@ -91,7 +94,7 @@ reps = [
     # rep 2: forest 0.45 s (0.75x, over 0.44), first round in 170 ms (98.8
     # GB/s, 69.6 %: under); SSSP 3.9 / 0.8 (4.9x); BFS failed; a peak over
     [("mst-gpu", run("mst", "gpu", 0.1, 0.5)),
-     ("mst-6G", run("mst", "hybrid", 0.45, 0, G, G + 1, 170000, 16.8e9)),
+     ("mst-6G", run("mst", "hybrid", 0.45, 0, G, G + 1, 170000, 16.8e9, (155000, 160000))),
      ("sssp-cpu", run("sssp", "cpu", 3.9)),
      ("sssp-6G", run("sssp", "hybrid", 0.6, 0.2, G, G)),
      ("bfs-cpu", run("bfs", "cpu", 0.1)),
@@ -119,6 +122,22 @@ grep_in out "- peak device memory within the budget: met in 5 of 6" "peak verdic
 python3 "$BENCH/aims_table.py" --pcie 50 --host 90 aims-rmat-26.jsonl >out 2>err
 grep_in out "(% of 140)" "--pcie and --host set the wire"
 if grep -qF "all 2 logs" out; then fail "one log: no combined section"; else pass "one log: no combined section"; fi
+if grep -qF "this host" out; then fail "no --rates: no host lines"; else pass "no --rates: no host lines"; fi
+# --rates: the first round against the host's own PCIe + host (55 + 83 = 138:
+# 70 % is 96.6 GB/s, so 105.0 and 98.8 meet it, 42.0 does not), and the
+# fill's 16.8 GB over 150 and 160 ms (112.0, 105.0 GB/s) against 112 at once
+printf '# spillgraph rates\n# calibrated\npcie_gbps 55\ncpu_scan_gbps 83\nhost_shared_gbps 112\n' >h.rates
+python3 "$BENCH/aims_table.py" --rates h.rates aims-rmat-26.jsonl >out 2>err
+grep_in out "- this host (calibrate): PCIe 55.0 + host 83.0 = 138.0 GB/s, both sides at once 112.0" "--rates: the host's rates"
+grep_in out "- first round at 70 % or more of this host's 138.0 GB/s: met in 2 of 3" "--rates: the host's own first round verdict"
+grep_in out "- the fill's spilled bytes at 94-100 % of this host's 112.0 GB/s with both sides at once" "--rates: the fill against the shared rate"
+grep_in out "- first round at 70 % or more of 142 GB/s: met in 1 of 3" "--rates: the issue's verdict unchanged"
+printf 'pcie_gbps 55\n' >bad.rates
+if python3 "$BENCH/aims_table.py" --rates bad.rates aims-rmat-26.jsonl >out 2>err; then
+    fail "a rates file without host_shared_gbps is refused"
+else
+    grep_in err "bad.rates has no cpu_scan_gbps" "a rates file without the rates is refused, named"
+fi
 # the same graph in two logs (two device calls): the verdicts over both
 mkdir -p call2 && cp aims-rmat-26.jsonl call2/
 python3 "$BENCH/aims_table.py" aims-rmat-26.jsonl call2/aims-rmat-26.jsonl >out 2>err

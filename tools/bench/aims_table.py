@@ -13,12 +13,19 @@ verdict per aim ("met in k of n runs").
               budget, SSSP's light index counted): at least 5x
   peak        every budgeted run's peak device memory within its budget
 
+With --rates FILE (a rates file of `spillgraph calibrate` on the host
+that ran the log) the first round is also judged against that host's own
+PCIe + host memory rates, and the fill's spilled bytes (over the longer of
+the two sides' fill times, counters gpu_first_us and cpu_first_us) are
+shown against the host's rate with both sides reading at once
+(host_shared_gbps): what the host's memory gives the two together.
+
 A budgeted run that fell back to the CPU (no GPU) or failed is shown so and
 counted in no verdict. When one graph and scale come in more than one log
 (several device calls), a last section gives each aim's verdict over all
 of them.
 
-Usage: tools/bench/aims_table.py [--pcie GBPS] [--host GBPS] LOG.jsonl ...
+Usage: tools/bench/aims_table.py [--pcie GBPS] [--host GBPS] [--rates FILE] LOG.jsonl ...
 (LOG named aims-GRAPH-SCALE.jsonl, as aims.sh writes it)."""
 import argparse
 import os
@@ -71,7 +78,29 @@ def fmt(v, f="{:.3f}"):
     return f.format(v) if v is not None else "-"
 
 
-def verdicts(v, rmat26, wire):
+def read_rates(path):
+    """{name: GB/s} of a rates file (`name value` lines, # comments)."""
+    r = {}
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 2 and not line.startswith("#"):
+                r[parts[0]] = float(parts[1])
+    for k in ("pcie_gbps", "cpu_scan_gbps", "host_shared_gbps"):
+        if k not in r:
+            sys.exit(f"aims_table.py: {path} has no {k} (not a rates file of spillgraph calibrate?)")
+    return r
+
+
+def spread(vals, f="{:.0f}"):
+    vals = [v for v in vals if v is not None]
+    if not vals:
+        return "-"
+    lo, hi = min(vals), max(vals)
+    return f.format(lo) if f.format(lo) == f.format(hi) else f"{f.format(lo)}-{f.format(hi)}"
+
+
+def verdicts(v, rmat26, wire, rates=None):
     """The verdict lines of one graph's runs: v holds the lists forest
     ((seconds, ratio) pairs), first (GB/s), sssp, bfs (ratios to the CPU)
     and over (peaks within the budget)."""
@@ -81,6 +110,16 @@ def verdicts(v, rmat26, wire):
         print(f"- forest 0.44 s or less: {verdict([t for t, _ in v['forest']], lambda x: x <= 0.44)}")
     print(f"- first round at 70 % or more of {wire:.0f} GB/s: "
           f"{verdict(v['first'], lambda x: x >= 0.7 * wire)}")
+    if rates:
+        own = rates["pcie_gbps"] + rates["cpu_scan_gbps"]
+        shared = rates["host_shared_gbps"]
+        print(f"- this host (calibrate): PCIe {rates['pcie_gbps']:.1f} + host "
+              f"{rates['cpu_scan_gbps']:.1f} = {own:.1f} GB/s, both sides at once {shared:.1f}")
+        print(f"- first round at 70 % or more of this host's {own:.1f} GB/s: "
+              f"{verdict(v['first'], lambda x: x >= 0.7 * own)}")
+        print(f"- the fill's spilled bytes at "
+              f"{spread([f and 100 * f / shared for f in v['fill']])} % of this host's "
+              f"{shared:.1f} GB/s with both sides at once")
     print(f"- SSSP at least 5x the CPU: {verdict(v['sssp'], lambda x: x >= 5.0)}")
     print(f"- BFS at least 5x the CPU: {verdict(v['bfs'], lambda x: x >= 5.0)}")
     print(f"- peak device memory within the budget: {verdict(v['over'], lambda x: x)}")
@@ -91,16 +130,18 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pcie", type=float, default=54.0)
     ap.add_argument("--host", type=float, default=88.0)
+    ap.add_argument("--rates", help="rates file of spillgraph calibrate on the log's host")
     ap.add_argument("logs", nargs="+")
     args = ap.parse_args()
     wire = args.pcie + args.host
+    rates = read_rates(args.rates) if args.rates else None
     combined = {}  # (graph, scale) -> ([paths], the runs' lists over them)
     for path in args.logs:
         m = re.match(r"aims-(.+)-(\d+)\.jsonl$", os.path.basename(path))
         graph, scale = (m.group(1), int(m.group(2))) if m else (os.path.basename(path), 0)
         rmat26 = is_rmat26(graph, scale)
         reps = load(path)
-        forest, first, sssp, bfs, over = [], [], [], [], []
+        forest, first, fill, sssp, bfs, over = [], [], [], [], [], []
         print(f"## {graph}, scale {scale} ({path})\n")
         print("| rep | forest s (first round ms) | vs gpu | first round GB/s (% of "
               f"{wire:.0f}) | SSSP s (+ index) | x cpu | BFS s | x cpu | peak / budget GB |")
@@ -129,8 +170,11 @@ def main():
                         fr = o.get("counters", {}).get("first_round_us")
                         spilled = spilled_bytes(o)
                         rate = spilled / (fr * 1e3) if fr and spilled else None
+                        c = o.get("counters", {})
+                        fill_us = max(c.get("gpu_first_us", 0), c.get("cpu_first_us", 0))
                         forest.append((t, ratio))
                         first.append(rate)
+                        fill.append(spilled / (fill_us * 1e3) if fill_us and spilled else None)
                         cells["mst"] = f'{t:.3f} ({fr / 1e3:.0f})' if fr else f"{t:.3f}"
                         cells["mstx"] = fmt(ratio, "{:.2f}")
                         cells["rate"] = (f"{rate:.1f} ({100 * rate / wire:.0f} %)"
@@ -147,8 +191,9 @@ def main():
                   f'{cells.get("bfs", "-")} | {cells.get("bfsx", "-")} | '
                   f'{", ".join(rep_peaks) or "-"} |')
         print()
-        v = {"forest": forest, "first": first, "sssp": sssp, "bfs": bfs, "over": over}
-        verdicts(v, rmat26, wire)
+        v = {"forest": forest, "first": first, "fill": fill, "sssp": sssp, "bfs": bfs,
+             "over": over}
+        verdicts(v, rmat26, wire, rates)
         paths, acc = combined.setdefault((graph, scale), ([], {k: [] for k in v}))
         paths.append(path)
         for k in v:
@@ -157,7 +202,7 @@ def main():
         if len(paths) < 2:
             continue
         print(f"## {graph}, scale {scale}: all {len(paths)} logs\n")
-        verdicts(acc, is_rmat26(graph, scale), wire)
+        verdicts(acc, is_rmat26(graph, scale), wire, rates)
 
 
 if __name__ == "__main__":
