@@ -134,9 +134,15 @@ grep_in out "- the fill's spilled bytes at 94-100 % of this host's 112.0 GB/s wi
 grep_in out "- first round at 70 % or more of 142 GB/s: met in 1 of 3" "--rates: the issue's verdict unchanged"
 printf 'pcie_gbps 55\n' >bad.rates
 if python3 "$BENCH/aims_table.py" --rates bad.rates aims-rmat-26.jsonl >out 2>err; then
-    fail "a rates file without host_shared_gbps is refused"
+    fail "a rates file without the rates is refused"
 else
     grep_in err "bad.rates has no cpu_scan_gbps" "a rates file without the rates is refused, named"
+fi
+printf 'pcie_gbps 55\ncpu_scan_gbps fast\n' >bad.rates
+if python3 "$BENCH/aims_table.py" --rates bad.rates aims-rmat-26.jsonl >out 2>err; then
+    fail "a rate that is not a number is refused"
+else
+    grep_in err "bad.rates line 2: 'fast' is not a rate" "a rate that is not a number is refused, its line named"
 fi
 # the same graph in two logs (two device calls): the verdicts over both
 mkdir -p call2 && cp aims-rmat-26.jsonl call2/

@@ -66,8 +66,8 @@ int main(void)
     /* The first CUDA call (sg_gpu_count) sets eager loading unless the user
      * named a mode; checked here, with or without a GPU, and a mode the user
      * named is kept. */
-    user_loading = getenv("CUDA_MODULE_LOADING");
-    char *named = user_loading ? strdup(user_loading) : NULL;
+    const char *env = getenv("CUDA_MODULE_LOADING");
+    char *named = env ? strdup(env) : NULL; /* kept for the whole run */
     user_loading = named;
     const int count = sg_gpu_count();
     const char *now = getenv("CUDA_MODULE_LOADING");

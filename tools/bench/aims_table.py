@@ -82,10 +82,13 @@ def read_rates(path):
     """{name: GB/s} of a rates file (`name value` lines, # comments)."""
     r = {}
     with open(path) as f:
-        for line in f:
+        for no, line in enumerate(f, 1):
             parts = line.split()
             if len(parts) == 2 and not line.startswith("#"):
-                r[parts[0]] = float(parts[1])
+                try:
+                    r[parts[0]] = float(parts[1])
+                except ValueError:
+                    sys.exit(f"aims_table.py: {path} line {no}: '{parts[1]}' is not a rate")
     for k in ("pcie_gbps", "cpu_scan_gbps", "host_shared_gbps"):
         if k not in r:
             sys.exit(f"aims_table.py: {path} has no {k} (not a rates file of spillgraph calibrate?)")
