@@ -19,11 +19,13 @@ if [ $HAVE_PY -eq 0 ]; then
 fi
 
 # --- the script, end to end on the CPU ---
-if SG="$SG" REPS=2 RUN_TIMEOUT=60 bash "$BENCH/aims.sh" w logs 10 >script.out 2>&1; then
+if SG="$SG" REPS=2 RUN_TIMEOUT=60 CAL_BYTES=16M bash "$BENCH/aims.sh" w logs 10 >script.out 2>&1; then
     pass "aims.sh runs"
 else
     fail "aims.sh runs (exit $?: $(tail -3 script.out))"
 fi
+grep_in logs/aims.rates "host_shared_gbps" "aims.sh writes the host's rates beside the logs"
+grep_in script.out "written to logs/aims.rates" "aims.sh says where the rates went"
 grep_in script.out "warm-up: mst at 6G on w/rmat10.sg (not logged)" "a warm-up run before the repetitions"
 for g in rmat ssca2; do
     f=logs/aims-$g-10.jsonl
@@ -32,25 +34,26 @@ for g in rmat ssca2; do
     grep_in "$f" "# mst-gpu 2" "$g: labels carry the repetition"
     grep_in "$f" "# bfs-6G 1" "$g: budgeted runs labelled by the budget"
 done
-if GRAPHS=rmat-degree SG="$SG" REPS=1 ALGOS=mst bash "$BENCH/aims.sh" w logs 10 >script.out 2>&1 &&
+if GRAPHS=rmat-degree SG="$SG" REPS=1 ALGOS=mst CALIBRATE=0 bash "$BENCH/aims.sh" w logs 10 >script.out 2>&1 &&
     [ -d w/rmat10-degree.sg ]; then
     pass "a renumbered graph (rmat-degree)"
 else
     fail "a renumbered graph (rmat-degree): $(tail -3 script.out)"
 fi
-if GRAPHS=rmat SG="$SG" REPS=1 ALGOS="sssp bfs" WARMUP=0 bash "$BENCH/aims.sh" w logs2 10 >script.out 2>&1; then
+if GRAPHS=rmat SG="$SG" REPS=1 ALGOS="sssp bfs" WARMUP=0 CALIBRATE=0 bash "$BENCH/aims.sh" w logs2 10 >script.out 2>&1; then
     if grep -qF "warm-up" script.out; then fail "WARMUP=0: no warm-up"; else pass "WARMUP=0: no warm-up"; fi
+    [ -e logs2/aims.rates ] && fail "CALIBRATE=0: no rates written" || pass "CALIBRATE=0: no rates written"
     n=$(grep -c '^# ' logs2/aims-rmat-10.jsonl)
     [ "$n" -eq 4 ] && pass "ALGOS=\"sssp bfs\": 4 runs logged" || fail "ALGOS=\"sssp bfs\": $n runs logged, wanted 4"
 else
     fail "WARMUP=0 run: $(tail -3 script.out)"
 fi
-if GRAPHS=rmat SG="$SG" REPS=1 ALGOS=bfs bash "$BENCH/aims.sh" w logs2 10 >script.out 2>&1; then
+if GRAPHS=rmat SG="$SG" REPS=1 ALGOS=bfs CALIBRATE=0 bash "$BENCH/aims.sh" w logs2 10 >script.out 2>&1; then
     grep_in script.out "warm-up: bfs at 6G on w/rmat10.sg" "the warm-up takes the first algorithm"
 else
     fail "ALGOS=bfs run: $(tail -3 script.out)"
 fi
-if GRAPHS=grid SG="$SG" bash "$BENCH/aims.sh" w logs 10 >script.out 2>&1; then
+if GRAPHS=grid SG="$SG" CALIBRATE=0 bash "$BENCH/aims.sh" w logs 10 >script.out 2>&1; then
     fail "an unknown graph kind is refused"
 else
     grep_in script.out "unknown graph kind 'grid'" "an unknown graph kind is refused"
@@ -60,6 +63,12 @@ RC=$?
 if [ $RC -eq 0 ]; then pass "table of a CPU-only log"; else fail "table of a CPU-only log (exit $RC)"; fi
 grep_in out "| 1 | cpu fallback |" "fallback runs shown as such"
 grep_in out "SSSP at least 5x the CPU: no runs" "fallback runs counted in no verdict"
+grep_in out "- this host (calibrate): PCIe" "the rates beside the log are read"
+if grep -qF "GPU rates are the defaults" logs/aims.rates; then
+    grep_in out "(GPU rates not measured: the defaults)" "rates without a GPU are named so"
+else
+    if grep -qF "not measured" out; then fail "measured GPU rates: no note"; else pass "measured GPU rates: no note"; fi
+fi
 
 # --- the table's figures on a known log ---
 python3 - <<'PY'
@@ -151,5 +160,14 @@ grep_in out "## rmat, scale 26: all 2 logs" "two logs of one graph: a combined s
 grep_in out "- first round at 70 % or more of 142 GB/s: met in 2 of 6" "combined first round verdict"
 grep_in out "- forest 0.44 s or less: met in 2 of 6" "combined 0.44 s verdict"
 grep_in out "- peak device memory within the budget: met in 10 of 12" "combined peak verdict"
+# rates beside one of the two logs: its section judges against them, and
+# the combined section counts each run against its own host (call2's three)
+cp h.rates call2/aims.rates
+python3 "$BENCH/aims_table.py" aims-rmat-26.jsonl call2/aims-rmat-26.jsonl >out 2>err
+n=$(grep -cF -- "- this host (calibrate): PCIe 55.0 + host 83.0" out)
+[ "$n" -eq 1 ] && pass "aims.rates beside a log: that log's section only" ||
+    fail "aims.rates beside a log: $n sections with the host's rates, wanted 1"
+grep_in out "- first round at 70 % or more of its host's PCIe + host: met in 2 of 3" "combined: each run against its own host"
+grep_in out "- the fill's spilled bytes at 94-100 % of its host's rate with both sides at once" "combined: the fill against each host"
 
 cli_finish

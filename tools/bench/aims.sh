@@ -17,6 +17,9 @@
 # Output: LOGDIR/aims-GRAPH-SCALE.jsonl, one JSON object per run, each
 # after a line "# label rep"; a run that fails or times out (RUN_TIMEOUT
 # seconds, default 300) is logged as {"failed": "label"}.
+# First, `spillgraph calibrate --bytes CAL_BYTES` (default 4G) writes this
+# host's rates to LOGDIR/aims.rates, which aims_table.py reads beside the
+# logs (the first round against the host's own rates; CALIBRATE=0: none).
 # Before the repetitions, one budgeted run of the first algorithm on each
 # store, not logged (WARMUP=0: none): the first run after a store is
 # written ran its forest's first round 20-40 % slower (docs/benchmarks.md,
@@ -33,6 +36,11 @@ algos=${ALGOS:-mst sssp bfs}
 mkdir -p "$work" "$log"
 [ -x "$sg" ] || { echo "aims.sh: $sg not built (meson setup build && ninja -C build)" >&2; exit 2; }
 nvidia-smi --query-gpu=name,memory.total,memory.used --format=csv,noheader || true
+if [ "${CALIBRATE:-1}" != 0 ]; then
+    $sg calibrate --bytes "${CAL_BYTES:-4G}" --threads "$threads" --output "$log/aims.rates" |
+        sed -n '1p;$p' >&2 ||
+        echo "aims.sh: calibrate failed; the table gives no verdict against this host's rates" >&2
+fi
 
 run() { # label rep args...
   local label=$1 rep=$2

@@ -13,12 +13,15 @@ verdict per aim ("met in k of n runs").
               budget, SSSP's light index counted): at least 5x
   peak        every budgeted run's peak device memory within its budget
 
-With --rates FILE (a rates file of `spillgraph calibrate` on the host
-that ran the log) the first round is also judged against that host's own
-PCIe + host memory rates, and the fill's spilled bytes (over the longer of
-the two sides' fill times, counters gpu_first_us and cpu_first_us) are
-shown against the host's rate with both sides reading at once
-(host_shared_gbps): what the host's memory gives the two together.
+With the rates of `spillgraph calibrate` on the host that ran a log
+(--rates FILE for every log, else the file aims.rates beside each log,
+which aims.sh writes) the first round is also judged against that host's
+own PCIe + host memory rates, and the fill's spilled bytes (over the
+longer of the two sides' fill times, counters gpu_first_us and
+cpu_first_us) are shown against the host's rate with both sides reading
+at once (host_shared_gbps): what the host's memory gives the two
+together. A rates file made without a GPU is named so: its GPU rates are
+the defaults.
 
 A budgeted run that fell back to the CPU (no GPU) or failed is shown so and
 counted in no verdict. When one graph and scale come in more than one log
@@ -79,10 +82,14 @@ def fmt(v, f="{:.3f}"):
 
 
 def read_rates(path):
-    """{name: GB/s} of a rates file (`name value` lines, # comments)."""
-    r = {}
+    """{name: GB/s} of a rates file (`name value` lines, # comments), with
+    "gpu_measured" false when calibrate said its GPU rates are the
+    defaults."""
+    r = {"gpu_measured": True}
     with open(path) as f:
         for no, line in enumerate(f, 1):
+            if line.startswith("#") and "GPU rates are the defaults" in line:
+                r["gpu_measured"] = False
             parts = line.split()
             if len(parts) == 2 and not line.startswith("#"):
                 try:
@@ -103,26 +110,44 @@ def spread(vals, f="{:.0f}"):
     return f.format(lo) if f.format(lo) == f.format(hi) else f"{f.format(lo)}-{f.format(hi)}"
 
 
+def host_rates(path, given):
+    """The rates for one log: the file given (--rates), else aims.rates
+    beside the log, else None."""
+    if given:
+        return read_rates(given)
+    beside = os.path.join(os.path.dirname(path), "aims.rates")
+    return read_rates(beside) if os.path.exists(beside) else None
+
+
 def verdicts(v, rmat26, wire, rates=None):
     """The verdict lines of one graph's runs: v holds the lists forest
-    ((seconds, ratio) pairs), first (GB/s), sssp, bfs (ratios to the CPU)
-    and over (peaks within the budget)."""
+    ((seconds, ratio) pairs), first (GB/s), own and fillx (the first round
+    over its host's PCIe + host, the fill over its host's both-at-once
+    rate: fractions, None without rates), sssp, bfs (ratios to the CPU)
+    and over (peaks within the budget). rates: the one host's rates of a
+    single log, or None (several logs: each run against its own host)."""
     print(f"- forest within 2x of the unbudgeted GPU: "
           f"{verdict([r for _, r in v['forest']], lambda x: x <= 2.0)}")
     if rmat26:
         print(f"- forest 0.44 s or less: {verdict([t for t, _ in v['forest']], lambda x: x <= 0.44)}")
     print(f"- first round at 70 % or more of {wire:.0f} GB/s: "
           f"{verdict(v['first'], lambda x: x >= 0.7 * wire)}")
+    fills = spread([f and 100 * f for f in v["fillx"]])
     if rates:
         own = rates["pcie_gbps"] + rates["cpu_scan_gbps"]
         shared = rates["host_shared_gbps"]
+        note = "" if rates["gpu_measured"] else " (GPU rates not measured: the defaults)"
         print(f"- this host (calibrate): PCIe {rates['pcie_gbps']:.1f} + host "
-              f"{rates['cpu_scan_gbps']:.1f} = {own:.1f} GB/s, both sides at once {shared:.1f}")
+              f"{rates['cpu_scan_gbps']:.1f} = {own:.1f} GB/s, both sides at once "
+              f"{shared:.1f}{note}")
         print(f"- first round at 70 % or more of this host's {own:.1f} GB/s: "
-              f"{verdict(v['first'], lambda x: x >= 0.7 * own)}")
-        print(f"- the fill's spilled bytes at "
-              f"{spread([f and 100 * f / shared for f in v['fill']])} % of this host's "
+              f"{verdict(v['own'], lambda x: x >= 0.7)}")
+        print(f"- the fill's spilled bytes at {fills} % of this host's "
               f"{shared:.1f} GB/s with both sides at once")
+    elif any(x is not None for x in v["own"]):
+        print(f"- first round at 70 % or more of its host's PCIe + host: "
+              f"{verdict(v['own'], lambda x: x >= 0.7)}")
+        print(f"- the fill's spilled bytes at {fills} % of its host's rate with both sides at once")
     print(f"- SSSP at least 5x the CPU: {verdict(v['sssp'], lambda x: x >= 5.0)}")
     print(f"- BFS at least 5x the CPU: {verdict(v['bfs'], lambda x: x >= 5.0)}")
     print(f"- peak device memory within the budget: {verdict(v['over'], lambda x: x)}")
@@ -137,14 +162,15 @@ def main():
     ap.add_argument("logs", nargs="+")
     args = ap.parse_args()
     wire = args.pcie + args.host
-    rates = read_rates(args.rates) if args.rates else None
     combined = {}  # (graph, scale) -> ([paths], the runs' lists over them)
     for path in args.logs:
         m = re.match(r"aims-(.+)-(\d+)\.jsonl$", os.path.basename(path))
         graph, scale = (m.group(1), int(m.group(2))) if m else (os.path.basename(path), 0)
         rmat26 = is_rmat26(graph, scale)
         reps = load(path)
-        forest, first, fill, sssp, bfs, over = [], [], [], [], [], []
+        rates = host_rates(path, args.rates)
+        own_wire = rates["pcie_gbps"] + rates["cpu_scan_gbps"] if rates else None
+        forest, first, own, fillx, sssp, bfs, over = [], [], [], [], [], [], []
         print(f"## {graph}, scale {scale} ({path})\n")
         print("| rep | forest s (first round ms) | vs gpu | first round GB/s (% of "
               f"{wire:.0f}) | SSSP s (+ index) | x cpu | BFS s | x cpu | peak / budget GB |")
@@ -175,9 +201,12 @@ def main():
                         rate = spilled / (fr * 1e3) if fr and spilled else None
                         c = o.get("counters", {})
                         fill_us = max(c.get("gpu_first_us", 0), c.get("cpu_first_us", 0))
+                        fill = spilled / (fill_us * 1e3) if fill_us and spilled else None
                         forest.append((t, ratio))
                         first.append(rate)
-                        fill.append(spilled / (fill_us * 1e3) if fill_us and spilled else None)
+                        own.append(rate / own_wire if rates and rate is not None else None)
+                        fillx.append(fill / rates["host_shared_gbps"]
+                                     if rates and fill is not None else None)
                         cells["mst"] = f'{t:.3f} ({fr / 1e3:.0f})' if fr else f"{t:.3f}"
                         cells["mstx"] = fmt(ratio, "{:.2f}")
                         cells["rate"] = (f"{rate:.1f} ({100 * rate / wire:.0f} %)"
@@ -194,8 +223,8 @@ def main():
                   f'{cells.get("bfs", "-")} | {cells.get("bfsx", "-")} | '
                   f'{", ".join(rep_peaks) or "-"} |')
         print()
-        v = {"forest": forest, "first": first, "fill": fill, "sssp": sssp, "bfs": bfs,
-             "over": over}
+        v = {"forest": forest, "first": first, "own": own, "fillx": fillx, "sssp": sssp,
+             "bfs": bfs, "over": over}
         verdicts(v, rmat26, wire, rates)
         paths, acc = combined.setdefault((graph, scale), ([], {k: [] for k in v}))
         paths.append(path)
@@ -205,7 +234,7 @@ def main():
         if len(paths) < 2:
             continue
         print(f"## {graph}, scale {scale}: all {len(paths)} logs\n")
-        verdicts(acc, is_rmat26(graph, scale), wire, rates)
+        verdicts(acc, is_rmat26(graph, scale), wire)
 
 
 if __name__ == "__main__":
