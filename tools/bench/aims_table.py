@@ -111,10 +111,10 @@ def spread(vals, f="{:.0f}"):
 
 
 def host_rates(path, given):
-    """The rates for one log: the file given (--rates), else aims.rates
-    beside the log, else None."""
+    """The rates for one log: those given (--rates, read once), else
+    aims.rates beside the log, else None."""
     if given:
-        return read_rates(given)
+        return given
     beside = os.path.join(os.path.dirname(path), "aims.rates")
     return read_rates(beside) if os.path.exists(beside) else None
 
@@ -162,13 +162,14 @@ def main():
     ap.add_argument("logs", nargs="+")
     args = ap.parse_args()
     wire = args.pcie + args.host
+    given = read_rates(args.rates) if args.rates else None
     combined = {}  # (graph, scale) -> ([paths], the runs' lists over them)
     for path in args.logs:
         m = re.match(r"aims-(.+)-(\d+)\.jsonl$", os.path.basename(path))
         graph, scale = (m.group(1), int(m.group(2))) if m else (os.path.basename(path), 0)
         rmat26 = is_rmat26(graph, scale)
         reps = load(path)
-        rates = host_rates(path, args.rates)
+        rates = host_rates(path, given)
         own_wire = rates["pcie_gbps"] + rates["cpu_scan_gbps"] if rates else None
         forest, first, own, fillx, sssp, bfs, over = [], [], [], [], [], [], []
         print(f"## {graph}, scale {scale} ({path})\n")
