@@ -24,10 +24,11 @@
  *     t_shared is the host bytes both sides read at `host_shared_gbps`, what
  *     one host memory gives the two together (measured 124-130 GB/s on the
  *     H100 host: GPU 48 + CPU 76-82, against 51 and 88 apart).
- *   - The in-place forest adds a per-round cost over its vertices (the
- *     cache's candidates, tree minima, merges: ~0.45 ns per vertex per
- *     round, ceil(log2(n) / 4) rounds; R-MAT 26 with every list on the
- *     device spends ~0.21 s there).
+ *   - The in-place forest's pass is its first round; its later rounds'
+ *     refills (the GPU alone) and a per-round cost over its vertices (the
+ *     rounds' candidates, tree minima, merges, the forest's output: 0.19
+ *     ns per vertex per round, ceil(log2(n) / 4) rounds, twice that
+ *     without hubs) are added (below, FOREST_*).
  * Choice (greedy): device bytes go to the arrays in order of reads per byte (X, then
  * A, then W for the forest; X, then A and W together at one split for SSSP,
  * which reads them together; X then A for BFS), each split the largest
@@ -126,37 +127,60 @@ static bool joint_aw(const sg_plan_input *in)
  * does (0.181-0.182 against 0.184-0.186 s): both at managed_rand_gbps. */
 #define FOREST_HEADS_PASSES 0.5
 
-/* The in-place forest on a graph without hubs (forest_hub_free), fitted to
- * SSCA2 26 on the H100 host, the one such graph measured at scale; with the
- * constants below (fitted on R-MAT) the plan was 2.2-2.8x low there:
- *   - Borůvka takes twice the rounds: 14 iterations against R-MAT's 6, so
- *     ceil(log2(n) / 2) model rounds instead of ceil(log2(n) / 4);
- *   - the vertex cache refills 131 M lists against R-MAT's 33 M, each read
- *     whole again (2.05 m entries read at 24 GiB; from host memory
- *     scattered, ~340 of the later rounds' ~455 ms at 6 GiB): 2.7 passes,
- *     fitted at 6 GiB managed (twenty-fourth session, and again on the
- *     twenty-ninth session's code: fifteen runs on five hosts, 0.782-0.947
- *     s, mean 0.84; docs/benchmarks.md).
- * Its walks over device lists now take as long per entry as R-MAT's (the
- * cache's fills by rank, kernels/mst.cu: the first round with every list
- * on the device 107 ms against R-MAT's 112; it was 305 ms, and the model
- * had them 1.5x as long until the twenty-ninth session). Then: 24 GiB
- * 0.45 s predicted (0.386-0.412 measured), 12 GiB 0.65 (0.673-0.721), 6
- * GiB 0.83 (mean 0.84), pinned the same (0.714-0.839, mean 0.80; below,
- * pass_time).
+/* The in-place forest (kernels/mst.cu, sgk_mst_inplace) in three terms,
+ * refitted in the thirty-ninth session (2026-11-28, docs/benchmarks.md) to
+ * the budget curve of R-MAT 26 and SSCA2 26 (24, 12, 6 GiB, managed and
+ * pinned) on the H100 host, with the parts the run's counters give (the
+ * first round's fill, the refills, the rest). Until then the model was
+ * passes x one pass time, its pass rates fitted when the first round was
+ * slower, and ran 10-20 % high at 6 GiB.
+ *   1. The first round, one pass over every list: the device part at
+ *      FOREST_DEVICE_WALK, the spilled part streamed by the GPU and taken by
+ *      the CPU threads' top-K at once (pass_time, with the owner split
+ *      that balances them; the executor's split is dynamic, so the model's
+ *      balanced split stands for it), at these shares of `pcie_gbps` and
+ *      `cpu_scan_gbps`. On a graph with hubs the GPU's weights-first walks
+ *      skip most of A (R-MAT 26 at 6 GiB: 1.04-1.11 G entries, 8.3-8.9 GB
+ *      of lists covered, in 160-169 ms, ~52 GB/s: 0.97), and its threads
+ *      take long lists in filtered blocks (1.00-1.06 G entries in 160-168
+ *      ms, ~48-53 GB/s: 0.57). Without hubs every entry is copied and
+ *      walked (SSCA2 26: 0.77-0.87 G entries in 156-179 ms, ~39 GB/s: 0.73),
+ *      and its lists of 17-64 entries go the pairs' top-K (1.27-1.37 G
+ *      entries in 154-181 ms, 56-71 GB/s: 0.72). Pinned memory measured
+ *      within 4-10 % of managed, either way: both kinds at these shares.
+ *   2. The refills of the later rounds, the GPU alone: the model's passes
+ *      less the first, over the device part at the walk rate and the
+ *      spilled part at FOREST_REFILL_* of `pcie_gbps`, either memory kind.
+ *      R-MAT 26 reads 1.18 passes in all (the model's 1.2): 0.38 G entries
+ *      again, 86-89 ms at 6 GiB, 10 ms at 24 GiB; 0.2 of 16.8 GB in 86 ms
+ *      is 0.72 of `pcie_gbps`. SSCA2 26 reads 2.05 passes (131 M lists
+ *      refilled, 2.24-2.27 G entries again at 6 and 24 GiB): 17.9 GB in
+ *      339-344 ms at 6 GiB, ~53 GB/s, 0.98 (short lists whole, by rank:
+ *      streamed nearly at the copy rate), 77 ms at 24 GiB.
+ *   3. The rounds' vertex work (below, FOREST_ROUND_S).
+ * At 6 GiB this gives R-MAT 0.34 s (measured 0.318-0.357 over two hosts)
+ * and SSCA2 0.67 (0.677-0.744); at 24 GiB 0.21 and 0.37 (0.192 and
+ * 0.345); at 12 GiB 0.28 and 0.55 (0.293 and 0.605: the first round
+ * there runs slower than its parts' rates, on both graphs).
  * Other graphs without hubs are not measured: the plan may be off by more
  * there. */
-#define FOREST_HUBFREE_PASSES 2.7
+#define FOREST_FILL_GPU_HUBS 0.97
+#define FOREST_FILL_CPU_HUBS 0.57
+#define FOREST_FILL_GPU_HUBFREE 0.73
+#define FOREST_FILL_CPU_HUBFREE 0.72
+#define FOREST_REFILL_HUBS 0.72
+#define FOREST_REFILL_HUBFREE 0.98
+#define FOREST_HUBFREE_PASSES 2.05
 
 /* Passes over the edges the algorithm makes (model): the in-place forest
  * (unsorted lists) 1.2: its first round reads every list, then the vertex
  * cache refills only spent lists (kernels/mst.cu; measured 1.18 passes of
  * entries at R-MAT 26 with four cache slots), FOREST_HUBFREE_PASSES on
- * a graph without hubs; over lists in weight order
- * FOREST_HEADS_PASSES (each list is read from its head, few entries of
- * each; W only at the entries cached); SSSP 1 (its rounds read each
- * list once, measured 16.6 GB of 16.6 spilled at R-MAT 26; the light lists
- * it rescans are a copy in device memory); BFS 1. */
+ * a graph without hubs (the first round and its refills: above); over
+ * lists in weight order FOREST_HEADS_PASSES (each list is read from its
+ * head, few entries of each; W only at the entries cached); SSSP 1 (its
+ * rounds read each list once, measured 16.6 GB of 16.6 spilled at R-MAT
+ * 26; the light lists it rescans are a copy in device memory); BFS 1. */
 static double model_passes(const sg_plan_input *in)
 {
     if (forest_hub_free(in)) return FOREST_HUBFREE_PASSES;
@@ -165,40 +189,24 @@ static double model_passes(const sg_plan_input *in)
     return 1.0;
 }
 
-/* The in-place forest's host reads against the rates (measured on the
- * H100 host, R-MAT scale 26, 2026-11-23; docs/benchmarks.md). Its GPU walks
- * read host lists in place at 31-34 GB/s of the 54 GB/s PCIe rate (0.62).
- * The first round, every list in order, is streamed: by DMA from pinned
- * memory at the full copy rate (54-55 GB/s, 1.0), by a copy kernel from
- * managed memory at ~37 GB/s (0.67; 40-42 since its walks leave the copy a
- * block per multiprocessor, not yet in this constant); over the model's
- * passes (one streamed, a fifth of one in place) that averages 0.93 and
- * 0.66. The CPU threads'
- * first-round share (a top-K per list, long lists in filtered blocks,
- * beside the GPU's reads of the same memory) read 33-37 GB/s, ~0.40 of the
- * 88 GB/s scan rate. */
-#define FOREST_GPU_PINNED 0.93
-#define FOREST_GPU_MANAGED 0.66
-#define FOREST_CPU_SCAN 0.40
 /* The in-place forest's walks over device-resident lists, as a fraction of
  * `hbm_gbps`: a top-K per entry with atomics, not a stream (R-MAT 26 at
  * 24 GiB, every list on the device: the first round's 16.8 GB in 97 ms,
- * ~173 GB/s, 0.056 of the default 3100). */
+ * ~173 GB/s, 0.056 of the default 3100; 98 ms again in the thirty-ninth
+ * session, SSCA2's 17.1 GB in 81 ms). */
 #define FOREST_DEVICE_WALK 0.056
 /* The in-place forest's rounds over its vertices, seconds per vertex per
- * round (R-MAT 26 at 24 GiB: 0.217 s in all, 0.12 s of it the model's 1.2
- * passes at the walk rate above, the rest over ceil(26 / 4) = 7 model
- * rounds; at 6 GiB it then predicted 0.38 against 0.40-0.43 measured). The
- * same for the forest over the heads of lists in weight order (R-MAT 26 at
- * 24 GiB: 0.11 s in all, against 0.094 s of rounds and 0.003 of the model's
- * pass). 0.20e-9 until the thirty-third session, whose later rounds pick
- * and merge minima for the refilled vertices alone: their vertex work fell
- * by 19 ms at R-MAT 26 and 37 ms at SSCA2 26 (6 GiB), 0.04 ns over the
- * model's 7 x 2^26 and 13 x 2^26 vertex rounds alike. At 6 GiB the plan
- * then gives 0.36 s for R-MAT's forest against 0.33-0.34 measured, and
- * 0.80 for SSCA2's against 0.74-0.78 (0.38 and 0.83 before; docs/
- * benchmarks.md, thirty-third session). */
-#define FOREST_ROUND_S 0.16e-9
+ * round, all that is not the first round's fill or the refills: the
+ * rounds' candidates, minima and merges, the contraction, the forest's
+ * output (`forest_sort_us`) and the set-up. Over the model's rounds,
+ * ceil(log2(n) / 4) with hubs and ceil(log2(n) / 2) without (Borůvka took
+ * 6 iterations on R-MAT 26, 14 on SSCA2 26). Measured in the thirty-ninth
+ * session at 6, 12 and 24 GiB: R-MAT 26 75-84 ms, SSCA2 26 185-226 ms,
+ * ~13.3 ms per Borůvka iteration on both; 0.19 ns over the model's 7 and
+ * 13 rounds of 2^26 vertices gives 89 and 166 ms. (0.20 ns until the
+ * thirty-third session, 0.16 until the thirty-ninth, when the model's
+ * passes also held part of this time.) */
+#define FOREST_ROUND_S 0.19e-9
 /* SSSP (delta-stepping with its light index, kernels/sssp.cu), fitted to
  * the host_list_bytes counters of R-MAT 26 at 6 and 12 GiB on the H100
  * host (2026-11-24, docs/benchmarks.md, twelfth session):
@@ -425,20 +433,13 @@ static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned 
                      : BFS_GPU_HOST * in->rates.pcie_gbps;
         }
         if (inplace_forest(in)) {
-            /* The in-place forest reads whole lists: the GPU at a share of
-             * the PCIe rate that depends on the memory kind (DMA streams
-             * pinned memory only), its CPU threads (a top-K per list,
-             * beside the GPU's reads of the same memory) at FOREST_CPU_SCAN
-             * of the scan rate. On a graph without hubs either kind at the
-             * managed share: there the refills (most of its passes) read
-             * short lists scattered, the same over either kind, and the
-             * first round is the CPU threads' pace; SSCA2 26 at 6 GiB,
-             * pinned against managed in the same calls: 0.714 / 0.714-0.727,
-             * 0.830 / 0.782-0.796, 0.803 / 0.802-0.841, 0.839 / 0.836 s
-             * (twenty-ninth session; the model had pinned 13 % faster). */
-            const bool dma = p->spill_kind[k] != SG_SPILL_MANAGED && !forest_hub_free(in);
-            gr = (dma ? FOREST_GPU_PINNED : FOREST_GPU_MANAGED) * in->rates.pcie_gbps;
-            cr = FOREST_CPU_SCAN * in->rates.cpu_scan_gbps;
+            /* The in-place forest's first round (its refills: forest_refill):
+             * the GPU streams its share of the lists, the CPU threads take a
+             * top-K of theirs, at the shares fitted per kind of graph, either
+             * memory kind (above, FOREST_FILL_*). */
+            const bool hf = forest_hub_free(in);
+            gr = (hf ? FOREST_FILL_GPU_HUBFREE : FOREST_FILL_GPU_HUBS) * in->rates.pcie_gbps;
+            cr = (hf ? FOREST_FILL_CPU_HUBFREE : FOREST_FILL_CPU_HUBS) * in->rates.cpu_scan_gbps;
         }
         tg += fk * (double)g / (gr * 1e9);
         tc += fk * (double)c / (cr * 1e9);
@@ -449,6 +450,23 @@ static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned 
     *t_cpu = tc;
     *gpu_bytes = gb;
     *cpu_bytes = cb;
+}
+
+/* The in-place forest's refills after the first round (FOREST_REFILL_*):
+ * the GPU alone reads `passes` more of the lists, the device part at the
+ * walk rate `dev_gbps`, the spilled part at a share of `pcie_gbps`. */
+static double forest_refill(const sg_plan_input *in, const sg_plan *p, double passes,
+                            double dev_gbps)
+{
+    double f[3];
+    reads_per_byte(in, f);
+    const double rr = (forest_hub_free(in) ? FOREST_REFILL_HUBFREE : FOREST_REFILL_HUBS) *
+                      in->rates.pcie_gbps;
+    double t = 0.0;
+    for (int k = 0; k < 3; k++)
+        t += f[k] * ((double)p->device_bytes[k] / (dev_gbps * 1e9) +
+                     (double)p->host_bytes[k] / (rr * 1e9));
+    return passes * t;
 }
 
 /* The host bytes both sides read at the shared rate (one host memory serves
@@ -586,6 +604,11 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     p.predicted_pass_s = fmax(fmax(td + tg, tc), p.t_shared);
     p.passes = model_passes(in);
     p.forest_heads = forest_heads(in);
+    if (inplace_forest(in)) { /* the first round at pass_s, then its refills */
+        p.refill_passes = p.passes - 1.0;
+        p.passes = 1.0;
+        p.t_refill = forest_refill(in, &p, p.refill_passes, dev_gbps);
+    }
     if (in->algo == SG_PLAN_MST) { /* either in-place forest's rounds over the vertices */
         const double rounds =
             ceil(log2((double)(in->n > 2 ? in->n : 2)) / (forest_hub_free(in) ? 2.0 : 4.0));
@@ -604,8 +627,8 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
         p.steps = in->steps;
         p.t_steps = (double)in->steps * (in->algo == SG_PLAN_BFS ? BFS_LEVEL_S : SSSP_ROUND_S);
     }
-    p.predicted_s =
-        p.passes * p.predicted_pass_s + p.t_rounds + p.t_index + p.t_result + p.t_steps;
+    p.predicted_s = p.passes * p.predicted_pass_s + p.t_refill + p.t_rounds + p.t_index +
+                    p.t_result + p.t_steps;
     p.managed_bytes = in->managed_cap - cap;
     p.hint_degree_asc = in->degree_order == SG_PLAN_DEGREES_OTHER && p.host_bytes[1] > 0 &&
                         in->max_degree > 0 && !sgi_hub_free(in->n, in->m, in->max_degree) &&

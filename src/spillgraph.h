@@ -806,7 +806,15 @@ typedef struct sg_plan {
     double t_shared;           /* the host bytes both sides read per pass at
                                 * host_shared_gbps (0 unless both read some) */
     double predicted_pass_s;   /* max(t_device + t_gpu_host, t_cpu, t_shared) */
-    double passes;             /* passes over the edges (model) */
+    double passes;             /* passes over the edges at predicted_pass_s
+                                * (model; the in-place forest: 1, its first
+                                * round) */
+    double refill_passes;      /* the in-place forest: the passes its later
+                                * rounds' refills read again (model; 0 for
+                                * the others) */
+    double t_refill;           /* their time, the GPU alone: the device part
+                                * at its walk rate, the spilled part at a
+                                * share of pcie_gbps (src/plan.c) */
     bool forest_heads;         /* mst: the forest reads the heads of lists in
                                 * weight order (lists_weight_order, hubs) */
     double t_rounds;           /* the in-place forests' per-round vertex work,
@@ -824,8 +832,8 @@ typedef struct sg_plan {
     uint64_t steps;            /* the input's steps (0 for the forest) */
     double t_steps;            /* their latency: BFS ~0.1 ms a level, SSSP ~16 us a
                                 * round (src/plan.c; 0 without steps) */
-    double predicted_s;        /* passes * predicted_pass_s + t_rounds + t_index
-                                * + t_result + t_steps */
+    double predicted_s;        /* passes * predicted_pass_s + t_refill + t_rounds
+                                * + t_index + t_result + t_steps */
     bool hint_degree_asc;      /* A spills on a graph with hubs (max_degree,
                                 * sgi_hub_free) whose degrees are known not
                                 * to ascend (degree_order), and the forest

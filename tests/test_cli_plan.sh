@@ -29,7 +29,11 @@ for a in o["arrays"]:
     assert 0 <= a["split"] <= n, a
 p = o["predicted"]
 assert abs(max(p["device_s"] + p["gpu_host_s"], p["cpu_s"], p["shared_s"]) - p["pass_s"]) < 1e-12, p
-assert abs(p["passes"] * p["pass_s"] + p["rounds_s"] + p["index_s"] + p["result_s"] + p.get("steps_s", 0) - p["total_s"]) <= 1e-6 * p["total_s"], p
+assert abs(p["passes"] * p["pass_s"] + p.get("refill_s", 0) + p["rounds_s"] + p["index_s"] + p["result_s"] + p.get("steps_s", 0) - p["total_s"]) <= 1e-6 * p["total_s"], p
+# the forest's refills: in place (whole lists) only, not over the heads
+assert ("refill_s" in p) == (algo == "mst"), p
+inplace = algo == "mst" and not p["forest_heads"]
+assert (p.get("refill_s", 0) > 0) == inplace and (p.get("refill_passes", 0) > 0) == inplace, p
 assert ("steps_s" in p) == (algo != "mst"), p
 assert (p["result_s"] > 0) == (algo != "mst"), p
 assert (p["rounds_s"] > 0) == (algo == "mst"), p

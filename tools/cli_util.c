@@ -629,7 +629,11 @@ void cli_json_plan(cli_json *j, const sg_plan *pl)
     cli_json_num(j, "shared_s", pl->t_shared);
     cli_json_num(j, "pass_s", pl->predicted_pass_s);
     cli_json_num(j, "passes", pl->passes);
-    if (pl->algo == SG_PLAN_MST) cli_json_bool(j, "forest_heads", pl->forest_heads);
+    if (pl->algo == SG_PLAN_MST) {
+        cli_json_bool(j, "forest_heads", pl->forest_heads);
+        cli_json_num(j, "refill_passes", pl->refill_passes);
+        cli_json_num(j, "refill_s", pl->t_refill);
+    }
     cli_json_num(j, "rounds_s", pl->t_rounds);
     cli_json_num(j, "index_s", pl->t_index);
     cli_json_num(j, "result_s", pl->t_result);

@@ -333,8 +333,9 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
                100.0 * pl.cpu_share);
     else
         printf("host range none: the graph fits the budget\n");
-    printf("per pass   device %s + GPU over PCIe %s, CPU %s at the same time",
-           cli_seconds(pl.t_device).s, cli_seconds(pl.t_gpu_host).s, cli_seconds(pl.t_cpu).s);
+    /* the in-place forest's pass is its first round (its refills below) */
+    printf("%s device %s + GPU over PCIe %s, CPU %s at the same time",
+           pl.t_refill > 0 ? "first round" : "per pass   ", cli_seconds(pl.t_device).s, cli_seconds(pl.t_gpu_host).s, cli_seconds(pl.t_cpu).s);
     if (pl.t_shared > 0) printf(", both from host memory %s", cli_seconds(pl.t_shared).s);
     printf(" -> %s\n", cli_seconds(pl.predicted_pass_s).s);
     if (algo != SG_PLAN_MST) {
@@ -350,7 +351,11 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
         else
             printf("latency    not known (SPILLGRAPH_MEMO=off, or no cache directory)\n");
     }
-    printf("predicted  %.1f passes x %s", pl.passes, cli_seconds(pl.predicted_pass_s).s);
+    if (pl.t_refill > 0)
+        printf("predicted  first round %s + refills %.2f passes %s",
+               cli_seconds(pl.predicted_pass_s).s, pl.refill_passes, cli_seconds(pl.t_refill).s);
+    else
+        printf("predicted  %.1f passes x %s", pl.passes, cli_seconds(pl.predicted_pass_s).s);
     if (pl.t_rounds > 0) printf(" + rounds %s", cli_seconds(pl.t_rounds).s);
     if (pl.t_index > 0) printf(" + light index %s", cli_seconds(pl.t_index).s);
     if (pl.t_result > 0) printf(" + result copy %s", cli_seconds(pl.t_result).s);
