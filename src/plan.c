@@ -149,8 +149,9 @@ static bool joint_aw(const sg_plan_input *in)
  *      entries in 154-181 ms, 56-71 GB/s: 0.72). Pinned memory measured
  *      within 4-10 % of managed, either way: both kinds at these shares.
  *   2. The refills of the later rounds, the GPU alone: the model's passes
- *      less the first, over the device part at the walk rate and the
- *      spilled part at FOREST_REFILL_* of `pcie_gbps`, either memory kind.
+ *      less the first, over the device part at FOREST_DEVICE_REFILL
+ *      (below) and the spilled part at FOREST_REFILL_* of `pcie_gbps`,
+ *      either memory kind.
  *      R-MAT 26 reads 1.18 passes in all (the model's 1.2): 0.38 G entries
  *      again, 86-89 ms at 6 GiB, 10 ms at 24 GiB; 0.2 of 16.8 GB in 86 ms
  *      is 0.72 of `pcie_gbps`. SSCA2 26 reads 2.05 passes (131 M lists
@@ -158,10 +159,11 @@ static bool joint_aw(const sg_plan_input *in)
  *      339-344 ms at 6 GiB, ~53 GB/s, 0.98 (short lists whole, by rank:
  *      streamed nearly at the copy rate), 77 ms at 24 GiB.
  *   3. The rounds' vertex work (below, FOREST_ROUND_S).
- * At 6 GiB this gives R-MAT 0.34 s (measured 0.318-0.357 over two hosts)
- * and SSCA2 0.67 (0.677-0.744); at 24 GiB 0.21 and 0.37 (0.192 and
- * 0.345); at 12 GiB 0.28 and 0.55 (0.293 and 0.605: the first round
- * there runs slower than its parts' rates, on both graphs).
+ * Measured in the call that checked the refit (R-MAT 26 then SSCA2 26):
+ * 24 GiB 0.181 / 0.324 s, 12 GiB 0.274 / 0.550, 6 GiB 0.314 / 0.690,
+ * pinned 0.313 / 0.671; this model gives 0.203 / 0.344, 0.277 / 0.540,
+ * 0.342 / 0.676, 0.342 / 0.676. R-MAT's rounds took less there (66-77
+ * ms against 89 in the model; 75-84 ms in the calls it was fitted to).
  * Other graphs without hubs are not measured: the plan may be off by more
  * there. */
 #define FOREST_FILL_GPU_HUBS 0.97
@@ -195,6 +197,13 @@ static double model_passes(const sg_plan_input *in)
  * ~173 GB/s, 0.056 of the default 3100; 98 ms again in the thirty-ninth
  * session, SSCA2's 17.1 GB in 81 ms). */
 #define FOREST_DEVICE_WALK 0.056
+/* Its refills over device-resident lists (the cache's fills by rank of
+ * the lists spent, short or cut at the resume points) run faster per
+ * entry than the first round's walks: at 24 GiB R-MAT 26's 0.39 G entries
+ * again in 10 ms (~310 GB/s) and SSCA2 26's 2.27 G in 77 ms (~236 GB/s),
+ * twice each in the thirty-ninth session's calls; 0.078 of `hbm_gbps`
+ * (~242 GB/s). */
+#define FOREST_DEVICE_REFILL 0.078
 /* The in-place forest's rounds over its vertices, seconds per vertex per
  * round, all that is not the first round's fill or the refills: the
  * rounds' candidates, minima and merges, the contraction, the forest's
@@ -453,13 +462,14 @@ static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned 
 }
 
 /* The in-place forest's refills after the first round (FOREST_REFILL_*):
- * the GPU alone reads `passes` more of the lists, the device part at the
- * walk rate `dev_gbps`, the spilled part at a share of `pcie_gbps`. */
-static double forest_refill(const sg_plan_input *in, const sg_plan *p, double passes,
-                            double dev_gbps)
+ * the GPU alone reads `passes` more of the lists, the device part at
+ * FOREST_DEVICE_REFILL of `hbm_gbps`, the spilled part at a share of
+ * `pcie_gbps`. */
+static double forest_refill(const sg_plan_input *in, const sg_plan *p, double passes)
 {
     double f[3];
     reads_per_byte(in, f);
+    const double dev_gbps = FOREST_DEVICE_REFILL * in->rates.hbm_gbps;
     const double rr = (forest_hub_free(in) ? FOREST_REFILL_HUBFREE : FOREST_REFILL_HUBS) *
                       in->rates.pcie_gbps;
     double t = 0.0;
@@ -607,7 +617,7 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     if (inplace_forest(in)) { /* the first round at pass_s, then its refills */
         p.refill_passes = p.passes - 1.0;
         p.passes = 1.0;
-        p.t_refill = forest_refill(in, &p, p.refill_passes, dev_gbps);
+        p.t_refill = forest_refill(in, &p, p.refill_passes);
     }
     if (in->algo == SG_PLAN_MST) { /* either in-place forest's rounds over the vertices */
         const double rounds =
