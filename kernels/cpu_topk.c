@@ -36,9 +36,6 @@
 #include "cpu_topk.h"
 
 #include <string.h>
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 
 #include "sg_common.h"
 
@@ -138,44 +135,6 @@ static uint64_t topk_pair(const uint32_t *a, const uint32_t *w, uint64_t b0, uin
                           uint64_t *o1);
 static bool topk_pairs(sgk_topk_fn topk);
 
-/* The slots' way out with `stream`: each record is made in a few words
- * of the thread's (in its L1) and goes to its place in non-temporal
- * stores, which write the lines without reading them first (a store that
- * misses the cache reads its line before it writes it: the staging
- * buffers' lines, evicted by the lists streaming through, cost the host
- * memory a read and a write each, where the forest's first round is bound
- * by what that memory serves). The records lie one after the other, so
- * the processor's write-combining fills whole lines. On the development
- * machine (2 cores, compute-bound) the copy costs ~7 % of the top-K's
- * rate: 3.56-3.66 against 3.86-3.91 G entries/s on SSCA2 23's upper half
- * (tools/bench/topk_store.c). */
-
-/* words [0, n) of src to dst in non-temporal stores (plain copies where
- * the target has none); the caller fences (slots_fence) before its stores
- * are read by another thread or a device. */
-static inline void slots_stream(uint64_t *dst, const uint64_t *src, uint64_t n)
-{
-#if defined(__x86_64__)
-    uint64_t i = 0;
-    if (((uintptr_t)dst & 15) && n) { /* to 16-byte alignment */
-        _mm_stream_si64((long long *)dst, (long long)src[0]);
-        i = 1;
-    }
-    for (; i + 2 <= n; i += 2)
-        _mm_stream_si128((__m128i *)(dst + i), _mm_loadu_si128((const __m128i *)(src + i)));
-    if (i < n) _mm_stream_si64((long long *)(dst + i), (long long)src[i]);
-#else
-    memcpy(dst, src, n * sizeof *dst);
-#endif
-}
-
-static inline void slots_fence(void)
-{
-#if defined(__x86_64__)
-    _mm_sfence();
-#endif
-}
-
 /* Whether a list of len entries can go in a pair. */
 static inline bool pair_len(uint64_t len) { return len > SGK_TOPK_SHORT && len <= SGK_TOPK_HEAD; }
 
@@ -186,17 +145,14 @@ static inline bool pair_len(uint64_t len) { return len > SGK_TOPK_SHORT && len <
  * empty, in no pattern). Returns the records written. */
 static inline __attribute__((always_inline)) uint64_t
 topk_loop(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0, uint64_t v1,
-          sgk_topk_fn topk, bool f32, int K, bool filter, bool prefetch, bool stream,
-          uint64_t *out, uint32_t *idx, sgk_topk_tally *t, const bool pairs)
+          sgk_topk_fn topk, bool f32, int K, bool filter, bool prefetch, uint64_t *out,
+          uint32_t *idx, sgk_topk_tally *t, const bool pairs)
 {
     const uint64_t end = x[v1];
     uint64_t pf = x[v0]; /* A and W prefetched up to entry pf */
     uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0, r = 0;
     uint64_t scratch[4];
     uint32_t spare = 0;
-    /* with `stream` a record (one vertex's K slots, two for a pair) is made
-     * in tmp and then streamed to its place */
-    uint64_t tmp[8] __attribute__((aligned(64)));
     for (uint64_t v = v0; v < v1; v++) {
         const uint64_t b = x[v], len = x[v + 1] - b;
         if (prefetch) {
@@ -205,72 +161,63 @@ topk_loop(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0, 
             prefetch_lines(a, pf, ahead);
             pf = ahead > pf ? ahead : pf;
         }
-        uint64_t *const at = out + (idx ? r : v - v0) * (uint64_t)K; /* its record's place */
-        uint64_t *o = stream ? tmp : at;
+        uint64_t *o = out + (v - v0) * (uint64_t)K;
         if (pairs && pair_len(len) && v + 1 < v1 && pair_len(x[v + 2] - x[v + 1])) {
             /* this list and the next, both with entries */
             const uint64_t len1 = x[v + 2] - x[v + 1];
             if (idx) {
+                o = out + r * (uint64_t)K;
                 idx[r] = (uint32_t)v;
                 idx[r + 1] = (uint32_t)(v + 1);
                 r += 2;
             }
             nlv += topk_pair(a, w, b, len, x[v + 1], len1, (uint32_t)v, f32, K, o, o + K);
-            if (stream) slots_stream(at, tmp, 2 * (uint64_t)K);
             nl += 2;
             ne += len + len1;
             v++;
             continue;
         }
-        bool keep = true;
         if (idx) {
-            keep = len > 0;
-            o = keep ? o : scratch;
+            const bool keep = len > 0;
+            o = keep ? out + r * (uint64_t)K : scratch;
             *(keep ? idx + r : &spare) = (uint32_t)v;
             r += keep;
         }
         nlv += pairs ? sgk_topk_simd(a + b, w + b, len, (uint32_t)v, f32, K, filter, o)
                      : topk(a + b, w + b, len, (uint32_t)v, f32, K, filter, o);
-        if (stream && keep) slots_stream(at, tmp, (uint64_t)K);
         nl += len > 0;
         nlong += filter && len > SGK_TOPK_BLOCKS_PAST;
         ne += len;
     }
-    const uint64_t recs = idx ? r : v1 - v0;
-    if (stream) slots_fence();
     t->lists += nl;
     t->longs += nlong;
     t->entries += ne;
     t->leaving += nlv;
-    return recs;
+    return idx ? r : v1 - v0;
 }
 
 /* topk_loop with pairs where topk is the vector code, its calls direct. */
 static uint64_t topk_run(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
                          uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter,
-                         bool prefetch, bool stream, uint64_t *out, uint32_t *idx,
-                         sgk_topk_tally *t)
+                         bool prefetch, uint64_t *out, uint32_t *idx, sgk_topk_tally *t)
 {
     if (topk_pairs(topk))
-        return topk_loop(x, a, w, v0, v1, topk, f32, K, filter, prefetch, stream, out, idx, t,
-                         true);
-    return topk_loop(x, a, w, v0, v1, topk, f32, K, filter, prefetch, stream, out, idx, t,
-                     false);
+        return topk_loop(x, a, w, v0, v1, topk, f32, K, filter, prefetch, out, idx, t, true);
+    return topk_loop(x, a, w, v0, v1, topk, f32, K, filter, prefetch, out, idx, t, false);
 }
 
 void sgk_topk_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
                     uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter, bool prefetch,
-                    bool stream, uint64_t *out, sgk_topk_tally *t)
+                    uint64_t *out, sgk_topk_tally *t)
 {
-    (void)topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, stream, out, NULL, t);
+    (void)topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, out, NULL, t);
 }
 
 uint64_t sgk_topk_packed(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
                          uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter,
-                         bool prefetch, bool stream, uint64_t *rec, uint32_t *idx,
-                         sgk_topk_tally *t)
+                         bool prefetch, uint64_t *rec, uint32_t *idx, sgk_topk_tally *t)
 {
-    return topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, stream, rec, idx, t);
+    return topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, rec, idx, t);
 }
 
 #if SGK_HAVE_AVX512

@@ -93,16 +93,10 @@ typedef struct sgk_topk_tally {
  * CPU share, kernels/mst.cu; docs/benchmarks.md has the rates); the
  * software prefetch keeps more lines in flight. (Prefetching A only where
  * topk reads it whole lost on the development machine: 1.42 against 1.03
- * ns an entry on R-MAT 22.)
- * With `stream` the slots go out in non-temporal stores through a small
- * buffer of the thread's, all of them written (and fenced) when the call
- * returns: lines written whole, without the read a store that misses the
- * cache makes first (the forest's CPU share writes its slots to a pinned
- * staging buffer that the copy engine reads; kernels/cpu_topk.c). The
- * same slots either way. Time O((v1 - v0) + entries K). */
+ * ns an entry on R-MAT 22.) Time O((v1 - v0) + entries K). */
 void sgk_topk_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
                     uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter, bool prefetch,
-                    bool stream, uint64_t *out, sgk_topk_tally *t);
+                    uint64_t *out, sgk_topk_tally *t);
 
 /* sgk_topk_lists packed: only the lists with entries, in order, each as a
  * record of K slots (rec[r K ..]) and its vertex (idx[r]); the others'
@@ -110,12 +104,10 @@ void sgk_topk_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w, uin
  * for (v1 - v0) K slots and idx for v1 - v0 vertices (v < 2^32); nothing
  * past the records returned is written. Returns the records. (At R-MAT 26
  * about half the lists the CPU threads take are empty: their slots were
- * half of what the threads sent to the device.) With `stream` the records
- * (not their vertices) go out as sgk_topk_lists's slots. */
+ * half of what the threads sent to the device.) */
 uint64_t sgk_topk_packed(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
                          uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter,
-                         bool prefetch, bool stream, uint64_t *rec, uint32_t *idx,
-                         sgk_topk_tally *t);
+                         bool prefetch, uint64_t *rec, uint32_t *idx, sgk_topk_tally *t);
 
 #ifdef __cplusplus
 }

@@ -2389,8 +2389,7 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
 // thirty-fifth session.)
 static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &mt, uint64_t maxe,
                                 sgk_topk_fn topk, bool f32, bool filter, bool prefetch,
-                                bool stream, bool packed, bool sparse_only, int K, uint64_t *vc,
-                                uint64_t &lists,
+                                bool packed, bool sparse_only, int K, uint64_t *vc, uint64_t &lists,
                                 uint64_t &longs, uint64_t &entries, uint64_t &leaving,
                                 uint64_t &sent, uint64_t &chunks, uint64_t &packs,
                                 uint64_t &wait_us, sg_error *err)
@@ -2451,14 +2450,14 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
             const uint64_t at = cut[pc] - v0;
             if (pack) {
                 const uint64_t r = sgk_topk_packed(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk,
-                                                   f32, K, filter, prefetch, stream, out + at * K,
+                                                   f32, K, filter, prefetch, out + at * K,
                                                    idx + at, &t);
                 tbl[2 * pc] = (uint32_t)at;
                 tbl[2 * pc + 1] = (uint32_t)r;
                 nrec += r;
             } else {
                 sgk_topk_lists(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K, filter,
-                               prefetch, stream, out + at * (uint64_t)K, &t);
+                               prefetch, out + at * (uint64_t)K, &t);
             }
             nl += t.lists;
             nlong += t.longs;
@@ -3343,12 +3342,6 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                              : sgk_ctx_disabled(c, "topk-pairs") ? sgk_topk_simd_single
                                                                  : sgk_topk_simd;
     const bool prefetch = !sgk_ctx_disabled(c, "topk-prefetch");
-    // The threads' slots written to the staging buffers in non-temporal
-    // stores (kernels/cpu_topk.h): lines written whole without a read
-    // first, where the first round is bound by the host memory that the
-    // GPU's pieces and the threads' lists share. "share-stream" disabled:
-    // plain stores.
-    const bool stream = !sgk_ctx_disabled(c, "share-stream");
     const bool packed = !sgk_ctx_disabled(c, "share-packed");
     const bool sparse_only = !sgk_ctx_disabled(c, "share-sparse");
     uint64_t cpu_sent = 0; // the bytes of the CPU threads' results sent to the device
@@ -3387,7 +3380,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 c, mt, [&](sg_error *e) { return gpu_first(R, nr, mt, P, e); },
                 [&](sg_error *e) {
                     return cpu_first_fill(c, *share, mt, maxe, topk, f32, filter, prefetch,
-                                          stream, packed, sparse_only, K, vc, cpu_lists, cpu_long,
+                                          packed, sparse_only, K, vc, cpu_lists, cpu_long,
                                           cpu_entries, cpu_inter, cpu_sent, cpu_chunks,
                                           cpu_packed, cpu_wait_us, e);
                 },

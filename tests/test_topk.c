@@ -111,8 +111,7 @@ static void test_topk_versions(void **state)
 /* sgk_topk_lists over a CSR of lists of every kind (empty, short, long
  * enough for the filter's blocks, with self-loops and ties, and many
  * neighbours of 17 to 64 entries, which the vector code takes in pairs),
- * whole and in pieces, with and without its prefetch and with the slots
- * in non-temporal stores or plain ones, both top-K versions
+ * whole and in pieces, with and without its prefetch, both top-K versions
  * (the vector one also never paired, sgk_topk_simd_single): the same
  * slots and counts as topk list by list; sgk_topk_packed in the same
  * pieces: the lists with entries only, in order, with their vertices. */
@@ -165,27 +164,23 @@ static void test_topk_lists(void **state)
                     want_t.entries += len;
                 }
                 assert_true(want_t.longs > 0);
-                /* pf: 1 the prefetch, 2 the slots streamed (non-temporal
-                 * stores, from 8- or 16-byte aligned places) */
-                for (int pf = 0; pf < 4; pf++) {
-                    const bool pre = pf & 1, nt = pf >> 1;
+                for (int pf = 0; pf < 2; pf++) {
                     /* whole, then in pieces split at uneven points */
                     static const uint64_t cuts[] = {0, 1, 2, 700, 1801, 2999, NV};
                     sgk_topk_tally t = {0, 0, 0, 0};
                     memset(got, 0xab, NV * 4 * sizeof *got);
                     memset(part, 0xcd, NV * 4 * sizeof *part);
-                    sgk_topk_lists(x, a, w, 0, NV, fn, f32, K, true, pre, nt, got, &t);
+                    sgk_topk_lists(x, a, w, 0, NV, fn, f32, K, true, pf, got, &t);
                     sgk_topk_tally tp = {0, 0, 0, 0};
                     for (size_t i = 0; i + 1 < sizeof cuts / sizeof cuts[0]; i++)
-                        sgk_topk_lists(x, a, w, cuts[i], cuts[i + 1], fn, f32, K, true, pre,
-                                       nt, part + cuts[i] * (uint64_t)K, &tp);
+                        sgk_topk_lists(x, a, w, cuts[i], cuts[i + 1], fn, f32, K, true, pf,
+                                       part + cuts[i] * (uint64_t)K, &tp);
                     for (uint64_t i = 0; i < NV * (uint64_t)K; i++)
                         if (got[i] != want[i] || part[i] != want[i])
-                            fail_msg("f32 %d, K %d, %s, prefetch %d, streamed %d: slot %llu %llx, "
-                                     "in pieces %llx, want %llx",
+                            fail_msg("f32 %d, K %d, %s, prefetch %d: slot %llu %llx, in pieces "
+                                     "%llx, want %llx",
                                      f32, K,
-                                     vec == 2 ? "vector, no pairs" : vec ? "vector" : "scalar", pre,
-                                     nt,
+                                     vec == 2 ? "vector, no pairs" : vec ? "vector" : "scalar", pf,
                                      (unsigned long long)i, (unsigned long long)got[i],
                                      (unsigned long long)part[i], (unsigned long long)want[i]);
                     assert_memory_equal(&t, &want_t, sizeof t);
@@ -197,8 +192,8 @@ static void test_topk_lists(void **state)
                         const uint64_t c0 = cuts[i], c1 = cuts[i + 1];
                         memset(part, 0xcd, NV * 4 * sizeof *part);
                         memset(pidx, 0xcd, NV * sizeof *pidx);
-                        const uint64_t r = sgk_topk_packed(x, a, w, c0, c1, fn, f32, K, true, pre,
-                                                           nt, part, pidx, &tk);
+                        const uint64_t r = sgk_topk_packed(x, a, w, c0, c1, fn, f32, K, true, pf,
+                                                           part, pidx, &tk);
                         uint64_t q = 0;
                         for (uint64_t v = c0; v < c1; v++) {
                             if (x[v + 1] == x[v]) continue;

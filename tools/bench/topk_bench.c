@@ -76,8 +76,7 @@ int main(int argc, char **argv)
             const double t2 = now();
             for (unsigned long q = 0; q < passes; q++) {
                 sgk_topk_tally t = {0, 0, 0, 0};
-                sgk_topk_lists(x, a, w, 0, nl, sgk_topk_simd, false, 4, true, !cached, false, lo,
-                               &t);
+                sgk_topk_lists(x, a, w, 0, nl, sgk_topk_simd, false, 4, true, !cached, lo, &t);
                 acc += t.leaving + lo[(q * 7) % (nl * 4)];
             }
             const double t3 = now();

@@ -3,8 +3,7 @@
 // from a fraction of n up to n in 8 T pieces of about equal entries, as the
 // hybrid forest's first round cuts them, with and without the software
 // prefetch, and with it but every list alone (sgk_topk_simd_single: no
-// pairs), and with it and the slots in non-temporal stores, interleaved;
-// and a plain sum of A and W over the same entries
+// pairs), interleaved; and a plain sum of A and W over the same entries
 // (the threads' streaming rate); and each thread's top-K over a window of
 // its first piece's lists that stays in its cache (CACHED_ENTRIES
 // entries, CACHED_PASSES times: the compute alone, every thread at once,
@@ -50,7 +49,7 @@ static uint64_t cached_run(const uint64_t *x, const uint32_t *a, const uint32_t 
         while (v1 < lim && x[v1 + 1] - x[v0] <= CACHED_ENTRIES) v1++;
         sgk_topk_tally tl = {0, 0, 0, 0};
         for (int r = 0; r < CACHED_PASSES; r++)
-            sgk_topk_lists(x, a, w, v0, v1, sgk_topk_simd, false, 4, true, false, false,
+            sgk_topk_lists(x, a, w, v0, v1, sgk_topk_simd, false, 4, true, false,
                            out + (v0 - cut[0]) * 4, &tl);
         total += tl.entries;
     }
@@ -96,7 +95,7 @@ static uint64_t chunked_run(const uint64_t *x, const uint32_t *a, const uint32_t
         for (uint64_t pc = 0; pc < np; pc++) {
             sgk_topk_tally t = {0, 0, 0, 0};
             sgk_topk_lists(x, a, w, cut[pc], cut[pc + 1], sgk_topk_simd, false, 4, true, true,
-                           false, out + (cut[pc] - v0) * 4, &t);
+                           out + (cut[pc] - v0) * 4, &t);
         }
         hi = lo;
     }
@@ -144,8 +143,7 @@ int main(int argc, char **argv)
            (unsigned long long)v0, (unsigned long long)n, (double)ent * 1e-9, threads,
            sgk_topk_simd_available() ? "yes" : "no");
     for (int rep = 0; rep < 3; rep++) {
-        /* 2: prefetch, lists one at a time; 3: prefetch, the slots streamed */
-        for (int pf = 0; pf < 4; pf++) {
+        for (int pf = 0; pf < 3; pf++) { /* 2: prefetch, lists one at a time */
             const double t0 = now();
             uint64_t leaving = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : leaving)
@@ -153,13 +151,13 @@ int main(int argc, char **argv)
                 sgk_topk_tally t = {0, 0, 0, 0};
                 sgk_topk_lists(x, a, w, cut[p], cut[p + 1],
                                pf == 2 ? sgk_topk_simd_single : sgk_topk_simd, false, 4, true,
-                               pf > 0, pf == 3, out + (cut[p] - v0) * 4, &t);
+                               pf > 0, out + (cut[p] - v0) * 4, &t);
                 leaving += t.leaving;
             }
             const double t1 = now();
             printf("top-K, prefetch %d%s: %.3f s, %.2f G entries/s (leaving %llu)\n", pf > 0,
-                   pf == 2 ? ", no pairs" : pf == 3 ? ", slots streamed" : "", t1 - t0,
-                   (double)ent / (t1 - t0) * 1e-9, (unsigned long long)leaving);
+                   pf == 2 ? ", no pairs" : "", t1 - t0, (double)ent / (t1 - t0) * 1e-9,
+                   (unsigned long long)leaving);
         }
         {
             const double t0 = now();
