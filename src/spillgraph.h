@@ -813,8 +813,8 @@ typedef struct sg_plan {
                                 * rounds' refills read again (model; 0 for
                                 * the others) */
     double t_refill;           /* their time, the GPU alone: the device part
-                                * at its walk rate, the spilled part at a
-                                * share of pcie_gbps (src/plan.c) */
+                                * and the spilled part each at a share of
+                                * hbm_gbps and pcie_gbps (src/plan.c) */
     bool forest_heads;         /* mst: the forest reads the heads of lists in
                                 * weight order (lists_weight_order, hubs) */
     double t_rounds;           /* the in-place forests' per-round vertex work,

@@ -433,8 +433,8 @@ static void test_forest_hub_free(void **state)
         if (!spilled) assert_true(hubs.host_bytes[1] == 0 && hubs.t_device > 0.0);
         else assert_true(hubs.host_bytes[1] > 0 && hubs.cpu_share > 0.0);
         assert_true(free_.predicted_s > 1.5 * hubs.predicted_s);
-        /* the refills: the device part at the walk rate, the spilled part
-         * at a share of the PCIe rate */
+        /* the refills: the device part at a share of the HBM rate, the
+         * spilled part at a share of the PCIe rate */
         const sg_plan *pl[2] = {&hubs, &free_};
         const double rr[2] = {0.72, 0.98};
         for (int i = 0; i < 2; i++) {
@@ -971,7 +971,7 @@ static void test_executor_reserves(void **state)
     check_plan(&in, &heads_pinned, "forest over heads, pinned");
     assert_int_equal(heads_pinned.spill_kind[1], SG_SPILL_PINNED);
     assert_true(heads_pinned.predicted_s == heads_managed.predicted_s);
-    in.lists_unsorted = true; /* whole lists: pinned memory is slower */
+    in.lists_unsorted = true; /* whole lists: the first round, then refills */
     assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
     assert_true(p.passes == 1.0 && fabs(p.refill_passes - 0.2) < 1e-12 && !p.forest_heads);
     /* the rule a run and `plan` follow: the hybrid's forest (whole lists)
