@@ -253,6 +253,13 @@ static double model_passes(const sg_plan_input *in)
  * model does not see, and a faster rate would leave it further low. */
 #define SSSP_GPU_HOST 0.40
 #define SSSP_GPU_HOST_HUBS 0.49
+/* SSSP's rounds over pinned host lists of a graph without hubs, as a share
+ * of `zc_rand_gbps`: its ~1,300 small settle passes read lists far apart,
+ * and read 1.18 of the spilled bytes (SSCA2 26 at 6 GiB: 20.2 GB of
+ * host_list_bytes for 17.1 spilled) at 4.3 GB/s, ~4.65 s beside the steps
+ * term's 0.22 (thirty-ninth session; the fifteenth measured 5.2-5.5 s in
+ * all, where `zc_rand_gbps` alone predicted 3.4): 0.66. */
+#define SSSP_ZC_HUBFREE 0.66
 #define SSSP_INDEX_SHARED 0.54
 #define SSSP_DEVICE 0.03
 /* BFS (direction-optimizing, kernels/bfs.cu), fitted to R-MAT 26 and SSCA2
@@ -432,6 +439,8 @@ static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned 
         const bool hubs = !sgi_hub_free(in->n, in->m, in->max_degree);
         if (in->algo == SG_PLAN_SSSP && (p->spill_kind[k] == SG_SPILL_MANAGED || hubs))
             gr = (hubs ? SSSP_GPU_HOST_HUBS : SSSP_GPU_HOST) * in->rates.pcie_gbps;
+        else if (in->algo == SG_PLAN_SSSP)
+            gr = SSSP_ZC_HUBFREE * in->rates.zc_rand_gbps;
         if (in->algo == SG_PLAN_MST && !inplace_forest(in))
             gr = in->rates.managed_rand_gbps; /* the heads: either kind alike */
         double fk = f[k];
