@@ -161,9 +161,10 @@ static bool joint_aw(const sg_plan_input *in)
  *   3. The rounds' vertex work (below, FOREST_ROUND_S).
  * Measured in the call that checked the refit (R-MAT 26 then SSCA2 26):
  * 24 GiB 0.181 / 0.324 s, 12 GiB 0.274 / 0.550, 6 GiB 0.314 / 0.690,
- * pinned 0.313 / 0.671; this model gives 0.203 / 0.344, 0.277 / 0.540,
- * 0.342 / 0.676, 0.342 / 0.676. R-MAT's rounds took less there (66-77
- * ms against 89 in the model; 75-84 ms in the calls it was fitted to).
+ * pinned 0.313 / 0.671; this model gives 0.204 / 0.344, 0.277 / 0.540,
+ * 0.342 / 0.675, 0.342 / 0.675 (`spillgraph plan`, call 5; there 24 GiB
+ * ran 0.182 / 0.315). R-MAT's rounds took less there (66-77 ms against
+ * 89 in the model; 75-84 ms in the calls it was fitted to).
  * Other graphs without hubs are not measured: the plan may be off by more
  * there. */
 #define FOREST_FILL_GPU_HUBS 0.97
