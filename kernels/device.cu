@@ -24,7 +24,7 @@
 static void module_loading_default(void)
 {
     // setenv's last argument 0: a mode the user named stays
-    if (!getenv("CUDA_MODULE_LOADING")) (void)setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+    (void)setenv("CUDA_MODULE_LOADING", "EAGER", 0);
 }
 
 extern "C" void sgk_cuda_start(void)

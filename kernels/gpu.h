@@ -44,8 +44,8 @@ typedef struct sgk_device_info {
  * launch loads it, and the load waits for all the device's work: a first
  * launch on one stream beside a pipeline on another drains the pipeline
  * (the forest's first round on SSCA2 26 took 11-21 ms longer lazily in
- * five of six pairs, docs/benchmarks.md, thirty-eighth session). Without effect when the host
- * program made its own CUDA calls first. */
+ * five of six pairs, docs/benchmarks.md, thirty-eighth session). Without
+ * effect when the host program made its own CUDA calls first. */
 void sgk_cuda_start(void);
 
 /* The module loading mode in effect, as the driver reports it

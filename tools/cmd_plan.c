@@ -335,7 +335,8 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
         printf("host range none: the graph fits the budget\n");
     /* the in-place forest's pass is its first round (its refills below) */
     printf("%s device %s + GPU over PCIe %s, CPU %s at the same time",
-           pl.t_refill > 0 ? "first round" : "per pass   ", cli_seconds(pl.t_device).s, cli_seconds(pl.t_gpu_host).s, cli_seconds(pl.t_cpu).s);
+           pl.t_refill > 0 ? "first round" : "per pass   ", cli_seconds(pl.t_device).s,
+           cli_seconds(pl.t_gpu_host).s, cli_seconds(pl.t_cpu).s);
     if (pl.t_shared > 0) printf(", both from host memory %s", cli_seconds(pl.t_shared).s);
     printf(" -> %s\n", cli_seconds(pl.predicted_pass_s).s);
     if (algo != SG_PLAN_MST) {
