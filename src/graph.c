@@ -11,20 +11,73 @@
 #include "gpu.h"
 #endif
 
+void sgi_touch_pages(void *p, size_t bytes, bool all_threads)
+{
+    volatile unsigned char *const b = p;
+    const int64_t pages = (int64_t)((bytes + 4095) / 4096);
+#pragma omp parallel for schedule(static, 512) if (all_threads)
+    for (int64_t i = 0; i < pages; i++) b[(size_t)i * 4096] = 0;
+}
+
+/* Plain memory in whole pages (len, bytes rounded up to 4 KiB), so that an
+ * array can be pinned in place (cudaHostRegister) without sharing a page
+ * with another; 2 MiB pages from 2 MiB up. */
+static void *page_alloc(uint64_t bytes, size_t *len)
+{
+    const size_t page = 4096;
+    *len = ((size_t)(bytes ? bytes : 1) + page - 1) & ~(page - 1);
+    return *len >= ((size_t)2 << 20) ? sgi_huge_alloc(*len) : sgi_aligned_alloc(page, *len);
+}
+
+/* Page-locked host memory for `what`, in place: plain memory in pages
+ * (page_alloc), faulted in by every thread, then registered with the
+ * device (cudaHostRegister, portable and mapped). cudaHostAlloc pins and
+ * maps page by page on one thread: for 17 GB on the H100 host it took 8.2
+ * s and its free 2.7 s, where this took 0.9 s and 0.3 s, and the GPU reads
+ * both alike (DMA 55 GB/s, random lines 6 GB/s; docs/benchmarks.md,
+ * fortieth session). Freed by graph_release. */
+static sg_status pinned_alloc(int device, uint64_t bytes, void **out, const char *what,
+                              sg_error *err)
+{
+#if SG_HAVE_CUDA
+    size_t len = 0;
+    void *p = page_alloc(bytes, &len);
+    if (!p)
+        return sgi_fail(err, SG_E_NOMEM, "out of memory allocating %s (%llu bytes)", what,
+                        (unsigned long long)bytes);
+    sgi_touch_pages(p, len, true);
+    sg_status st = sgk_host_pin(device, p, len, err);
+    if (st != SG_OK) {
+        sgi_free(p);
+        char cuda_msg[sizeof err->msg];
+        snprintf(cuda_msg, sizeof cuda_msg, "%s", err ? err->msg : "");
+        return sgi_fail(err, st, "pinning %llu bytes for %s: %s", (unsigned long long)bytes,
+                        what, cuda_msg);
+    }
+    *out = p;
+    return SG_OK;
+#else
+    (void)device;
+    (void)bytes;
+    (void)out;
+    return sgi_fail(err, SG_E_UNSUPPORTED,
+                    "pinned memory for %s needs a build with CUDA (this one has none)", what);
+#endif
+}
+
 /* One array of the handle in the requested memory kind (managed memory is
  * advised for GPU `device`). */
 static sg_status graph_alloc(sg_mem_kind mem, int device, uint64_t bytes, void **out,
                              const char *what, sg_error *err)
 {
-    if (mem == SG_MEM_PINNED || mem == SG_MEM_MANAGED) {
+    if (mem == SG_MEM_PINNED) return pinned_alloc(device, bytes, out, what, err);
+    if (mem == SG_MEM_MANAGED) {
 #if SG_HAVE_CUDA
-        sg_status st = mem == SG_MEM_PINNED ? sgk_host_alloc((size_t)bytes, out, err)
-                                            : sgk_managed_alloc(device, (size_t)bytes, out, err);
+        sg_status st = sgk_managed_alloc(device, (size_t)bytes, out, err);
         if (st != SG_OK) {
             char cuda_msg[sizeof err->msg];
             snprintf(cuda_msg, sizeof cuda_msg, "%s", err ? err->msg : "");
-            return sgi_fail(err, st, "%s %llu bytes for %s: %s",
-                            mem == SG_MEM_PINNED ? "pinning" : "allocating managed",
+            return sgi_fail(err, st, "allocating managed %llu bytes for %s: %s",
                             (unsigned long long)bytes, what, cuda_msg);
         }
         return SG_OK;
@@ -32,14 +85,13 @@ static sg_status graph_alloc(sg_mem_kind mem, int device, uint64_t bytes, void *
         (void)bytes;
         (void)out;
         (void)device;
-        return sgi_fail(err, SG_E_UNSUPPORTED, "%s memory for %s needs a build with CUDA (this "
-                        "one has none)", mem == SG_MEM_PINNED ? "pinned" : "managed", what);
+        return sgi_fail(err, SG_E_UNSUPPORTED,
+                        "managed memory for %s needs a build with CUDA (this one has none)", what);
 #endif
     }
-    /* Whole pages, so that a hybrid run can pin each array in place
-     * (cudaHostRegister) without two arrays sharing a page. */
-    const size_t page = 4096, len = ((size_t)(bytes ? bytes : 1) + page - 1) & ~(page - 1);
-    void *p = len >= ((size_t)2 << 20) ? sgi_huge_alloc(len) : sgi_aligned_alloc(page, len);
+    /* (a hybrid run may pin it in place later: sgi_graph_device_readable) */
+    size_t len = 0;
+    void *p = page_alloc(bytes, &len);
     if (!p)
         return sgi_fail(err, SG_E_NOMEM, "out of memory allocating %s (%llu bytes)", what,
                         (unsigned long long)bytes);
@@ -51,8 +103,9 @@ static void graph_release(sg_mem_kind mem, bool registered, void *p)
 {
     if (!p) return;
 #if SG_HAVE_CUDA
-    if (mem == SG_MEM_PINNED) {
-        sgk_host_free(p);
+    if (mem == SG_MEM_PINNED) { /* pinned_alloc */
+        sgk_host_unregister(p);
+        sgi_free(p);
         return;
     }
     if (mem == SG_MEM_MANAGED) {

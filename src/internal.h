@@ -108,6 +108,11 @@ struct sg_graph {
                                    * are matched by it, never by address) */
 };
 
+/* Faults in every page of [p, p + bytes) by a write of 0 to one byte a 4
+ * KiB page (in 2 MiB pages the first write takes the whole page): from
+ * every OpenMP thread at once, or from the caller's alone. */
+void sgi_touch_pages(void *p, size_t bytes, bool all_threads);
+
 /* Makes g's arrays readable by the GPU in place: plain ones are pinned
  * where they are (cudaHostRegister, undone by sg_graph_free); pinned and
  * managed ones already are. */

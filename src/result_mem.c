@@ -275,18 +275,12 @@ static void result_unpin(void *p)
 #endif
 }
 
-static void touch_pages(void *p, size_t bytes)
-{
-    volatile char *c = p;
-    for (size_t o = 0; o < bytes; o += 4096) c[o] = 0;
-}
-
 static void *prefault_main(void *arg)
 {
     sgi_prefault *p = arg;
     const double t0 = sgi_now();
     for (int i = 0; i < 2; i++)
-        if (p->arr[i]) touch_pages(p->arr[i], p->bytes[i]);
+        if (p->arr[i]) sgi_touch_pages(p->arr[i], p->bytes[i], false);
     for (int i = 0; i < 2 && p->pin_device >= 0; i++)
         if (p->arr[i] && result_pin(p->pin_device, p->arr[i], p->bytes[i])) p->pinned++;
     p->seconds = sgi_now() - t0;
