@@ -2,6 +2,7 @@
  * pinned), or a copy of caller arrays. */
 #include <math.h>
 #include <omp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,13 +32,14 @@ static void *page_alloc(uint64_t bytes, size_t *len)
 
 /* Page-locked host memory for `what`, in place: plain memory in pages
  * (page_alloc), faulted in by every thread, then registered with the
- * device (cudaHostRegister, portable and mapped). cudaHostAlloc pins and
- * maps page by page on one thread: for 17 GB on the H100 host it took 8.2
- * s and its free 2.7 s, where this took 0.9 s and 0.3 s, and the GPU reads
- * both alike (DMA 55 GB/s, random lines 6 GB/s; docs/benchmarks.md,
- * fortieth session). Freed by graph_release. */
-static sg_status pinned_alloc(int device, uint64_t bytes, void **out, const char *what,
-                              sg_error *err)
+ * device (cudaHostRegister, portable and mapped) unless `len_out` is given:
+ * then the caller registers its *len_out bytes (graph_new, beside the
+ * load). cudaHostAlloc pins and maps page by page on one thread: for 17 GB
+ * on the H100 host it took 8.2 s and its free 2.7 s, where this took 0.9 s
+ * and 0.3 s, and the GPU reads both alike (DMA 55 GB/s, random lines 6
+ * GB/s; docs/benchmarks.md, fortieth session). Freed by graph_release. */
+static sg_status pinned_alloc(int device, uint64_t bytes, void **out, size_t *len_out,
+                              const char *what, sg_error *err)
 {
 #if SG_HAVE_CUDA
     size_t len = 0;
@@ -46,6 +48,11 @@ static sg_status pinned_alloc(int device, uint64_t bytes, void **out, const char
         return sgi_fail(err, SG_E_NOMEM, "out of memory allocating %s (%llu bytes)", what,
                         (unsigned long long)bytes);
     sgi_touch_pages(p, len, true);
+    if (len_out) {
+        *len_out = len;
+        *out = p;
+        return SG_OK;
+    }
     sg_status st = sgk_host_pin(device, p, len, err);
     if (st != SG_OK) {
         sgi_free(p);
@@ -60,6 +67,7 @@ static sg_status pinned_alloc(int device, uint64_t bytes, void **out, const char
     (void)device;
     (void)bytes;
     (void)out;
+    (void)len_out;
     return sgi_fail(err, SG_E_UNSUPPORTED,
                     "pinned memory for %s needs a build with CUDA (this one has none)", what);
 #endif
@@ -70,7 +78,7 @@ static sg_status pinned_alloc(int device, uint64_t bytes, void **out, const char
 static sg_status graph_alloc(sg_mem_kind mem, int device, uint64_t bytes, void **out,
                              const char *what, sg_error *err)
 {
-    if (mem == SG_MEM_PINNED) return pinned_alloc(device, bytes, out, what, err);
+    if (mem == SG_MEM_PINNED) return pinned_alloc(device, bytes, out, NULL, what, err);
     if (mem == SG_MEM_MANAGED) {
 #if SG_HAVE_CUDA
         sg_status st = sgk_managed_alloc(device, (size_t)bytes, out, err);
@@ -103,16 +111,11 @@ static void graph_release(sg_mem_kind mem, bool registered, void *p)
 {
     if (!p) return;
 #if SG_HAVE_CUDA
-    if (mem == SG_MEM_PINNED) { /* pinned_alloc */
-        sgk_host_unregister(p);
-        sgi_free(p);
-        return;
-    }
     if (mem == SG_MEM_MANAGED) {
         sgk_managed_free(p);
         return;
     }
-    if (registered) sgk_host_unregister(p);
+    if (registered) sgk_host_unregister(p); /* pinned (pinned_alloc) or pinned in place */
 #else
     (void)registered;
 #endif
@@ -120,18 +123,115 @@ static void graph_release(sg_mem_kind mem, bool registered, void *p)
     sgi_free(p);
 }
 
+#if SG_HAVE_CUDA
+/* The registration of a pinned graph's A and W (touched, not yet
+ * registered) on a thread of its own while the load decodes into them:
+ * registering 17 GB took 0.43 s on the H100 host, which the decode hides
+ * (docs/benchmarks.md, fortieth session). X is registered before, so a
+ * machine without a GPU fails at once. */
+struct sgi_pinning {
+    pthread_t thread;
+    int device;
+    void *p[2];
+    size_t len[2];
+    const char *what[2];
+    bool ok[2];
+    sg_status st;
+    sg_error err;
+};
+
+static void *pinning_main(void *arg)
+{
+    struct sgi_pinning *j = arg;
+    for (int i = 0; i < 2 && j->st == SG_OK; i++) {
+        if (!j->p[i]) continue;
+        j->st = sgk_host_pin(j->device, j->p[i], j->len[i], &j->err);
+        if (j->st == SG_OK) {
+            j->ok[i] = true;
+            continue;
+        }
+        char cuda_msg[sizeof j->err.msg];
+        snprintf(cuda_msg, sizeof cuda_msg, "%s", j->err.msg);
+        sgi_fail(&j->err, j->st, "pinning %llu bytes for %s: %s", (unsigned long long)j->len[i],
+                 j->what[i], cuda_msg);
+    }
+    return NULL;
+}
+#endif
+
+/* Waits for g's registration of A and W, if it runs (graph_new); its
+ * status (err may be NULL). Afterwards g->pinned says which are pinned. */
+static sg_status pinning_wait(sg_graph *g, sg_error *err)
+{
+    if (!g->pinning) return SG_OK;
+#if SG_HAVE_CUDA
+    struct sgi_pinning *j = g->pinning;
+    g->pinning = NULL;
+    (void)pthread_join(j->thread, NULL);
+    g->pinned |= (j->ok[0] ? 2u : 0u) | (j->ok[1] ? 4u : 0u);
+    const sg_status st = j->st;
+    if (st != SG_OK && err) *err = j->err;
+    sgi_free(j);
+    return st;
+#else
+    (void)err;
+    return SG_OK;
+#endif
+}
+
 void sg_graph_free(sg_graph *g)
 {
     if (!g) return;
-    graph_release(g->mem, g->registered, g->x);
-    graph_release(g->mem, g->registered, g->a);
-    graph_release(g->mem, g->registered, g->w);
+    (void)pinning_wait(g, NULL);
+    const bool pin = g->mem == SG_MEM_PINNED;
+    graph_release(g->mem, pin ? (g->pinned & 1u) != 0 : g->registered, g->x);
+    graph_release(g->mem, pin ? (g->pinned & 2u) != 0 : g->registered, g->a);
+    graph_release(g->mem, pin ? (g->pinned & 4u) != 0 : g->registered, g->w);
     sgi_free(g->orig);
     sgi_free(g->source);
     sgi_free(g);
 }
 
-/* Allocates the handle and its arrays (contents undefined). */
+/* A pinned graph's A and W: allocated and faulted in here, registered by a
+ * thread of its own (sgi_pinning) while the caller loads them; the load
+ * ends with pinning_wait. */
+static sg_status pinned_start(sg_graph *g, int device, bool weights, sg_error *err)
+{
+#if SG_HAVE_CUDA
+    sg_status st = SG_OK;
+    struct sgi_pinning *j = sgi_calloc(1, sizeof *j);
+    if (!j) return sgi_fail(err, SG_E_NOMEM, "out of memory allocating the graph's pinning");
+    j->device = device;
+    j->what[0] = "the neighbours (A)";
+    j->what[1] = "the weights (W)";
+    st = pinned_alloc(device, g->m * sizeof(uint32_t), (void **)&g->a, &j->len[0], j->what[0],
+                      err);
+    if (st == SG_OK && weights)
+        st = pinned_alloc(device, g->m * sizeof(uint32_t), &g->w, &j->len[1], j->what[1], err);
+    if (st != SG_OK) {
+        sgi_free(j);
+        return st;
+    }
+    j->p[0] = g->a;
+    j->p[1] = g->w;
+    if (pthread_create(&j->thread, NULL, pinning_main, j) != 0) {
+        pinning_main(j); /* no thread to spare: here, before the load */
+        g->pinned |= (j->ok[0] ? 2u : 0u) | (j->ok[1] ? 4u : 0u);
+        st = j->st;
+        if (st != SG_OK && err) *err = j->err;
+        sgi_free(j);
+        return st;
+    }
+    g->pinning = j;
+    return SG_OK;
+#else
+    (void)g, (void)device, (void)weights;
+    return sgi_fail(err, SG_E_UNSUPPORTED, "pinned memory needs a build with CUDA");
+#endif
+}
+
+/* Allocates the handle and its arrays (contents undefined; a pinned
+ * graph's A and W are registered by the time pinning_wait returns). */
 static sg_status graph_new(uint64_t n, uint64_t m, bool weights, sg_mem_kind mem, int device,
                            const char *source, sg_graph **out, sg_error *err)
 {
@@ -146,10 +246,15 @@ static sg_status graph_new(uint64_t n, uint64_t m, bool weights, sg_mem_kind mem
     SG_ALLOC(g->source, sgi_strdup(source), err, "the graph's name");
     SG_TRY(graph_alloc(mem, device, (n + 1) * sizeof(uint64_t), (void **)&g->x,
                        "the offsets (X)", err));
-    SG_TRY(graph_alloc(mem, device, m * sizeof(uint32_t), (void **)&g->a, "the neighbours (A)",
-                       err));
-    if (weights)
-        SG_TRY(graph_alloc(mem, device, m * sizeof(uint32_t), &g->w, "the weights (W)", err));
+    if (mem == SG_MEM_PINNED) {
+        g->pinned = 1u;
+        SG_TRY(pinned_start(g, device, weights, err));
+    } else {
+        SG_TRY(graph_alloc(mem, device, m * sizeof(uint32_t), (void **)&g->a,
+                           "the neighbours (A)", err));
+        if (weights)
+            SG_TRY(graph_alloc(mem, device, m * sizeof(uint32_t), &g->w, "the weights (W)", err));
+    }
     *out = g;
     return SG_OK;
 fail:
@@ -228,6 +333,7 @@ sg_status sg_graph_open(sg_run *run, const char *path, const sg_graph_options *o
     }
     sgi_prefault_finish(pf, run, g->uid);
     pf = NULL;
+    SG_TRY(pinning_wait(g, err));
     sgi_run_progress(run, "load", 1.0);
     sg_store_close(s);
     run->seconds[SG_PHASE_LOAD] += sgi_now() - t0;

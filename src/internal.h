@@ -99,6 +99,9 @@ struct sg_graph {
     sg_weight_type wt;            /* valid even when w == NULL (U32 then) */
     sg_mem_kind mem;              /* never AUTO */
     bool registered;              /* plain arrays pinned in place for a hybrid run */
+    unsigned pinned;              /* SG_MEM_PINNED: which are registered (1 X, 2 A, 4 W) */
+    struct sgi_pinning *pinning;  /* SG_MEM_PINNED: A and W being registered beside
+                                   * the load (graph.c), or NULL */
     uint64_t *x;                  /* n + 1 */
     uint32_t *a;                  /* m */
     void *w;                      /* m (uint32_t or float), or NULL */

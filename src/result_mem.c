@@ -224,11 +224,13 @@ struct sgi_prefault {
 static pthread_mutex_t pin_lock = PTHREAD_MUTEX_INITIALIZER;
 static void *pin_slot[PIN_SLOTS];
 
+#if SG_HAVE_CUDA
 static size_t pin_bytes(size_t bytes)
 {
     const size_t huge = (size_t)2 << 20;
     return bytes < huge ? 0 : (bytes + huge - 1) & ~(huge - 1);
 }
+#endif
 
 /* Pins p (bytes long) for device `dev`; whether it is pinned. */
 static bool result_pin(int dev, void *p, size_t bytes)
