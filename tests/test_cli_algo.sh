@@ -202,7 +202,8 @@ expect 2 "sssp --method without a value" sssp g.sg --source 0 --method
 expect 0 "bfs --verify binary + parents" bfs g.sg --source "$SRC" -o levels.bin \
     --parents bparents.bin --verify --json
 json_keys "bfs --json keys" result.reached result.max_level result.source seconds.load \
-    counters.top_down_steps teps verified oracle
+    counters.top_down_steps counters.load_alloc_us counters.load_read_us \
+    counters.load_pin_wait_us teps verified oracle
 [ "$(json_get oracle)" = "serial BFS" ] && pass "bfs --json: oracle" || fail "bfs --json: oracle"
 [ "$(json_get weights_loaded)" = "false" ] && pass "bfs loads no weights" ||
     fail "bfs loads no weights"
