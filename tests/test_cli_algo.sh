@@ -202,9 +202,20 @@ expect 2 "sssp --method without a value" sssp g.sg --source 0 --method
 expect 0 "bfs --verify binary + parents" bfs g.sg --source "$SRC" -o levels.bin \
     --parents bparents.bin --verify --json
 json_keys "bfs --json keys" result.reached result.max_level result.source seconds.load \
-    counters.top_down_steps counters.load_alloc_us counters.load_read_us \
-    counters.load_pin_wait_us teps verified oracle
+    counters.top_down_steps counters.load_setup_us counters.load_alloc_us \
+    counters.load_read_us counters.load_pin_wait_us counters.load_finish_us teps verified \
+    oracle
 [ "$(json_get oracle)" = "serial BFS" ] && pass "bfs --json: oracle" || fail "bfs --json: oracle"
+if [ $HAVE_PY -eq 1 ]; then
+    # the load's five parts sum to its seconds (each rounded to a microsecond)
+    python3 -c '
+import json
+o = json.load(open("out")); c = o["counters"]
+parts = sum(c["load_" + k + "_us"] for k in ("setup", "alloc", "read", "pin_wait", "finish"))
+assert abs(parts - o["seconds"]["load"] * 1e6) <= 5, (parts, o["seconds"]["load"])' &&
+        pass "bfs --json: the load counters sum to the load" ||
+        fail "bfs --json: the load counters do not sum to seconds.load"
+fi
 [ "$(json_get weights_loaded)" = "false" ] && pass "bfs loads no weights" ||
     fail "bfs loads no weights"
 bin_check levels.bin 3 $N "bfs binary levels"
