@@ -343,12 +343,16 @@ sg_status sgk_upload(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_er
         c->copy_bytes += bytes;
         return SG_OK;
     }
+    // Into each staging buffer by every host thread while the copy engine
+    // takes the one before: a managed source (the hybrid plan's device part)
+    // went at ~5 GB/s on one thread, ~1 s of a BFS load on SSCA2 26 at 6 GiB
+    // (docs/benchmarks.md, fortieth session).
     size_t done = 0;
     while (done < bytes) {
         sgk_stage s = {nullptr, 0, 0};
         SGK_TRY(sgk_stage_begin(c, &s, err));
         const size_t piece = bytes - done < s.cap ? bytes - done : s.cap;
-        memcpy(s.buf, static_cast<const char *>(src) + done, piece);
+        sgk_host_pcopy(s.buf, static_cast<const char *>(src) + done, piece, 0);
         SGK_TRY(sgk_stage_copy(c, &s, 0, static_cast<char *>(dst) + done, piece, err));
         SGK_TRY(sgk_stage_end(c, &s, err));
         done += piece;
