@@ -207,7 +207,11 @@ static void test_open_store(void **state)
         expect_same_arrays(g, &t, true);
         sg_graph_free(g);
     } else {
+        /* no GPU: the offsets, pinned first, fail at once, named */
         assert_int_not_equal(st, SG_OK);
+        if (!strstr(err.msg, "pinning") || !strstr(err.msg, "the offsets (X)"))
+            fail_msg("pinned open without a GPU: \"%s\"", err.msg);
+        assert_null(g);
     }
 
     /* Errors: a missing store, a corrupt block (named), and no leak. */
