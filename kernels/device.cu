@@ -48,7 +48,9 @@ extern "C" const char *sgk_module_loading(void)
     }
     CUmoduleLoadingMode m;
     if (reinterpret_cast<get_mode_fn>(fn)(&m) != CUDA_SUCCESS) return "unknown";
-    return m == CU_MODULE_EAGER_LOADING ? "eager" : m == CU_MODULE_LAZY_LOADING ? "lazy" : "unknown";
+    return m == CU_MODULE_EAGER_LOADING  ? "eager"
+           : m == CU_MODULE_LAZY_LOADING ? "lazy"
+                                         : "unknown";
 }
 
 extern "C" int sgk_device_count(void)

@@ -88,8 +88,9 @@ sg_status sgk_calibrate(int index, uint64_t bytes, int threads, sgk_calibration 
  * buffers that are copied to the device or read by it in place (counters);
  * a graph's arrays are plain memory registered in place instead
  * (sgk_host_pin: cudaHostAlloc pins page by page on one thread, src/graph.c).
- * *out is set only on success. SG_E_DEVICE with CUDA's message (no driver, no device, out of
- * pinnable memory). Free with sgk_host_free (accepts NULL). */
+ * *out is set only on success. SG_E_DEVICE with CUDA's message (no driver,
+ * no device, out of pinnable memory). Free with sgk_host_free (accepts
+ * NULL). */
 sg_status sgk_host_alloc(size_t bytes, void **out, sg_error *err);
 void sgk_host_free(void *p);
 

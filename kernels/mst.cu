@@ -2774,12 +2774,13 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // 17-64 entries one at a time, not two neighbours together), topk-prefetch
 // (its lists read on demand misses and the hardware's prefetch alone),
 // share-chunks (the CPU share's chunks of at most 16 entries past their
-// first vertex, not a streamed piece's: a test mode), walk-batch (each lane's reads of a walk tile one after the
-// other, not issued together), contract, weight-order (lists in weight
-// order read whole, as any), heads-rule (their heads read on a graph
-// without hubs too), fill-rank (the cache's fills without hubs by k_hwalk's
-// offers, not by rank), dense-trees (tree ids are the vertex ids, not
-// ranks among the vertices with a list), jump-roots (the merge's pointer
+// first vertex, not a streamed piece's: a test mode), walk-batch (each
+// lane's reads of a walk tile one after the other, not issued together),
+// contract, weight-order (lists in weight order read whole, as any),
+// heads-rule (their heads read on a graph without hubs too), fill-rank
+// (the cache's fills without hubs by k_hwalk's offers, not by rank),
+// dense-trees (tree ids are the vertex ids, not ranks among the vertices
+// with a list), jump-roots (the merge's pointer
 // jumping launched again until nothing changes, not until every thread
 // reached its root; in core too), first-minima (the first round's minima
 // by pick and reduce and its choices by the merge's k_choose, not in one

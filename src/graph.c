@@ -30,6 +30,21 @@ static void *page_alloc(uint64_t bytes, size_t *len)
     return *len >= ((size_t)2 << 20) ? sgi_huge_alloc(*len) : sgi_aligned_alloc(page, *len);
 }
 
+#if SG_HAVE_CUDA
+/* Registers [p, p + len) for device: `what`, of `bytes`, as the error
+ * names it. */
+static sg_status pin_array(int device, void *p, size_t len, uint64_t bytes, const char *what,
+                           sg_error *err)
+{
+    sg_error e = {0};
+    const sg_status st = sgk_host_pin(device, p, len, &e);
+    if (st != SG_OK)
+        return sgi_fail(err, st, "pinning %llu bytes for %s: %s", (unsigned long long)bytes,
+                        what, e.msg);
+    return SG_OK;
+}
+#endif
+
 /* Page-locked host memory for `what`, in place: plain memory in pages
  * (page_alloc), faulted in by every thread, then registered with the
  * device (cudaHostRegister, portable and mapped) unless `len_out` is given:
@@ -53,13 +68,10 @@ static sg_status pinned_alloc(int device, uint64_t bytes, void **out, size_t *le
         *out = p;
         return SG_OK;
     }
-    sg_status st = sgk_host_pin(device, p, len, err);
+    const sg_status st = pin_array(device, p, len, bytes, what, err);
     if (st != SG_OK) {
         sgi_free(p);
-        char cuda_msg[sizeof err->msg];
-        snprintf(cuda_msg, sizeof cuda_msg, "%s", err ? err->msg : "");
-        return sgi_fail(err, st, "pinning %llu bytes for %s: %s", (unsigned long long)bytes,
-                        what, cuda_msg);
+        return st;
     }
     *out = p;
     return SG_OK;
@@ -131,6 +143,7 @@ static void graph_release(sg_mem_kind mem, bool registered, void *p)
  * machine without a GPU fails at once. */
 struct sgi_pinning {
     pthread_t thread;
+    bool threaded; /* registering on `thread` (else done already) */
     int device;
     void *p[2];
     size_t len[2];
@@ -143,18 +156,11 @@ struct sgi_pinning {
 static void *pinning_main(void *arg)
 {
     struct sgi_pinning *j = arg;
-    for (int i = 0; i < 2 && j->st == SG_OK; i++) {
-        if (!j->p[i]) continue;
-        j->st = sgk_host_pin(j->device, j->p[i], j->len[i], &j->err);
-        if (j->st == SG_OK) {
-            j->ok[i] = true;
-            continue;
+    for (int i = 0; i < 2 && j->st == SG_OK; i++)
+        if (j->p[i]) {
+            j->st = pin_array(j->device, j->p[i], j->len[i], j->len[i], j->what[i], &j->err);
+            j->ok[i] = j->st == SG_OK;
         }
-        char cuda_msg[sizeof j->err.msg];
-        snprintf(cuda_msg, sizeof cuda_msg, "%s", j->err.msg);
-        sgi_fail(&j->err, j->st, "pinning %llu bytes for %s: %s", (unsigned long long)j->len[i],
-                 j->what[i], cuda_msg);
-    }
     return NULL;
 }
 #endif
@@ -167,7 +173,7 @@ static sg_status pinning_wait(sg_graph *g, sg_error *err)
 #if SG_HAVE_CUDA
     struct sgi_pinning *j = g->pinning;
     g->pinning = NULL;
-    (void)pthread_join(j->thread, NULL);
+    if (j->threaded) (void)pthread_join(j->thread, NULL);
     g->pinned |= (j->ok[0] ? 2u : 0u) | (j->ok[1] ? 4u : 0u);
     const sg_status st = j->st;
     if (st != SG_OK && err) *err = j->err;
@@ -214,16 +220,11 @@ static sg_status pinned_start(sg_graph *g, int device, bool weights, sg_error *e
     }
     j->p[0] = g->a;
     j->p[1] = g->w;
-    if (pthread_create(&j->thread, NULL, pinning_main, j) != 0) {
-        pinning_main(j); /* no thread to spare: here, before the load */
-        g->pinned |= (j->ok[0] ? 2u : 0u) | (j->ok[1] ? 4u : 0u);
-        st = j->st;
-        if (st != SG_OK && err) *err = j->err;
-        sgi_free(j);
-        return st;
-    }
     g->pinning = j;
-    return SG_OK;
+    j->threaded = pthread_create(&j->thread, NULL, pinning_main, j) == 0;
+    if (j->threaded) return SG_OK;
+    pinning_main(j); /* no thread to spare: here, before the load */
+    return pinning_wait(g, err);
 #else
     (void)g, (void)device, (void)weights;
     return sgi_fail(err, SG_E_UNSUPPORTED, "pinned memory needs a build with CUDA");
