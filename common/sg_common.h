@@ -107,6 +107,28 @@ static inline bool sgi_hub_free(uint64_t n, uint64_t m, uint64_t max_degree)
     return n > 0 && (double)max_degree < 16.0 * (double)m / (double)n;
 }
 
+/* BFS over lists in pinned host memory (kernels/bfs.cu, "bfs-gather"): a
+ * large top-down frontier's host lists are gathered by the CPU threads into
+ * chunks of at most sgi_bfs_gather_vertices(n) vertices and
+ * sgi_bfs_gather_entries(m) entries, copied by DMA into one of two device
+ * buffers of sgi_bfs_gather_bytes(n, m) together (the planner keeps room
+ * for them: src/plan.c). Small graphs get small chunks, so that their
+ * searches take several. */
+static inline uint64_t sgi_bfs_gather_vertices(uint64_t n)
+{
+    const uint64_t v = n / 64 > 256 ? n / 64 : 256;
+    return v < ((uint64_t)1 << 18) ? v : (uint64_t)1 << 18;
+}
+static inline uint64_t sgi_bfs_gather_entries(uint64_t m)
+{
+    const uint64_t e = m / 64 > 4096 ? m / 64 : 4096;
+    return e < ((uint64_t)1 << 22) ? e : (uint64_t)1 << 22;
+}
+static inline uint64_t sgi_bfs_gather_bytes(uint64_t n, uint64_t m)
+{
+    return 2 * (4 * (sgi_bfs_gather_vertices(n) + 1) + 4 * sgi_bfs_gather_entries(m));
+}
+
 #ifdef __cplusplus
 }
 #endif

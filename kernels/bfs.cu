@@ -158,6 +158,7 @@
 #include <cooperative_groups.h>
 #include <cub/cub.cuh>
 
+#include <omp.h>
 #include <string.h>
 
 #include <memory>
@@ -186,6 +187,7 @@ struct bfs_cnt {
     unsigned long long reached;   // sgk_sum_finite: vertices with a level
     unsigned long long maxl;      // sgk_sum_finite: the largest level
     unsigned long long host;      // list entries read from host memory
+    unsigned long long pos;       // k_host_from: the frontier's first host list
 };
 
 // Where a top-down kernel puts what it claims.
@@ -205,6 +207,10 @@ struct td_args {
     unsigned long long base_qn, base_qh; // tails when the step started
     uint64_t hub_min;             // HUB, or UINT64_MAX without hub queue
     uint32_t depth;               // level given to the vertices claimed
+    // a gathered chunk (td_gather<.., true>): queue entry i's list is
+    // sa[so[i], so[i + 1]), copied from the host by the CPU threads
+    const uint32_t *so;
+    const uint32_t *sa;
 };
 
 struct block_queue {
@@ -341,20 +347,29 @@ __device__ __forceinline__ void bq_flush(const td_args &o, block_queue &bq)
 }
 
 // Queue entry i of in[0, nin): its vertex (0 past the end) and list
-// [beg, beg + deg) (empty past the end).
+// [beg, beg + deg) (empty past the end): in A, or in a gathered chunk's
+// entries (ST).
+template <bool ST = false>
 __device__ __forceinline__ uint32_t queue_entry(const td_args &o, const uint32_t *__restrict__ in,
                                                 uint64_t i, uint64_t nin, unsigned long long &beg,
                                                 unsigned long long &deg)
 {
     if (i >= nin) return 0;
     const uint32_t u = in[i];
-    beg = o.x[u];
-    deg = o.x[(uint64_t)u + 1] - beg;
+    if (ST) {
+        beg = o.so[i];
+        deg = o.so[i + 1] - beg;
+    } else {
+        beg = o.x[u];
+        deg = o.x[(uint64_t)u + 1] - beg;
+    }
     return u;
 }
 
-// Top-down over the normal queue in[0, nin): block-wide gather.
-template <bool P, bool BQ>
+// Top-down over the normal queue in[0, nin): block-wide gather. ST: the
+// lists are a gathered chunk's (o.so, o.sa in device memory), all of them
+// host lists copied by DMA.
+template <bool P, bool BQ, bool ST = false>
 __global__ void __launch_bounds__(TB) td_gather(td_args o, const uint32_t *__restrict__ in,
                                                 uint64_t nin)
 {
@@ -369,8 +384,8 @@ __global__ void __launch_bounds__(TB) td_gather(td_args o, const uint32_t *__res
     unsigned long long scout = 0, hedges = 0, exam = 0, host = 0;
     for (uint64_t c0 = (uint64_t)blockIdx.x * TB; c0 < nin; c0 += (uint64_t)gridDim.x * TB) {
         unsigned long long beg = 0, deg = 0;
-        const uint32_t u = queue_entry(o, in, c0 + tid, nin, beg, deg);
-        host += o.a.host_count(beg, beg + deg);
+        const uint32_t u = queue_entry<ST>(o, in, c0 + tid, nin, beg, deg);
+        host += ST ? deg : o.a.host_count(beg, beg + deg);
         unsigned long long start, total;
         scan_t(scan_tmp).ExclusiveSum(deg, start, total);
         s_start[tid] = start;
@@ -388,7 +403,8 @@ __global__ void __launch_bounds__(TB) td_gather(td_args o, const uint32_t *__res
 #pragma unroll
                     for (unsigned step = TB / 2; step > 0; step >>= 1)
                         if (s_start[lo + step] <= idx) lo += step;
-                    const uint32_t v = o.a.ldg(s_beg[lo] + (idx - s_start[lo]));
+                    const unsigned long long e = s_beg[lo] + (idx - s_start[lo]);
+                    const uint32_t v = ST ? __ldg(o.sa + e) : o.a.ldg(e);
                     td_visit<P, BQ>(o, bq, v, s_vtx[lo], scout, hedges);
                 }
             }
@@ -654,6 +670,24 @@ __global__ void bfs_seed(XArr x, uint32_t s, uint32_t *level,
     }
 }
 
+// The first position of the sorted queue q[0, nq) whose vertex is vsplit
+// or above (its list in host memory), into cnt->pos: one thread's binary
+// search.
+__global__ void k_host_from(const uint32_t *__restrict__ q, uint64_t nq, uint64_t vsplit,
+                            bfs_cnt *cnt)
+{
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    uint64_t lo = 0, hi = nq;
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (q[mid] < vsplit)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    cnt->pos = lo;
+}
+
 // ---------------------------------------------------------------- host side
 
 uint64_t hub_cap(uint64_t n, uint64_t m)
@@ -687,15 +721,50 @@ struct BfsKeep {
     size_t cub_bytes = 0;
     sgk_dbuf<bfs_cnt> cnt;
     pinned_cnt hc;
+    // gathered top-down steps ("bfs-gather"): two device buffers of chunk
+    // offsets (so) and entries (sa), the stream the queue's pieces come
+    // down on, and per buffer the end of its upload and of the kernel
+    // that read it
+    bool gather_tried = false, gather_ok = false;
+    sgk_dbuf<uint32_t> so[2], sa[2];
+    cudaStream_t down = nullptr;
+    cudaEvent_t up[2] = {nullptr, nullptr}, used[2] = {nullptr, nullptr};
+    BfsKeep() = default;
+    BfsKeep(const BfsKeep &) = delete;
+    BfsKeep &operator=(const BfsKeep &) = delete;
+    ~BfsKeep()
+    {
+        for (int i = 0; i < 2; i++) {
+            if (up[i]) (void)cudaEventDestroy(up[i]);
+            if (used[i]) (void)cudaEventDestroy(used[i]);
+        }
+        if (down) (void)cudaStreamDestroy(down);
+    }
     uint64_t bytes() const
     {
         return level.bytes() + parent.bytes() + vis.bytes() + front.bytes() + next.bytes() +
                q0.bytes() + q1.bytes() + hq0.bytes() + hq1.bytes() + hdeg0.bytes() +
-               hdeg1.bytes() + hoff.bytes() + cub.bytes() + cnt.bytes();
+               hdeg1.bytes() + hoff.bytes() + cub.bytes() + cnt.bytes() + so[0].bytes() +
+               so[1].bytes() + sa[0].bytes() + sa[1].bytes();
     }
 };
 
 void bfs_keep_free(void *p) { delete static_cast<BfsKeep *>(p); }
+
+// The context's staging buffers, lent for a search's gathered steps and
+// given back (with the end of the copies queued out of them) however the
+// search ends.
+struct stage_loan {
+    sgk_ctx *c = nullptr;
+    stage_loan() = default;
+    stage_loan(const stage_loan &) = delete;
+    stage_loan &operator=(const stage_loan &) = delete;
+    ~stage_loan()
+    {
+        sg_error e;
+        if (c) (void)sgk_stage_return(c, c->copy, &e);
+    }
+};
 
 // The kept arrays for a search with (or without) parents, detached from g;
 // null, with whatever else g kept freed, when there are none for it.
@@ -728,6 +797,15 @@ struct search {
     uint64_t td_steps, bu_steps, examined;
     uint64_t order_min;             // top-down frontiers from this size in id order
     uint64_t ordered;               // top-down steps that took them so
+    // gathered steps: ordered frontiers whose host lists the CPU threads
+    // copy into chunks (gather_step)
+    bool gather;
+    BfsKeep *keep;
+    void *stage[2];                 // the context's pinned staging buffers, lent
+    uint64_t vsplit;                // the first vertex whose list is in host memory
+    uint64_t gv, ge;                // a chunk's most vertices and entries
+    uint64_t gathered, chunks, gathered_entries;
+    double gather_host_s;           // the host threads' part (queue pieces, gathers)
 };
 
 // Copies the counters back, waits, returns what changed since the last read.
@@ -743,6 +821,131 @@ sg_status read_counts(search &s, bfs_cnt *d, sg_error *err)
     d->examined = now.examined - s.prev.examined;
     d->awake = now.awake - s.prev.awake;
     s.prev = now;
+    return SG_OK;
+}
+
+// The lists of ids[0, cnt) (x, a: the host arrays), one after another
+// into out, their offsets into off[0, k + 1) for the first k vertices whose
+// lists fit `cap` entries together (at least one: a normal queue's lists
+// are shorter than HUB <= cap). Returns k. By the host threads: the degrees
+// and a prefix of them by thread blocks, then the copies.
+uint64_t gather_lists(const uint64_t *x, const uint32_t *a, const uint32_t *ids, uint64_t cnt,
+                      uint64_t cap, uint32_t *off, uint32_t *out)
+{
+    constexpr int MAXT = 256;
+    uint64_t part[MAXT + 1];
+    int nt = omp_get_max_threads();
+    if (nt > MAXT) nt = MAXT;
+    if ((uint64_t)nt > cnt / 1024 + 1) nt = (int)(cnt / 1024 + 1);
+    part[0] = 0;
+#pragma omp parallel num_threads(nt)
+    {
+        const int t = omp_get_thread_num(), T = omp_get_num_threads();
+        const uint64_t b = cnt * (uint64_t)t / (uint64_t)T, e = cnt * (uint64_t)(t + 1) / (uint64_t)T;
+        uint64_t sum = 0;
+        for (uint64_t i = b; i < e; i++) {
+            const uint32_t u = ids[i];
+            sum += x[(uint64_t)u + 1] - x[u];
+            off[i + 1] = (uint32_t)sum;
+        }
+        part[t + 1] = sum;
+#pragma omp barrier
+#pragma omp single
+        for (int k = 1; k <= T; k++) part[k] += part[k - 1];
+        const uint32_t add = (uint32_t)part[t];
+        if (add)
+            for (uint64_t i = b; i < e; i++) off[i + 1] += add;
+    }
+    off[0] = 0;
+    uint64_t lo = 1, hi = cnt; // the last k in [1, cnt] with off[k] <= cap
+    while (lo < hi) {
+        const uint64_t mid = hi - (hi - lo) / 2;
+        if (off[mid] <= cap)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    const uint64_t k = lo;
+#pragma omp parallel for schedule(dynamic, 256) num_threads(nt)
+    for (uint64_t i = 0; i < k; i++) {
+        const uint32_t u = ids[i];
+        memcpy(out + off[i], a + x[u], (size_t)(off[i + 1] - off[i]) * sizeof *out);
+    }
+    return k;
+}
+
+// The gathered steps' device buffers, stream and events, made on the first
+// such step of a search (kept with the other arrays): none when the budget
+// cannot hold the buffers beside what is in use (the steps then read the
+// host lists in place, as without "bfs-gather").
+sg_status gather_setup(search &s, sg_error *err)
+{
+    BfsKeep &k = *s.keep;
+    if (k.gather_tried) return SG_OK;
+    k.gather_tried = true;
+    sgk_mem_stats ms;
+    sgk_ctx_mem(s.c, &ms);
+    if (ms.in_use + sgi_bfs_gather_bytes(s.n, s.m) > ms.budget) return SG_OK;
+    for (int i = 0; i < 2; i++) {
+        SGK_TRY(k.so[i].alloc(s.c, s.gv + 1, "the BFS gathered chunk offsets", err));
+        SGK_TRY(k.sa[i].alloc(s.c, s.ge, "the BFS gathered chunk entries", err));
+        SGK_CU(cudaEventCreateWithFlags(&k.up[i], cudaEventDisableTiming));
+        SGK_CU(cudaEventCreateWithFlags(&k.used[i], cudaEventDisableTiming));
+    }
+    SGK_CU(cudaStreamCreateWithFlags(&k.down, cudaStreamNonBlocking));
+    k.gather_ok = true;
+    return SG_OK;
+}
+
+// The host lists of the sorted frontier q[p, nq) (o: the step's arguments),
+// chunk by chunk: a piece of the queue comes down into a lent staging
+// buffer, the host threads gather its vertices' lists behind it, the copy
+// engine takes offsets and entries into a device buffer, and td_gather
+// reads them there. Two buffers: the host gathers the next chunk while the
+// GPU takes this one.
+template <bool P, bool BQ>
+sg_status gather_step(search &s, const td_args &o, const uint32_t *q, uint64_t p, uint64_t nq,
+                      unsigned grid_cap, sg_error *err)
+{
+    BfsKeep &k = *s.keep;
+    const cudaStream_t st = s.c->stream, cs = s.c->copy;
+    const uint64_t *hx = s.g->hx;
+    const uint32_t *ha = s.g->ha;
+    bool pending[2] = {false, false};
+    int b = 0;
+    for (uint64_t j = p; j < nq; b ^= 1) {
+        uint32_t *hid = static_cast<uint32_t *>(s.stage[b]), *hoff = hid + s.gv;
+        uint32_t *hent = hoff + s.gv + 1;
+        const double h0 = sgi_now();
+        if (pending[b]) SGK_CU(cudaEventSynchronize(k.up[b])); // its last upload read it
+        const uint64_t want = nq - j < s.gv ? nq - j : s.gv;
+        SGK_CU(cudaMemcpyAsync(hid, q + j, want * sizeof *hid, cudaMemcpyDeviceToHost, k.down));
+        SGK_CU(cudaStreamSynchronize(k.down));
+        const uint64_t took = gather_lists(hx, ha, hid, want, s.ge, hoff, hent);
+        const uint64_t ents = hoff[took];
+        s.gather_host_s += sgi_now() - h0;
+        SGK_CU(cudaStreamWaitEvent(cs, k.used[b], 0)); // the kernel that read it last
+        SGK_CU(cudaMemcpyAsync(k.so[b].get(), hoff, (took + 1) * sizeof *hoff,
+                               cudaMemcpyHostToDevice, cs));
+        if (ents)
+            SGK_CU(cudaMemcpyAsync(k.sa[b].get(), hent, ents * sizeof *hent,
+                                   cudaMemcpyHostToDevice, cs));
+        SGK_CU(cudaEventRecord(k.up[b], cs));
+        pending[b] = true;
+        SGK_CU(cudaStreamWaitEvent(st, k.up[b], 0));
+        td_args oc = o;
+        oc.so = k.so[b].get();
+        oc.sa = k.sa[b].get();
+        uint64_t grid = (took + TB - 1) / TB;
+        if (grid > grid_cap) grid = grid_cap;
+        td_gather<P, BQ, true><<<(unsigned)grid, TB, 0, st>>>(oc, q + j, took);
+        SGK_LAUNCHED("td_gather (gathered)");
+        SGK_CU(cudaEventRecord(k.used[b], st));
+        s.chunks++;
+        s.gathered_entries += ents;
+        j += took;
+    }
+    s.gathered++;
     return SG_OK;
 }
 
@@ -845,13 +1048,29 @@ template <bool P, bool BQ> sg_status bfs_run(search &s, sg_error *err)
                 o.base_qn = s.prev.qn;
                 s.ordered++;
             }
-            if (nq) {
-                const unsigned grid = grid_for(nq, TB, occ_td, 2);
+            // the queue's entries before p read their lists where they are;
+            // a gathered step's host lists (from p) go through gather_step
+            uint64_t p = nq;
+            const bool gathered = s.gather && nq >= s.order_min;
+            if (gathered) {
+                k_host_from<<<1, 32, 0, st>>>(s.q[cur], nq, s.vsplit, s.cnt);
+                SGK_LAUNCHED("k_host_from");
+                SGK_CU(cudaMemcpyAsync(&s.hcnt->pos, &s.cnt->pos, sizeof s.hcnt->pos,
+                                       cudaMemcpyDeviceToHost, st));
+                SGK_CU(cudaStreamSynchronize(st));
+                p = s.hcnt->pos;
+            }
+            if (p) {
+                const unsigned grid = grid_for(p, TB, occ_td, 2);
                 if (s.hubs)
-                    td_gather<P, BQ><<<grid, TB, 0, st>>>(o, s.q[cur], nq);
+                    td_gather<P, BQ><<<grid, TB, 0, st>>>(o, s.q[cur], p);
                 else
-                    td_thread<P, BQ><<<grid, TB, 0, st>>>(o, s.q[cur], nq);
+                    td_thread<P, BQ><<<grid, TB, 0, st>>>(o, s.q[cur], p);
                 SGK_LAUNCHED("td_gather");
+            }
+            if (p < nq) {
+                const unsigned cap = grid_for(UINT64_MAX / 2, TB, occ_td, 2);
+                SGK_TRY((gather_step<P, BQ>(s, o, s.q[cur], p, nq, cap, err)));
             }
             if (nh) {
                 size_t tb = s.cub_bytes;
@@ -925,6 +1144,14 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
     const bool bq = !sgk_ctx_disabled(c, "block-queue");
     const uint64_t h = hub_cap(n, m);
     if (h > UINT32_MAX) s.hubs = false; // cub's item count and hub indices are 32-bit
+    // gathered steps: the ordered frontiers' host lists copied by the host
+    // threads, in chunks of normal-queue lists (shorter than HUB), which
+    // fit a staging buffer: ids, offsets and entries
+    s.gv = sgi_bfs_gather_vertices(n);
+    s.ge = sgi_bfs_gather_entries(m);
+    s.gather = s.order_min != UINT64_MAX && s.hubs && g->hx && g->ha &&
+               !sgk_ctx_disabled(c, "bfs-gather") && s.ge >= HUB &&
+               4 * (2 * s.gv + 1 + s.ge) <= SGK_STAGE_BYTES;
 
     // The working arrays: those an earlier search kept, or new ones.
     std::unique_ptr<BfsKeep> keep(take_work(c, g, parent != nullptr));
@@ -984,6 +1211,25 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
     s.cub_tmp = d_cub.get();
     s.cnt = d_cnt;
     s.hcnt = hc.p;
+    s.keep = keep.get();
+    stage_loan loan;
+    if (s.gather) {
+        SGK_TRY(gather_setup(s, err));
+        s.gather = keep->gather_ok;
+    }
+    if (s.gather) {
+        SGK_TRY(sgk_stage_lend(c, s.stage, err));
+        loan.c = c;
+        uint64_t lo = 0, hi = n; // the first vertex whose list starts in host memory
+        while (lo < hi) {
+            const uint64_t mid = lo + (hi - lo) / 2;
+            if (g->hx[mid] < g->A.s)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        s.vsplit = lo;
+    }
 
     const cudaStream_t st = c->stream;
     const double t0 = sgi_now();
@@ -1032,6 +1278,10 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
         sgk_stats_set(stats, "top_down_steps", s.td_steps);
         sgk_stats_set(stats, "bottom_up_steps", s.bu_steps);
         sgk_stats_set(stats, "ordered_steps", s.ordered);
+        sgk_stats_set(stats, "gathered_steps", s.gathered);
+        sgk_stats_set(stats, "gathered_chunks", s.chunks);
+        sgk_stats_set(stats, "gathered_bytes", 4 * s.gathered_entries);
+        sgk_stats_set(stats, "gather_host_us", (uint64_t)(s.gather_host_s * 1e6));
         sgk_stats_set(stats, "edges_examined", s.examined);
         sgk_stats_set(stats, "host_list_bytes", 4 * s.prev.host);
         sgk_stats_set(stats, "work_reused", reused ? 1 : 0);

@@ -513,6 +513,7 @@ sg_status sgk_graph_set_host(sgk_graph *g, const uint64_t *x, const uint32_t *a,
         SGK_TRY(host_view(w, "the weights (W)", &hw, &mw, err));
     }
     g->h_managed = ma || mw;
+    g->hx = x;
     if (hx) g->X.h = static_cast<const uint64_t *>(hx);
     if (ha) g->A.h = static_cast<const uint32_t *>(ha), g->ha = a;
     if (hw) g->W.h = static_cast<const uint32_t *>(hw), g->hw = w;

@@ -122,6 +122,7 @@ struct sgk_graph {
     sgk_arr<uint64_t> X;      // what the kernels read
     sgk_arr<uint32_t> A, W;
     const uint32_t *ha, *hw;  // the host arrays as given (copy sources), or NULL
+    const uint64_t *hx;       // the host offsets as given (whole), or NULL
     bool h_managed;           // host A or W is managed memory (else pinned / registered)
     bool spilled;             // some entries live on the host
     // What an executor keeps on the device between its calls on this graph

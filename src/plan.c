@@ -333,6 +333,9 @@ static bool bfs_bottom_up(const sg_plan_input *in)
  *     without it took twice as long as with every list spilled and the
  *     index built. Left out when the budget cannot hold it beside the
  *     working arrays (the run then builds none).
+ *   - BFS over pinned host lists the two device buffers its gathered
+ *     top-down steps copy chunks of host lists into (sgi_bfs_gather_bytes:
+ *     ~34 MB from scale 24 up), when the graph spills.
  *   - The in-place forest room for its contracted edge list (20 bytes per
  *     edge, up to m/16 edges as in core), before any list and after X:
  *     every round before the contraction reads all live lists, so an
@@ -345,6 +348,15 @@ static uint64_t executor_reserve(const sg_plan_input *in, uint64_t work)
         const uint64_t r = 8 * (n + 1) + m + (n + 1) / 4 + 4096 + 65536 +
                            (sgi_hub_free(n, m, in->max_degree) ? m / 4 : 0);
         return in->forced || in->device_budget >= work + r ? r : 0;
+    }
+    if (in->algo == SG_PLAN_BFS) {
+        /* the gathered steps' two chunk buffers, where host lists are
+         * pinned and the search takes bottom-up steps (the frontiers it
+         * gathers are the ones it orders: kernels/bfs.cu) */
+        const uint64_t r = sgi_bfs_gather_bytes(n, m), graph = 8 * (n + 1) + 4 * m;
+        const bool spills = in->forced || in->device_budget < work + graph;
+        const bool room = in->forced || in->device_budget >= work + r;
+        return in->managed_cap == 0 && !in->directed && spills && room ? r : 0;
     }
     if (in->algo == SG_PLAN_MST) { /* either in-place forest */
         const uint64_t fixed = work + 8 * (n + 1);

@@ -763,7 +763,9 @@ typedef struct sg_plan_input {
                                 * without hubs; left out when the budget
                                 * cannot hold it), the in-place forest room
                                 * for its contracted list (20 bytes per 16
-                                * edges, at most what the budget leaves) */
+                                * edges, at most what the budget leaves),
+                                * BFS over pinned host lists two buffers for
+                                * its gathered steps (sgi_bfs_gather_bytes) */
     uint64_t max_degree;       /* the longest list (for the hub rule,
                                 * sgi_hub_free: hubs are lists of 16 mean
                                 * degrees or more; 0 counts as none) */

@@ -1378,6 +1378,59 @@ static void test_hybrid_splits(void **state)
     sg_run_free(cpu);
 }
 
+/* BFS over pinned host lists (kernels/bfs.cu, "bfs-gather"): a large
+ * top-down frontier's host lists are gathered by the host threads into
+ * chunks (of m / 64 entries at most on these graphs, so that a step takes
+ * several and both buffers turn), copied to the device and read there,
+ * after the frontier's device lists; the levels and parents pass the
+ * oracle with A wholly or partly on the host, and with the gather off. */
+static void test_hybrid_bfs_gather(void **state)
+{
+    (void)state;
+    static const int fr[][3] = {{8, 0, 0}, {8, 4, 8}, {2, 2, 2}};
+    const tg_kind kinds[] = {TG_SSCA2, TG_RMAT, TG_RANDOM, TG_GRID};
+    uint64_t gathered = 0, chunks = 0, partial = 0;
+    char what[300];
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        sg_graph *g = tg_make(kinds[k], MEDIUM_N, 1, false, false);
+        const uint64_t n = nverts(g);
+        for (int i = 0; i < 3; i++)
+            for (int off = 0; off < 2; off++) {
+                char base[200];
+                describe(base, sizeof base, kinds[k], MEDIUM_N, 1, false, false, g);
+                snprintf(what, sizeof what, "%s, hybrid split %d/8 %d/8 %d/8, gather %s", base,
+                         fr[i][0], fr[i][1], fr[i][2], off ? "off" : "on");
+                char *saved = env_push(off ? "bfs-gather" : NULL);
+                sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
+                bfs_check(run, SG_BACKEND_HYBRID, g, 0, 0, 0, i != 1, what, NULL);
+                uint64_t ord = 0, gat = 0, ch = 0, gb = 0, hb = 0;
+                assert_true(tu_counter(run, "ordered_steps", &ord) &&
+                            tu_counter(run, "gathered_steps", &gat) &&
+                            tu_counter(run, "gathered_chunks", &ch) &&
+                            tu_counter(run, "gathered_bytes", &gb) &&
+                            tu_counter(run, "host_list_bytes", &hb));
+                if ((off && gat) || gat > ord || ch < gat || gb > hb)
+                    fail_msg("%s: %llu gathered steps of %llu ordered, %llu chunks, %llu of %llu "
+                             "host list bytes gathered", what, (unsigned long long)gat,
+                             (unsigned long long)ord, (unsigned long long)ch,
+                             (unsigned long long)gb, (unsigned long long)hb);
+                if (!off) {
+                    gathered += gat;
+                    chunks += ch;
+                    partial += fr[i][1] > 0 && gat > 0;
+                }
+                sg_run_free(run);
+                env_pop(saved);
+            }
+        sg_graph_free(g);
+    }
+    if (gathered == 0 || chunks <= gathered || partial == 0)
+        fail_msg("%llu BFS steps gathered their host lists in %llu chunks (%llu runs with part of "
+                 "A on the device): the chunks were not exercised",
+                 (unsigned long long)gathered, (unsigned long long)chunks,
+                 (unsigned long long)partial);
+}
+
 /* The in-place forest's vertex cache (kernels/mst.cu): the K lightest
  * leaving entries of each list, refilled from the list only when all are
  * inside their tree and could still beat the tree's minimum. Four slots by
@@ -2923,6 +2976,7 @@ int main(void)
         cmocka_unit_test(test_device_budget),
         cmocka_unit_test(test_load_to_device),
         cmocka_unit_test(test_hybrid_splits),
+        cmocka_unit_test(test_hybrid_bfs_gather),
         cmocka_unit_test(test_hybrid_forest_cache),
         cmocka_unit_test(test_hybrid_first_loops),
         cmocka_unit_test(test_hybrid_fill_rank),

@@ -911,7 +911,7 @@ static void test_executor_inputs(void **state)
 /* What the executors keep beside their arrays (executor_reserves): SSSP its
  * light index while the budget holds it (a quarter of m more without hubs),
  * the in-place forest room for its contracted list up to what the budget
- * leaves; BFS nothing. */
+ * leaves; BFS its gathered steps' buffers over pinned host lists. */
 static void test_executor_reserves(void **state)
 {
     (void)state;
@@ -988,10 +988,25 @@ static void test_executor_reserves(void **state)
     assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
     check_plan(&in, &p, "forest, weight order, no hubs");
     assert_true(!p.forest_heads && fabs(p.refill_passes - 1.05) < 1e-12 && p.cpu_share > 0.0);
-    /* BFS keeps nothing more */
+    /* BFS: room for its gathered steps' two chunk buffers where it spills
+     * pinned host lists of an undirected graph; nothing when the graph fits,
+     * in managed memory or directed */
     in = input(&t, SG_PLAN_BFS, full, 0);
     in.work_bytes = 1000;
     in.executor_reserves = true;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    assert_int_equal(p.work_bytes, 1000);
+    assert_int_equal(p.host_bytes[1], 0);
+    in.device_budget = full / 4;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    assert_int_equal(p.work_bytes, 1000 + sgi_bfs_gather_bytes(n, m));
+    assert_true(p.host_bytes[1] > 0 && p.spill_kind[1] == SG_SPILL_PINNED);
+    check_plan(&in, &p, "bfs, pinned, gather room");
+    in.managed_cap = UINT64_MAX / 4;
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    assert_int_equal(p.work_bytes, 1000);
+    in.managed_cap = 0;
+    in.directed = true;
     assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
     assert_int_equal(p.work_bytes, 1000);
 }
