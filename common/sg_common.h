@@ -117,12 +117,12 @@ static inline bool sgi_hub_free(uint64_t n, uint64_t m, uint64_t max_degree)
 static inline uint64_t sgi_bfs_gather_vertices(uint64_t n)
 {
     const uint64_t v = n / 64 > 256 ? n / 64 : 256;
-    return v < ((uint64_t)1 << 18) ? v : (uint64_t)1 << 18;
+    return v < ((uint64_t)1 << 15) ? v : (uint64_t)1 << 15;
 }
 static inline uint64_t sgi_bfs_gather_entries(uint64_t m)
 {
-    const uint64_t e = m / 64 > 4096 ? m / 64 : 4096;
-    return e < ((uint64_t)1 << 22) ? e : (uint64_t)1 << 22;
+    const uint64_t e = m / 64 > 512 ? m / 64 : 512;
+    return e < ((uint64_t)1 << 20) ? e : (uint64_t)1 << 20;
 }
 static inline uint64_t sgi_bfs_gather_bytes(uint64_t n, uint64_t m)
 {

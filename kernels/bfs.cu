@@ -599,17 +599,17 @@ __global__ void q2b(const uint32_t *__restrict__ q, uint64_t nq, const uint32_t 
     }
 }
 
-// The bitmap bm as the two queues (split by degree), warp-aggregated
-// appends; adds the hubs' degrees to hub_edges.
-__global__ void __launch_bounds__(TB) b2q(XArr x,
-                                          const uint32_t *__restrict__ bm, uint64_t nw,
+// Words [w_lo, nw) of the bitmap bm as the two queues (split by degree),
+// warp-aggregated appends; adds the hubs' degrees to hub_edges.
+__global__ void __launch_bounds__(TB) b2q(XArr x, const uint32_t *__restrict__ bm, uint64_t w_lo,
+                                          uint64_t nw,
                                           uint64_t hub_min, uint32_t *outq, uint32_t *outh,
                                           uint64_t *outhdeg, bfs_cnt *cnt,
                                           unsigned long long base_qn, unsigned long long base_qh)
 {
     const unsigned lane = threadIdx.x & 31;
     unsigned long long hedges = 0;
-    for (uint64_t w0 = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u); w0 < nw;
+    for (uint64_t w0 = w_lo + (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u); w0 < nw;
          w0 += (uint64_t)gridDim.x * blockDim.x) {
         const uint64_t w = w0 + lane;
         const uint32_t word = w < nw ? bm[w] : 0u;
@@ -670,22 +670,11 @@ __global__ void bfs_seed(XArr x, uint32_t s, uint32_t *level,
     }
 }
 
-// The first position of the sorted queue q[0, nq) whose vertex is vsplit
-// or above (its list in host memory), into cnt->pos: one thread's binary
-// search.
-__global__ void k_host_from(const uint32_t *__restrict__ q, uint64_t nq, uint64_t vsplit,
-                            bfs_cnt *cnt)
+// The normal queue's tail so far into cnt->pos (between the two b2q of a
+// gathered step: where its host part starts).
+__global__ void k_queue_mark(bfs_cnt *cnt)
 {
-    if (blockIdx.x != 0 || threadIdx.x != 0) return;
-    uint64_t lo = 0, hi = nq;
-    while (lo < hi) {
-        const uint64_t mid = lo + (hi - lo) / 2;
-        if (q[mid] < vsplit)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    cnt->pos = lo;
+    if (blockIdx.x == 0 && threadIdx.x == 0) cnt->pos = cnt->qn;
 }
 
 // ---------------------------------------------------------------- host side
@@ -827,8 +816,9 @@ sg_status read_counts(search &s, bfs_cnt *d, sg_error *err)
 // The lists of ids[0, cnt) (x, a: the host arrays), one after another
 // into out, their offsets into off[0, k + 1) for the first k vertices whose
 // lists fit `cap` entries together (at least one: a normal queue's lists
-// are shorter than HUB <= cap). Returns k. By the host threads: the degrees
-// and a prefix of them by thread blocks, then the copies.
+// are shorter than HUB <= cap). Returns k. By the host threads, a range of
+// ids each: its degrees (a local prefix in off), the ranges' sums, k, then
+// each thread copies its range's lists (its offsets still in cache).
 uint64_t gather_lists(const uint64_t *x, const uint32_t *a, const uint32_t *ids, uint64_t cnt,
                       uint64_t cap, uint32_t *off, uint32_t *out)
 {
@@ -837,39 +827,48 @@ uint64_t gather_lists(const uint64_t *x, const uint32_t *a, const uint32_t *ids,
     int nt = omp_get_max_threads();
     if (nt > MAXT) nt = MAXT;
     if ((uint64_t)nt > cnt / 1024 + 1) nt = (int)(cnt / 1024 + 1);
+    uint64_t k = cnt;
     part[0] = 0;
+    off[0] = 0;
 #pragma omp parallel num_threads(nt)
     {
-        const int t = omp_get_thread_num(), T = omp_get_num_threads();
-        const uint64_t b = cnt * (uint64_t)t / (uint64_t)T, e = cnt * (uint64_t)(t + 1) / (uint64_t)T;
+        const uint64_t t = (uint64_t)omp_get_thread_num(), T = (uint64_t)omp_get_num_threads();
+        const uint64_t b = cnt * t / T, e = cnt * (t + 1) / T;
         uint64_t sum = 0;
         for (uint64_t i = b; i < e; i++) {
             const uint32_t u = ids[i];
             sum += x[(uint64_t)u + 1] - x[u];
-            off[i + 1] = (uint32_t)sum;
+            off[i + 1] = (uint32_t)sum; // local to the range
         }
         part[t + 1] = sum;
 #pragma omp barrier
 #pragma omp single
-        for (int k = 1; k <= T; k++) part[k] += part[k - 1];
-        const uint32_t add = (uint32_t)part[t];
-        if (add)
-            for (uint64_t i = b; i < e; i++) off[i + 1] += add;
-    }
-    off[0] = 0;
-    uint64_t lo = 1, hi = cnt; // the last k in [1, cnt] with off[k] <= cap
-    while (lo < hi) {
-        const uint64_t mid = hi - (hi - lo) / 2;
-        if (off[mid] <= cap)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    const uint64_t k = lo;
-#pragma omp parallel for schedule(dynamic, 256) num_threads(nt)
-    for (uint64_t i = 0; i < k; i++) {
-        const uint32_t u = ids[i];
-        memcpy(out + off[i], a + x[u], (size_t)(off[i + 1] - off[i]) * sizeof *out);
+        {
+            for (uint64_t r = 1; r <= T; r++) part[r] += part[r - 1];
+            if (part[T] > cap) { // the range where the cap falls, then the vertex
+                uint64_t r = 0;
+                while (part[r + 1] <= cap) r++;
+                const uint64_t rb = cnt * r / T;
+                uint64_t lo = rb, hi = cnt * (r + 1) / T; // the last i with entries <= cap
+                while (lo < hi) {
+                    const uint64_t mid = hi - (hi - lo) / 2;
+                    if (part[r] + off[mid] <= cap)
+                        lo = mid;
+                    else
+                        hi = mid - 1;
+                }
+                k = lo > 0 ? lo : 1;
+            }
+        }
+        uint64_t pos = part[t];
+        const uint64_t stop = e < k ? e : k;
+        for (uint64_t i = b; i < stop; i++) {
+            const uint32_t u = ids[i];
+            const uint64_t d = x[(uint64_t)u + 1] - x[u];
+            memcpy(out + pos, a + x[u], (size_t)d * sizeof *out);
+            pos += d;
+            off[i + 1] = (uint32_t)pos;
+        }
     }
     return k;
 }
@@ -1005,9 +1004,9 @@ template <bool P, bool BQ> sg_status bfs_run(search &s, sg_error *err)
                 s.next = t;
                 s.bu_steps++;
             } while (awake >= old || awake > s.n / s.beta);
-            b2q<<<grid_for(s.nw, TB, occ_b2q, 1), TB, 0, st>>>(x, s.front, s.nw, hub_min, s.q[cur],
-                                                                s.hq[cur], s.hdeg[cur], s.cnt,
-                                                                s.prev.qn, s.prev.qh);
+            b2q<<<grid_for(s.nw, TB, occ_b2q, 1), TB, 0, st>>>(x, s.front, 0, s.nw, hub_min,
+                                                                s.q[cur], s.hq[cur], s.hdeg[cur],
+                                                                s.cnt, s.prev.qn, s.prev.qh);
             SGK_LAUNCHED("b2q");
             SGK_TRY(read_counts(s, &d, err));
             nq = d.qn;
@@ -1032,33 +1031,46 @@ template <bool P, bool BQ> sg_status bfs_run(search &s, sg_error *err)
             o.base_qh = s.prev.qh;
             o.hub_min = hub_min;
             o.depth = depth;
-            if (nq >= s.order_min) {
-                // a large frontier over host lists in id order: through the
-                // bitmap (q2b, then b2q with no hub split appends the nq
-                // vertices word by word), so a block's 256 lists are near
-                // each other in A and its gathered reads coalesce
-                SGK_CU(cudaMemsetAsync(s.front, 0, s.nw * sizeof(uint32_t), st));
-                q2b<<<grid_for(nq, TB, occ_b2q, 1), TB, 0, st>>>(s.q[cur], nq, nullptr, 0, s.front);
-                SGK_LAUNCHED("q2b");
-                b2q<<<grid_for(s.nw, TB, occ_b2q, 1), TB, 0, st>>>(x, s.front, s.nw, UINT64_MAX,
-                                                                    s.q[cur], nullptr, nullptr,
-                                                                    s.cnt, s.prev.qn, s.prev.qh);
-                SGK_LAUNCHED("b2q");
-                s.prev.qn += nq; // b2q appended exactly the nq vertices
-                o.base_qn = s.prev.qn;
-                s.ordered++;
-            }
             // the queue's entries before p read their lists where they are;
             // a gathered step's host lists (from p) go through gather_step
             uint64_t p = nq;
             const bool gathered = s.gather && nq >= s.order_min;
-            if (gathered) {
-                k_host_from<<<1, 32, 0, st>>>(s.q[cur], nq, s.vsplit, s.cnt);
-                SGK_LAUNCHED("k_host_from");
-                SGK_CU(cudaMemcpyAsync(&s.hcnt->pos, &s.cnt->pos, sizeof s.hcnt->pos,
-                                       cudaMemcpyDeviceToHost, st));
-                SGK_CU(cudaStreamSynchronize(st));
-                p = s.hcnt->pos;
+            if (nq >= s.order_min) {
+                // a large frontier over host lists in id order: through the
+                // bitmap (q2b, then b2q with no hub split appends the nq
+                // vertices word by word), so a block's 256 lists are near
+                // each other in A and its gathered reads coalesce. A
+                // gathered step appends the words below the host lists'
+                // first vertex, then the rest, and reads where that starts
+                // (the word it lies in goes with the host part: any list
+                // can be gathered, the host arrays hold all of A).
+                SGK_CU(cudaMemsetAsync(s.front, 0, s.nw * sizeof(uint32_t), st));
+                q2b<<<grid_for(nq, TB, occ_b2q, 1), TB, 0, st>>>(s.q[cur], nq, nullptr, 0, s.front);
+                SGK_LAUNCHED("q2b");
+                const uint64_t ws = gathered ? s.vsplit / 32 : 0;
+                if (ws) {
+                    b2q<<<grid_for(ws, TB, occ_b2q, 1), TB, 0, st>>>(
+                        x, s.front, 0, ws, UINT64_MAX, s.q[cur], nullptr, nullptr, s.cnt,
+                        s.prev.qn, s.prev.qh);
+                    SGK_LAUNCHED("b2q");
+                }
+                if (gathered) {
+                    k_queue_mark<<<1, 32, 0, st>>>(s.cnt);
+                    SGK_LAUNCHED("k_queue_mark");
+                }
+                b2q<<<grid_for(s.nw - ws, TB, occ_b2q, 1), TB, 0, st>>>(
+                    x, s.front, ws, s.nw, UINT64_MAX, s.q[cur], nullptr, nullptr, s.cnt, s.prev.qn,
+                    s.prev.qh);
+                SGK_LAUNCHED("b2q");
+                if (gathered) {
+                    SGK_CU(cudaMemcpyAsync(&s.hcnt->pos, &s.cnt->pos, sizeof s.hcnt->pos,
+                                           cudaMemcpyDeviceToHost, st));
+                    SGK_CU(cudaStreamSynchronize(st));
+                    p = s.hcnt->pos - s.prev.qn;
+                }
+                s.prev.qn += nq; // b2q appended exactly the nq vertices
+                o.base_qn = s.prev.qn;
+                s.ordered++;
             }
             if (p) {
                 const unsigned grid = grid_for(p, TB, occ_td, 2);
