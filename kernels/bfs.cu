@@ -793,6 +793,7 @@ struct search {
     void *stage[2];                 // the context's pinned staging buffers, lent
     uint64_t vsplit;                // the first vertex whose list is in host memory
     uint64_t gv, ge;                // a chunk's most vertices and entries
+    bool prefetch;                  // the gather prefetches lists ahead
     uint64_t gathered, chunks, gathered_entries;
     double gather_host_s;           // the host threads' part (queue pieces, gathers)
 };
@@ -818,11 +819,14 @@ sg_status read_counts(search &s, bfs_cnt *d, sg_error *err)
 // lists fit `cap` entries together (at least one: a normal queue's lists
 // are shorter than HUB <= cap). Returns k. By the host threads, a range of
 // ids each: its degrees (a local prefix in off), the ranges' sums, k, then
-// each thread copies its range's lists (its offsets still in cache).
+// each thread copies its range's lists (its offsets still in cache),
+// prefetching AHEAD lists on (one thread's memcpy alone has one list in
+// flight: SSCA2 26's 128-byte lists came at 5-12 GB/s without).
 uint64_t gather_lists(const uint64_t *x, const uint32_t *a, const uint32_t *ids, uint64_t cnt,
-                      uint64_t cap, uint32_t *off, uint32_t *out)
+                      uint64_t cap, uint32_t *off, uint32_t *out, bool prefetch)
 {
     constexpr int MAXT = 256;
+    constexpr uint64_t AHEAD = 16; // lists in flight a thread: each is a random read
     uint64_t part[MAXT + 1];
     int nt = omp_get_max_threads();
     if (nt > MAXT) nt = MAXT;
@@ -836,6 +840,7 @@ uint64_t gather_lists(const uint64_t *x, const uint32_t *a, const uint32_t *ids,
         const uint64_t b = cnt * t / T, e = cnt * (t + 1) / T;
         uint64_t sum = 0;
         for (uint64_t i = b; i < e; i++) {
+            if (prefetch && i + AHEAD < e) __builtin_prefetch(x + ids[i + AHEAD], 0, 0);
             const uint32_t u = ids[i];
             sum += x[(uint64_t)u + 1] - x[u];
             off[i + 1] = (uint32_t)sum; // local to the range
@@ -863,6 +868,11 @@ uint64_t gather_lists(const uint64_t *x, const uint32_t *a, const uint32_t *ids,
         uint64_t pos = part[t];
         const uint64_t stop = e < k ? e : k;
         for (uint64_t i = b; i < stop; i++) {
+            if (prefetch && i + AHEAD < stop) { // the list AHEAD on: its first two lines
+                const uint32_t *q = a + x[ids[i + AHEAD]];
+                __builtin_prefetch(q, 0, 0);
+                __builtin_prefetch(q + 16, 0, 0);
+            }
             const uint32_t u = ids[i];
             const uint64_t d = x[(uint64_t)u + 1] - x[u];
             memcpy(out + pos, a + x[u], (size_t)d * sizeof *out);
@@ -920,7 +930,7 @@ sg_status gather_step(search &s, const td_args &o, const uint32_t *q, uint64_t p
         const uint64_t want = nq - j < s.gv ? nq - j : s.gv;
         SGK_CU(cudaMemcpyAsync(hid, q + j, want * sizeof *hid, cudaMemcpyDeviceToHost, k.down));
         SGK_CU(cudaStreamSynchronize(k.down));
-        const uint64_t took = gather_lists(hx, ha, hid, want, s.ge, hoff, hent);
+        const uint64_t took = gather_lists(hx, ha, hid, want, s.ge, hoff, hent, s.prefetch);
         const uint64_t ents = hoff[took];
         s.gather_host_s += sgi_now() - h0;
         SGK_CU(cudaStreamWaitEvent(cs, k.used[b], 0)); // the kernel that read it last
@@ -1159,6 +1169,7 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
     // gathered steps: the ordered frontiers' host lists copied by the host
     // threads, in chunks of normal-queue lists (shorter than HUB), which
     // fit a staging buffer: ids, offsets and entries
+    s.prefetch = !sgk_ctx_disabled(c, "gather-prefetch");
     s.gv = sgi_bfs_gather_vertices(n);
     s.ge = sgi_bfs_gather_entries(m);
     s.gather = s.order_min != UINT64_MAX && s.hubs && g->hx && g->ha &&

@@ -1383,7 +1383,8 @@ static void test_hybrid_splits(void **state)
  * chunks (of m / 64 entries at most on these graphs, so that a step takes
  * several and both buffers turn), copied to the device and read there,
  * after the frontier's device lists; the levels and parents pass the
- * oracle with A wholly or partly on the host, and with the gather off. */
+ * oracle with A wholly or partly on the host, with the gather's prefetch
+ * off, and with the gather off. */
 static void test_hybrid_bfs_gather(void **state)
 {
     (void)state;
@@ -1395,12 +1396,14 @@ static void test_hybrid_bfs_gather(void **state)
         sg_graph *g = tg_make(kinds[k], MEDIUM_N, 1, false, false);
         const uint64_t n = nverts(g);
         for (int i = 0; i < 3; i++)
-            for (int off = 0; off < 2; off++) {
+            for (int mode = 0; mode < 3; mode++) {
+                static const char *const disabled[3] = {NULL, "gather-prefetch", "bfs-gather"};
+                const bool off = mode == 2;
                 char base[200];
                 describe(base, sizeof base, kinds[k], MEDIUM_N, 1, false, false, g);
-                snprintf(what, sizeof what, "%s, hybrid split %d/8 %d/8 %d/8, gather %s", base,
-                         fr[i][0], fr[i][1], fr[i][2], off ? "off" : "on");
-                char *saved = env_push(off ? "bfs-gather" : NULL);
+                snprintf(what, sizeof what, "%s, hybrid split %d/8 %d/8 %d/8, %s off", base,
+                         fr[i][0], fr[i][1], fr[i][2], disabled[mode] ? disabled[mode] : "nothing");
+                char *saved = env_push(disabled[mode]);
                 sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
                 bfs_check(run, SG_BACKEND_HYBRID, g, 0, 0, 0, i != 1, what, NULL);
                 uint64_t ord = 0, gat = 0, ch = 0, gb = 0, hb = 0;
