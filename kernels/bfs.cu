@@ -68,6 +68,26 @@
 //   at 6 GiB, pinned: 877 to 653 ms of kernels; in managed memory 205-224
 //   against 228-235 ms (360 orderings of its 690 levels, no faster reads):
 //   pinned only (docs/benchmarks.md). Counter "ordered_steps".
+// Gathered steps (bfs-gather; such a frontier, a hub queue, an undirected
+//   graph, and room in the budget for two chunk buffers): the bitmap's
+//   words below the first vertex whose list is in host memory are appended
+//   first, then the queue's tail is marked (k_queue_mark), then the rest;
+//   td_gather walks the first part where its lists are (device memory),
+//   and the host part goes in chunks (gather_step) of at most
+//   sgi_bfs_gather_vertices(n) vertices and sgi_bfs_gather_entries(m)
+//   entries (32 K and 1 M from scale 21 up): a piece of the queue comes
+//   down into one of the context's staging buffers (lent for the search),
+//   the host threads gather those vertices' lists after it
+//   (gather_lists: a range of ids a thread, its degrees, the ranges' sums,
+//   the cut at the chunk's entries, its copies with the lists 16 ahead
+//   prefetched), the copy stream takes offsets and entries into one of
+//   two device buffers, and td_gather<.., true> reads them there, while
+//   the host gathers the next chunk into the other buffer. SSCA2 26 at 6
+//   GiB, pinned: compute 0.67-0.69 s to 0.49-0.50 (410 steps, 1,050
+//   chunks, 3.5 GB gathered at ~11 GB/s by 16 threads: the host's gather
+//   is most of it); R-MAT 26 (one such step) unchanged
+//   (docs/benchmarks.md, forty-first session). Counters "gathered_steps",
+//   "gathered_chunks", "gathered_bytes", "gather_host_us".
 // Bottom-up step (bu_step): one warp per 32-vertex bitmap word (grid-
 //   stride). Fully visited words are skipped (next word 0). Each lane with an
 //   unvisited vertex reads up to BU_SERIAL (8) entries of its list serially,
@@ -100,7 +120,11 @@
 // formula counts them always (an upper bound). cub's temp storage is what
 // cub asks for H items (the bound above assumes >= 64 items per tile and
 // <= 32 bytes of tile state per tile; cub's SM90 scan tiles are far larger).
-// Pinned host memory: 64 bytes for the counters.
+// Pinned host memory: 80 bytes for the counters. Gathered steps add two
+// device buffers of sgi_bfs_gather_bytes(n, m) together (8.6 MB from scale
+// 21 up), allocated at the first search that can gather (when the budget
+// holds them beside what is in use; the planner keeps room for them) and
+// kept with the other arrays, and borrow the context's staging buffers.
 //
 // ---------------------------------------------------------------- switches
 //
@@ -115,6 +139,9 @@
 //                  (not put in id order first).
 //   "keep-work"    the working arrays are freed at the end of the call (not
 //                  kept with the graph for the next search, BfsKeep).
+//   "bfs-gather"   no gathered steps: the GPU reads every host list in
+//                  place (zero-copy).
+//   "gather-prefetch"  the gather's threads prefetch nothing ahead.
 //
 // ---------------------------------------------------------------- expected cost
 //

@@ -335,7 +335,7 @@ static bool bfs_bottom_up(const sg_plan_input *in)
  *     working arrays (the run then builds none).
  *   - BFS over pinned host lists the two device buffers its gathered
  *     top-down steps copy chunks of host lists into (sgi_bfs_gather_bytes:
- *     ~34 MB from scale 24 up), when the graph spills.
+ *     8.6 MB from scale 21 up), when the graph spills.
  *   - The in-place forest room for its contracted edge list (20 bytes per
  *     edge, up to m/16 edges as in core), before any list and after X:
  *     every round before the contraction reads all live lists, so an
