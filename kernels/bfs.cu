@@ -214,7 +214,7 @@ struct bfs_cnt {
     unsigned long long reached;   // sgk_sum_finite: vertices with a level
     unsigned long long maxl;      // sgk_sum_finite: the largest level
     unsigned long long host;      // list entries read from host memory
-    unsigned long long pos;       // k_host_from: the frontier's first host list
+    unsigned long long pos;       // k_queue_mark: the queue's tail before its host part
 };
 
 // Where a top-down kernel puts what it claims.
@@ -910,10 +910,10 @@ uint64_t gather_lists(const uint64_t *x, const uint32_t *a, const uint32_t *ids,
     return k;
 }
 
-// The gathered steps' device buffers, stream and events, made on the first
-// such step of a search (kept with the other arrays): none when the budget
-// cannot hold the buffers beside what is in use (the steps then read the
-// host lists in place, as without "bfs-gather").
+// The gathered steps' device buffers, stream and events, made when the
+// first search that can gather starts (kept with the other arrays): none
+// when the budget cannot hold the buffers beside what is in use (the steps
+// then read the host lists in place, as without "bfs-gather").
 sg_status gather_setup(search &s, sg_error *err)
 {
     BfsKeep &k = *s.keep;
@@ -933,12 +933,12 @@ sg_status gather_setup(search &s, sg_error *err)
     return SG_OK;
 }
 
-// The host lists of the sorted frontier q[p, nq) (o: the step's arguments),
-// chunk by chunk: a piece of the queue comes down into a lent staging
-// buffer, the host threads gather its vertices' lists behind it, the copy
-// engine takes offsets and entries into a device buffer, and td_gather
-// reads them there. Two buffers: the host gathers the next chunk while the
-// GPU takes this one.
+// The host part q[p, nq) of an ordered frontier (o: the step's arguments;
+// grid_cap: the most blocks a launch takes), chunk by chunk: a piece of
+// the queue comes down into a lent staging buffer, the host threads gather
+// its vertices' lists behind it, the copy engine takes offsets and entries
+// into a device buffer, and td_gather reads them there. Two buffers: the
+// host gathers the next chunk while the GPU takes this one.
 template <bool P, bool BQ>
 sg_status gather_step(search &s, const td_args &o, const uint32_t *q, uint64_t p, uint64_t nq,
                       unsigned grid_cap, sg_error *err)
@@ -1118,7 +1118,7 @@ template <bool P, bool BQ> sg_status bfs_run(search &s, sg_error *err)
                 SGK_LAUNCHED("td_gather");
             }
             if (p < nq) {
-                const unsigned cap = grid_for(UINT64_MAX / 2, TB, occ_td, 2);
+                const unsigned cap = grid_for(UINT64_MAX / 2, TB, occ_td, 2); // the cap alone
                 SGK_TRY((gather_step<P, BQ>(s, o, s.q[cur], p, nq, cap, err)));
             }
             if (nh) {
