@@ -823,6 +823,7 @@ struct search {
     bool prefetch;                  // the gather prefetches lists ahead
     uint64_t gathered, chunks, gathered_entries;
     double gather_host_s;           // the host threads' part (queue pieces, gathers)
+    double gather_wait_s;           // of it, the waits for a buffer and a queue piece
 };
 
 // Copies the counters back, waits, returns what changed since the last read.
@@ -895,10 +896,11 @@ uint64_t gather_lists(const uint64_t *x, const uint32_t *a, const uint32_t *ids,
         uint64_t pos = part[t];
         const uint64_t stop = e < k ? e : k;
         for (uint64_t i = b; i < stop; i++) {
-            if (prefetch && i + AHEAD < stop) { // the list AHEAD on: its first two lines
+            if (prefetch && i + AHEAD < stop) { // the list AHEAD on: its first 3 lines
                 const uint32_t *q = a + x[ids[i + AHEAD]];
                 __builtin_prefetch(q, 0, 0);
                 __builtin_prefetch(q + 16, 0, 0);
+                __builtin_prefetch(q + 32, 0, 0);
             }
             const uint32_t u = ids[i];
             const uint64_t d = x[(uint64_t)u + 1] - x[u];
@@ -957,9 +959,12 @@ sg_status gather_step(search &s, const td_args &o, const uint32_t *q, uint64_t p
         const uint64_t want = nq - j < s.gv ? nq - j : s.gv;
         SGK_CU(cudaMemcpyAsync(hid, q + j, want * sizeof *hid, cudaMemcpyDeviceToHost, k.down));
         SGK_CU(cudaStreamSynchronize(k.down));
+        const double h1 = sgi_now();
         const uint64_t took = gather_lists(hx, ha, hid, want, s.ge, hoff, hent, s.prefetch);
         const uint64_t ents = hoff[took];
-        s.gather_host_s += sgi_now() - h0;
+        const double h2 = sgi_now();
+        s.gather_host_s += h2 - h0;
+        s.gather_wait_s += h1 - h0;
         SGK_CU(cudaStreamWaitEvent(cs, k.used[b], 0)); // the kernel that read it last
         SGK_CU(cudaMemcpyAsync(k.so[b].get(), hoff, (took + 1) * sizeof *hoff,
                                cudaMemcpyHostToDevice, cs));
@@ -1332,6 +1337,7 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
         sgk_stats_set(stats, "gathered_chunks", s.chunks);
         sgk_stats_set(stats, "gathered_bytes", 4 * s.gathered_entries);
         sgk_stats_set(stats, "gather_host_us", (uint64_t)(s.gather_host_s * 1e6));
+        sgk_stats_set(stats, "gather_wait_us", (uint64_t)(s.gather_wait_s * 1e6));
         sgk_stats_set(stats, "edges_examined", s.examined);
         sgk_stats_set(stats, "host_list_bytes", 4 * s.prev.host);
         sgk_stats_set(stats, "work_reused", reused ? 1 : 0);
