@@ -851,12 +851,12 @@ sg_status read_counts(search &s, bfs_cnt *d, sg_error *err)
 // prefetching AHEAD lists on (one thread's memcpy alone has one list in
 // flight: SSCA2 26's 128-byte lists came at 5-12 GB/s without).
 uint64_t gather_lists(const uint64_t *x, const uint32_t *a, const uint32_t *ids, uint64_t cnt,
-                      uint64_t cap, uint32_t *off, uint32_t *out, bool prefetch)
+                      uint64_t cap, uint32_t *off, uint32_t *out, bool prefetch, int threads)
 {
     constexpr int MAXT = 256;
     constexpr uint64_t AHEAD = 16; // lists in flight a thread: each is a random read
     uint64_t part[MAXT + 1];
-    int nt = omp_get_max_threads();
+    int nt = threads > 0 ? threads : omp_get_max_threads();
     if (nt > MAXT) nt = MAXT;
     if ((uint64_t)nt > cnt / 1024 + 1) nt = (int)(cnt / 1024 + 1);
     uint64_t k = cnt;
@@ -960,7 +960,8 @@ sg_status gather_step(search &s, const td_args &o, const uint32_t *q, uint64_t p
         SGK_CU(cudaMemcpyAsync(hid, q + j, want * sizeof *hid, cudaMemcpyDeviceToHost, k.down));
         SGK_CU(cudaStreamSynchronize(k.down));
         const double h1 = sgi_now();
-        const uint64_t took = gather_lists(hx, ha, hid, want, s.ge, hoff, hent, s.prefetch);
+        const uint64_t took = gather_lists(hx, ha, hid, want, s.ge, hoff, hent, s.prefetch,
+                                           s.c->threads);
         const uint64_t ents = hoff[took];
         const double h2 = sgi_now();
         s.gather_host_s += h2 - h0;

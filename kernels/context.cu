@@ -174,6 +174,8 @@ void sgk_ctx_reset_peak(sgk_ctx *c) { c->peak = c->in_use; }
 const char *sgk_ctx_device_name(const sgk_ctx *c) { return c->name; }
 int sgk_ctx_device_index(const sgk_ctx *c) { return c->device; }
 
+void sgk_ctx_set_threads(sgk_ctx *c, int threads) { c->threads = threads > 0 ? threads : 0; }
+
 bool sgk_ctx_disabled(const sgk_ctx *c, const char *name)
 {
     char key[80];
@@ -352,7 +354,7 @@ sg_status sgk_upload(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_er
         sgk_stage s = {nullptr, 0, 0};
         SGK_TRY(sgk_stage_begin(c, &s, err));
         const size_t piece = bytes - done < s.cap ? bytes - done : s.cap;
-        sgk_host_pcopy(s.buf, static_cast<const char *>(src) + done, piece, 0);
+        sgk_host_pcopy(s.buf, static_cast<const char *>(src) + done, piece, c->threads);
         SGK_TRY(sgk_stage_copy(c, &s, 0, static_cast<char *>(dst) + done, piece, err));
         SGK_TRY(sgk_stage_end(c, &s, err));
         done += piece;
@@ -419,7 +421,7 @@ sg_status sgk_download(sgk_ctx *c, void *dst, const void *src, size_t bytes, sg_
         SGK_CU(cudaEventSynchronize(c->stage_done[b]));
         const double t1 = sgi_now();
         const size_t off = i * cap, len = bytes - off < cap ? bytes - off : cap;
-        sgk_host_pcopy(static_cast<char *>(dst) + off, c->stage[b], len, 0);
+        sgk_host_pcopy(static_cast<char *>(dst) + off, c->stage[b], len, c->threads);
         c->dl_wait_us += (uint64_t)((t1 - t0) * 1e6);
         c->dl_copy_us += (uint64_t)((sgi_now() - t1) * 1e6);
     }

@@ -133,6 +133,11 @@ int sgk_ctx_device_index(const sgk_ctx *c);
  * them); read once when the context is created. True when `name` is in it. */
 bool sgk_ctx_disabled(const sgk_ctx *c, const char *name);
 
+/* The host threads the context's own host work may use (the staged copies'
+ * host side, BFS's gather): the run's --threads; 0 (the default) is
+ * OpenMP's default count. */
+void sgk_ctx_set_threads(sgk_ctx *c, int threads);
+
 /* ------------------------------------------------------------ staged uploads
  *
  * Two pinned staging buffers of SGK_STAGE_BYTES each. The loader decodes

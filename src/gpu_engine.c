@@ -138,6 +138,7 @@ static sg_status ctx_get(sg_run *run, sgk_ctx **out, sg_error *err)
         sgk_ctx *c = NULL;
         const sg_status st = sgk_ctx_create(run->device, run->device_mem, &c, err);
         if (st != SG_OK) return st;
+        sgk_ctx_set_threads(c, run->threads);
         run->gpu = c;
     }
     *out = CTX(run);
