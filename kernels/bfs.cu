@@ -78,7 +78,7 @@
 //   entries (32 K and 1 M from scale 21 up): a piece of the queue comes
 //   down into one of the context's staging buffers (lent for the search),
 //   the host threads gather those vertices' lists after it
-//   (gather_lists: a range of ids a thread, its degrees, the ranges' sums,
+//   (sgk_gather_lists, cpu_gather.c: a range of ids a thread, its degrees, the ranges' sums,
 //   the cut at the chunk's entries, its copies with the lists 16 ahead
 //   prefetched), the copy stream takes offsets and entries into one of
 //   two device buffers, and td_gather<.., true> reads them there, while
@@ -185,12 +185,12 @@
 #include <cooperative_groups.h>
 #include <cub/cub.cuh>
 
-#include <omp.h>
 #include <string.h>
 
 #include <memory>
 #include <new>
 
+#include "cpu_gather.h"
 #include "kinternal.cuh"
 
 namespace cg = cooperative_groups;
@@ -842,76 +842,6 @@ sg_status read_counts(search &s, bfs_cnt *d, sg_error *err)
     return SG_OK;
 }
 
-// The lists of ids[0, cnt) (x, a: the host arrays), one after another
-// into out, their offsets into off[0, k + 1) for the first k vertices whose
-// lists fit `cap` entries together (at least one: a normal queue's lists
-// are shorter than HUB <= cap). Returns k. By the host threads, a range of
-// ids each: its degrees (a local prefix in off), the ranges' sums, k, then
-// each thread copies its range's lists (its offsets still in cache),
-// prefetching AHEAD lists on (one thread's memcpy alone has one list in
-// flight: SSCA2 26's 128-byte lists came at 5-12 GB/s without).
-uint64_t gather_lists(const uint64_t *x, const uint32_t *a, const uint32_t *ids, uint64_t cnt,
-                      uint64_t cap, uint32_t *off, uint32_t *out, bool prefetch, int threads)
-{
-    constexpr int MAXT = 256;
-    constexpr uint64_t AHEAD = 16; // lists in flight a thread: each is a random read
-    uint64_t part[MAXT + 1];
-    int nt = threads > 0 ? threads : omp_get_max_threads();
-    if (nt > MAXT) nt = MAXT;
-    if ((uint64_t)nt > cnt / 1024 + 1) nt = (int)(cnt / 1024 + 1);
-    uint64_t k = cnt;
-    part[0] = 0;
-    off[0] = 0;
-#pragma omp parallel num_threads(nt)
-    {
-        const uint64_t t = (uint64_t)omp_get_thread_num(), T = (uint64_t)omp_get_num_threads();
-        const uint64_t b = cnt * t / T, e = cnt * (t + 1) / T;
-        uint64_t sum = 0;
-        for (uint64_t i = b; i < e; i++) {
-            if (prefetch && i + AHEAD < e) __builtin_prefetch(x + ids[i + AHEAD], 0, 0);
-            const uint32_t u = ids[i];
-            sum += x[(uint64_t)u + 1] - x[u];
-            off[i + 1] = (uint32_t)sum; // local to the range
-        }
-        part[t + 1] = sum;
-#pragma omp barrier
-#pragma omp single
-        {
-            for (uint64_t r = 1; r <= T; r++) part[r] += part[r - 1];
-            if (part[T] > cap) { // the range where the cap falls, then the vertex
-                uint64_t r = 0;
-                while (part[r + 1] <= cap) r++;
-                const uint64_t rb = cnt * r / T;
-                uint64_t lo = rb, hi = cnt * (r + 1) / T; // the last i with entries <= cap
-                while (lo < hi) {
-                    const uint64_t mid = hi - (hi - lo) / 2;
-                    if (part[r] + off[mid] <= cap)
-                        lo = mid;
-                    else
-                        hi = mid - 1;
-                }
-                k = lo > 0 ? lo : 1;
-            }
-        }
-        uint64_t pos = part[t];
-        const uint64_t stop = e < k ? e : k;
-        for (uint64_t i = b; i < stop; i++) {
-            if (prefetch && i + AHEAD < stop) { // the list AHEAD on: its first 3 lines
-                const uint32_t *q = a + x[ids[i + AHEAD]];
-                __builtin_prefetch(q, 0, 0);
-                __builtin_prefetch(q + 16, 0, 0);
-                __builtin_prefetch(q + 32, 0, 0);
-            }
-            const uint32_t u = ids[i];
-            const uint64_t d = x[(uint64_t)u + 1] - x[u];
-            memcpy(out + pos, a + x[u], (size_t)d * sizeof *out);
-            pos += d;
-            off[i + 1] = (uint32_t)pos;
-        }
-    }
-    return k;
-}
-
 // The gathered steps' device buffers, stream and events, made when the
 // first search that can gather starts (kept with the other arrays): none
 // when the budget cannot hold the buffers beside what is in use (the steps
@@ -960,8 +890,8 @@ sg_status gather_step(search &s, const td_args &o, const uint32_t *q, uint64_t p
         SGK_CU(cudaMemcpyAsync(hid, q + j, want * sizeof *hid, cudaMemcpyDeviceToHost, k.down));
         SGK_CU(cudaStreamSynchronize(k.down));
         const double h1 = sgi_now();
-        const uint64_t took = gather_lists(hx, ha, hid, want, s.ge, hoff, hent, s.prefetch,
-                                           s.c->threads);
+        const uint64_t took = sgk_gather_lists(hx, ha, hid, want, s.ge, hoff, hent, s.prefetch,
+                                               s.c->threads);
         const uint64_t ents = hoff[took];
         const double h2 = sgi_now();
         s.gather_host_s += h2 - h0;
