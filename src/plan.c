@@ -281,6 +281,14 @@ static double model_passes(const sg_plan_input *in)
  * term below, from an earlier search's count. */
 #define BFS_BOTTOM_UP_READ 0.025
 #define BFS_GPU_HOST 0.45
+/* BFS's top-down steps over pinned host lists of an undirected graph are
+ * gathered by the CPU threads and copied to the device (kernels/bfs.cu,
+ * gathered steps): SSCA2 26 at 6 GiB pinned took 0.486-0.534 s of compute
+ * against the plan's 0.746 at `zc_rand_gbps` (forty-first session; the
+ * plan's other terms ~0.12 s), so its ~3.8 GB of spilled A at ~10 GB/s:
+ * 0.125 of `cpu_scan_gbps` (81.5 GB/s on that host; the threads' gather of
+ * scattered lists is latency-bound). */
+#define BFS_GATHER 0.125
 /* The result's copy into host memory, BFS's levels (4 bytes a vertex) and
  * SSSP's distances (8): one DMA at `pcie_gbps` into the result pinned
  * while the graph loaded (sg_graph_options.prepare, as the CLI asks for
@@ -462,6 +470,8 @@ static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned 
             gr = bfs_bottom_up(in) || p->spill_kind[k] != SG_SPILL_MANAGED
                      ? in->rates.zc_rand_gbps
                      : BFS_GPU_HOST * in->rates.pcie_gbps;
+            if (!bfs_bottom_up(in) && !in->directed && p->spill_kind[k] != SG_SPILL_MANAGED)
+                gr = BFS_GATHER * in->rates.cpu_scan_gbps; /* the threads' gather */
         }
         if (inplace_forest(in)) {
             /* The in-place forest's first round (its refills: forest_refill):
