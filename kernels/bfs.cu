@@ -780,6 +780,13 @@ struct stage_loan {
         sg_error e;
         if (c) (void)sgk_stage_return(c, c->copy, &e);
     }
+    // Gives the buffers back now (before the result's download uses them).
+    sg_status end(sg_error *err)
+    {
+        sgk_ctx *const k = c;
+        c = nullptr;
+        return k ? sgk_stage_return(k, k->copy, err) : SG_OK;
+    }
 };
 
 // The kept arrays for a search with (or without) parents, detached from g;
@@ -1235,6 +1242,7 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
         else
             SGK_TRY((bfs_run<false, false>(s, err)));
     }
+    SGK_TRY(loan.end(err));
     const double t1 = sgi_now();
 
     sgk_sum_finite<<<sgk_grid(c, n, TB), TB, 0, st>>>(s.level, n, UINT32_MAX, &s.cnt->reached,
