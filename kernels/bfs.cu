@@ -778,7 +778,7 @@ struct stage_loan {
     ~stage_loan()
     {
         sg_error e;
-        if (c) (void)sgk_stage_return(c, c->copy, &e);
+        (void)end(&e);
     }
     // Gives the buffers back now (before the result's download uses them).
     sg_status end(sg_error *err)

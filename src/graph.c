@@ -189,10 +189,9 @@ void sg_graph_free(sg_graph *g)
 {
     if (!g) return;
     (void)pinning_wait(g, NULL);
-    const bool pin = g->mem == SG_MEM_PINNED;
-    graph_release(g->mem, pin ? (g->pinned & 1u) != 0 : g->registered, g->x);
-    graph_release(g->mem, pin ? (g->pinned & 2u) != 0 : g->registered, g->a);
-    graph_release(g->mem, pin ? (g->pinned & 4u) != 0 : g->registered, g->w);
+    graph_release(g->mem, (g->pinned & 1u) != 0, g->x);
+    graph_release(g->mem, (g->pinned & 2u) != 0, g->a);
+    graph_release(g->mem, (g->pinned & 4u) != 0, g->w);
     sgi_free(g->orig);
     sgi_free(g->source);
     sgi_free(g);
@@ -531,23 +530,21 @@ sg_status sg_graph_find_original(const sg_graph *g, uint64_t orig, uint32_t *v, 
 
 sg_status sgi_graph_device_readable(sg_graph *g, sg_error *err)
 {
-    if (g->mem != SG_MEM_PLAIN || g->registered) return SG_OK;
+    if (g->mem != SG_MEM_PLAIN || g->pinned) return SG_OK;
 #if SG_HAVE_CUDA
-    sg_status st = sgk_host_register(g->x, (g->n + 1) * sizeof(uint64_t), err);
-    if (st == SG_OK && g->m) {
-        st = sgk_host_register(g->a, g->m * sizeof(uint32_t), err);
-        if (st != SG_OK) sgk_host_unregister(g->x);
-    }
-    if (st == SG_OK && g->m && g->w) {
-        st = sgk_host_register(g->w, g->m * sizeof(uint32_t), err);
-        if (st != SG_OK) {
-            sgk_host_unregister(g->x);
-            sgk_host_unregister(g->a);
-        }
-    }
-    if (st != SG_OK) return sgi_fail(err, st, "pinning the graph's arrays in place: %s", err->msg);
-    g->registered = true;
-    return SG_OK;
+    void *const arr[3] = {g->x, g->m ? g->a : NULL, g->m ? g->w : NULL};
+    const size_t len[3] = {(g->n + 1) * sizeof(uint64_t), g->m * sizeof(uint32_t),
+                           g->m * sizeof(uint32_t)};
+    sg_status st = SG_OK;
+    for (unsigned i = 0; i < 3 && st == SG_OK; i++)
+        if (arr[i] && (st = sgk_host_register(arr[i], len[i], err)) == SG_OK) g->pinned |= 1u << i;
+    if (st == SG_OK) return SG_OK;
+    for (unsigned i = 0; i < 3; i++)
+        if (g->pinned & (1u << i)) sgk_host_unregister(arr[i]);
+    g->pinned = 0;
+    char cuda_msg[sizeof err->msg];
+    snprintf(cuda_msg, sizeof cuda_msg, "%s", err ? err->msg : "");
+    return sgi_fail(err, st, "pinning the graph's arrays in place: %s", cuda_msg);
 #else
     return sgi_fail(err, SG_E_UNSUPPORTED, "the GPU cannot read host memory without CUDA");
 #endif

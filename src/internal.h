@@ -98,8 +98,9 @@ struct sg_graph {
                                    * weight order (renumber --lists weight) */
     sg_weight_type wt;            /* valid even when w == NULL (U32 then) */
     sg_mem_kind mem;              /* never AUTO */
-    bool registered;              /* plain arrays pinned in place for a hybrid run */
-    unsigned pinned;              /* SG_MEM_PINNED: which are registered (1 X, 2 A, 4 W) */
+    unsigned pinned;              /* which arrays are registered with the device (1 X,
+                                   * 2 A, 4 W): a pinned graph's, or a plain graph's
+                                   * pinned in place for a hybrid run */
     struct sgi_pinning *pinning;  /* SG_MEM_PINNED: A and W being registered beside
                                    * the load (graph.c), or NULL */
     uint64_t *x;                  /* n + 1 */

@@ -328,6 +328,12 @@ static bool bfs_bottom_up(const sg_plan_input *in)
  * passes and no index build. */
 #define SSSP_NO_INDEX_PASSES 2.0
 
+/* The bytes of array k (0 X, 1 A, 2 W). */
+static uint64_t array_bytes(const sg_plan_input *in, int k)
+{
+    return k == 0 ? 8 * (in->n + 1) : (uint64_t)(k == 1 ? 4 : in->weight_bytes) * in->m;
+}
+
 /* What the hybrid executors keep on the device beside their working arrays
  * (src/gpu_engine.c runs them, sg_plan_input.executor_reserves):
  *   - SSSP its light index, which lets the rounds read device memory only:
@@ -361,7 +367,8 @@ static uint64_t executor_reserve(const sg_plan_input *in, uint64_t work)
         /* the gathered steps' two chunk buffers, where host lists are
          * pinned and the search takes bottom-up steps (the frontiers it
          * gathers are the ones it orders: kernels/bfs.cu) */
-        const uint64_t r = sgi_bfs_gather_bytes(n, m), graph = 8 * (n + 1) + 4 * m;
+        const uint64_t r = sgi_bfs_gather_bytes(n, m);
+        const uint64_t graph = array_bytes(in, 0) + array_bytes(in, 1); /* X and A */
         const bool spills = in->forced || in->device_budget < work + graph;
         const bool room = in->forced || in->device_budget >= work + r;
         return in->managed_cap == 0 && !in->directed && spills && room ? r : 0;
@@ -381,11 +388,6 @@ static uint64_t bytes_below(const sg_plan_input *in, int k, unsigned i)
     if (k == 0) /* X entries of the vertices below and the end offset of the last */
         return in->pt_v[i] ? 8 * (in->pt_v[i] + 1) : 0;
     return (uint64_t)(k == 1 ? 4 : in->weight_bytes) * in->pt_e[i];
-}
-
-static uint64_t array_bytes(const sg_plan_input *in, int k)
-{
-    return k == 0 ? 8 * (in->n + 1) : (uint64_t)(k == 1 ? 4 : in->weight_bytes) * in->m;
 }
 
 /* The largest breakpoint index whose bytes below (summed over the arrays in
