@@ -1390,15 +1390,16 @@ static void test_hybrid_bfs_gather(void **state)
     (void)state;
     static const int fr[][3] = {{8, 0, 0}, {8, 4, 8}, {2, 2, 2}};
     const tg_kind kinds[] = {TG_SSCA2, TG_RMAT, TG_RANDOM, TG_GRID};
-    uint64_t gathered = 0, chunks = 0, partial = 0;
+    uint64_t gathered = 0, chunks = 0, partial = 0, side = 0;
     char what[300];
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         sg_graph *g = tg_make(kinds[k], MEDIUM_N, 1, false, false);
         const uint64_t n = nverts(g);
         for (int i = 0; i < 3; i++)
-            for (int mode = 0; mode < 3; mode++) {
-                static const char *const disabled[3] = {NULL, "gather-prefetch", "bfs-gather"};
-                const bool off = mode == 2;
+            for (int mode = 0; mode < 4; mode++) {
+                static const char *const disabled[4] = {NULL, "gather-prefetch", "gather-side",
+                                                        "bfs-gather"};
+                const bool off = mode == 3, side_off = mode >= 2;
                 char base[200];
                 describe(base, sizeof base, kinds[k], MEDIUM_N, 1, false, false, g);
                 snprintf(what, sizeof what, "%s, hybrid split %d/8 %d/8 %d/8, %s off", base,
@@ -1406,12 +1407,16 @@ static void test_hybrid_bfs_gather(void **state)
                 char *saved = env_push(disabled[mode]);
                 sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
                 bfs_check(run, SG_BACKEND_HYBRID, g, 0, 0, 0, i != 1, what, NULL);
-                uint64_t ord = 0, gat = 0, ch = 0, gb = 0, hb = 0;
+                uint64_t ord = 0, gat = 0, ch = 0, gb = 0, hb = 0, sv = 0;
                 assert_true(tu_counter(run, "ordered_steps", &ord) &&
                             tu_counter(run, "gathered_steps", &gat) &&
                             tu_counter(run, "gathered_chunks", &ch) &&
                             tu_counter(run, "gathered_bytes", &gb) &&
-                            tu_counter(run, "host_list_bytes", &hb));
+                            tu_counter(run, "host_list_bytes", &hb) &&
+                            tu_counter(run, "gather_side_vertices", &sv));
+                if ((side_off || !gat) && sv)
+                    fail_msg("%s: %llu vertices in side shares of %llu gathered steps", what,
+                             (unsigned long long)sv, (unsigned long long)gat);
                 if ((off && gat) || gat > ord || ch < gat || gb > hb)
                     fail_msg("%s: %llu gathered steps of %llu ordered, %llu chunks, %llu of %llu "
                              "host list bytes gathered", what, (unsigned long long)gat,
@@ -1421,17 +1426,18 @@ static void test_hybrid_bfs_gather(void **state)
                     gathered += gat;
                     chunks += ch;
                     partial += fr[i][1] > 0 && gat > 0;
+                    side += sv;
                 }
                 sg_run_free(run);
                 env_pop(saved);
             }
         sg_graph_free(g);
     }
-    if (gathered == 0 || chunks <= gathered || partial == 0)
+    if (gathered == 0 || chunks <= gathered || partial == 0 || side == 0)
         fail_msg("%llu BFS steps gathered their host lists in %llu chunks (%llu runs with part of "
-                 "A on the device): the chunks were not exercised",
-                 (unsigned long long)gathered, (unsigned long long)chunks,
-                 (unsigned long long)partial);
+                 "A on the device, %llu vertices in the GPU's side shares): the chunks were not "
+                 "exercised", (unsigned long long)gathered, (unsigned long long)chunks,
+                 (unsigned long long)partial, (unsigned long long)side);
 }
 
 /* The in-place forest's vertex cache (kernels/mst.cu): the K lightest
