@@ -94,11 +94,11 @@
 //   its end to td_gather on a stream of its own, reading those lists in
 //   place (zero-copy) with at most half the resident blocks (the chunks'
 //   kernels take the rest), while the host gathers the part's front. The
-//   share starts at 30 % of the part's vertices and after each step of a
-//   chunk's vertices or more moves halfway towards the share at which
-//   both sides would have ended
-//   together at the rates just seen (the side kernel's time by events, the
-//   host's by its clock), within 2-80 %. Counters "gather_side_vertices",
+//   share starts at 30 % of the part's vertices; after each step of a
+//   chunk's vertices or more it becomes the share at which both sides
+//   would have ended together, at their rates (vertices a second) summed
+//   over such steps so far (the side kernel's time by events, the host's
+//   by its clock), within 2-80 %. Counters "gather_side_vertices",
 //   "gather_side_us", "gather_side_pct" (the share reached).
 // Bottom-up step (bu_step): one warp per 32-vertex bitmap word (grid-
 //   stride). Fully visited words are skipped (next word 0). Each lane with an
@@ -865,6 +865,7 @@ struct search {
     double side_frac;
     uint64_t side_vertices;
     double side_s;                  // the side kernels' time
+    double rate_sv, rate_st, rate_hv, rate_ht; // vertices and seconds, side and host (side_adapt)
 };
 
 // Copies the counters back, waits, returns what changed since the last read.
@@ -966,8 +967,11 @@ sg_status gather_step(search &s, const td_args &o, const uint32_t *q, uint64_t p
 }
 
 // After a step with a side share of sn vertices (its kernel done) beside
-// the host's gather of hn in th seconds: the share moves halfway towards
-// the one at which both would have ended together, at the rates just seen.
+// the host's gather of hn in th seconds: the share becomes the one at
+// which both sides would have ended together, at their rates summed over
+// the search's steps of a chunk's vertices or more (a step's own rates
+// swing with its lists: moved by each step's, the share wandered 24-55 %
+// between searches of one graph, docs/benchmarks.md).
 sg_status side_adapt(search &s, uint64_t sn, uint64_t hn, double th, sg_error *err)
 {
     float ms = 0;
@@ -976,8 +980,12 @@ sg_status side_adapt(search &s, uint64_t sn, uint64_t hn, double th, sg_error *e
     s.side_vertices += sn;
     s.side_s += ts;
     if (sn + hn < s.gv || ts <= 0 || th <= 0) return SG_OK; // less than a chunk: too small to say
-    const double rs = (double)sn / ts, rh = (double)hn / th;
-    double f = 0.5 * s.side_frac + 0.5 * rs / (rs + rh);
+    s.rate_sv += (double)sn;
+    s.rate_st += ts;
+    s.rate_hv += (double)hn;
+    s.rate_ht += th;
+    const double rs = s.rate_sv / s.rate_st, rh = s.rate_hv / s.rate_ht;
+    double f = rs / (rs + rh);
     if (f < SIDE_FRAC_MIN) f = SIDE_FRAC_MIN;
     if (f > SIDE_FRAC_MAX) f = SIDE_FRAC_MAX;
     s.side_frac = f;
