@@ -282,13 +282,20 @@ static double model_passes(const sg_plan_input *in)
 #define BFS_BOTTOM_UP_READ 0.025
 #define BFS_GPU_HOST 0.45
 /* BFS's top-down steps over pinned host lists of an undirected graph are
- * gathered by the CPU threads and copied to the device (kernels/bfs.cu,
- * gathered steps): SSCA2 26 at 6 GiB pinned took 0.486-0.534 s of compute
- * against the plan's 0.746 at `zc_rand_gbps` (forty-first session; the
- * plan's other terms ~0.12 s), so its ~3.8 GB of spilled A at ~10 GB/s:
- * 0.125 of `cpu_scan_gbps` (81.5 GB/s on that host; the threads' gather of
- * scattered lists is latency-bound). */
-#define BFS_GATHER 0.125
+ * gathered by the CPU threads and copied to the device, while the GPU reads
+ * a share of each step's host part in place beside them (kernels/bfs.cu,
+ * gathered steps and their side share): the spilled lists go at the sum of
+ * the two rates, BFS_GATHER of `cpu_scan_gbps` (the threads' gather of
+ * scattered lists is latency-bound) and BFS_SIDE of `zc_rand_gbps` (the
+ * side kernel's reads, in id order). Fitted to SSCA2 26 at 6 GiB pinned on
+ * one host (forty-second session, call 3: cpu_scan 74.2, zc_rand 6.3 GB/s;
+ * the plan's other terms 0.073 s): the gather alone 0.577 s at the median
+ * (its 3.73 GB at 7.4 GB/s, 0.10 of cpu_scan), with the side share 0.453 s
+ * (9.8 GB/s: 2.4 more, 0.38 of zc_rand). The rates absorb the gathered
+ * steps' own latency (~0.13 s over 410 steps), which the steps term leaves
+ * out. */
+#define BFS_GATHER 0.10
+#define BFS_SIDE 0.38
 /* The result's copy into host memory, BFS's levels (4 bytes a vertex) and
  * SSSP's distances (8): one DMA at `pcie_gbps` into the result pinned
  * while the graph loaded (sg_graph_options.prepare, as the CLI asks for
@@ -473,7 +480,8 @@ static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned 
                      ? in->rates.zc_rand_gbps
                      : BFS_GPU_HOST * in->rates.pcie_gbps;
             if (!bfs_bottom_up(in) && !in->directed && p->spill_kind[k] != SG_SPILL_MANAGED)
-                gr = BFS_GATHER * in->rates.cpu_scan_gbps; /* the threads' gather */
+                gr = BFS_GATHER * in->rates.cpu_scan_gbps + /* the threads' gather */
+                     BFS_SIDE * in->rates.zc_rand_gbps;     /* and the GPU's side share */
         }
         if (inplace_forest(in)) {
             /* The in-place forest's first round (its refills: forest_refill):
