@@ -935,8 +935,8 @@ sg_status gather_step(search &s, const td_args &o, const uint32_t *q, uint64_t p
         SGK_CU(cudaMemcpyAsync(hid, q + j, want * sizeof *hid, cudaMemcpyDeviceToHost, k.down));
         SGK_CU(cudaStreamSynchronize(k.down));
         const double h1 = sgi_now();
-        const uint64_t took = sgk_gather_lists(hx, ha, hid, want, s.ge, hoff, hent, s.prefetch,
-                                               s.c->threads);
+        const uint64_t took = sgk_gather_lists(hx, ha, nullptr, hid, want, s.ge, hoff, hent,
+                                               nullptr, s.prefetch, s.c->threads);
         const uint64_t ents = hoff[took];
         const double h2 = sgi_now();
         s.gather_host_s += h2 - h0;

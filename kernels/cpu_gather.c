@@ -1,19 +1,22 @@
-/* BFS's gathered steps on the host threads: see cpu_gather.h. */
+/* BFS's gathered steps and SSSP's gathered settle passes on the host
+ * threads: see cpu_gather.h. */
 #include "cpu_gather.h"
 
 #include <omp.h>
 #include <string.h>
 
-/* The lists of ids[0, cnt) (x, a: the host arrays), one after another
- * into out, their offsets into off[0, k + 1) for the first k vertices whose
- * lists fit `cap` entries together (at least one: a normal queue's lists
- * are shorter than HUB <= cap). Returns k. By the host threads, a range of
+/* The lists of ids[0, cnt) (x, a: the host arrays; w: a second array of
+ * the same positions, or NULL), one after another into out (and outw),
+ * their offsets into off[0, k + 1) for the first k vertices whose lists
+ * fit `cap` entries together (at least one: the callers keep every list
+ * under cap). Returns k. By the host threads, a range of
  * ids each: its degrees (a local prefix in off), the ranges' sums, k, then
  * each thread copies its range's lists (its offsets still in cache),
  * prefetching AHEAD lists on (one thread's memcpy alone has one list in
  * flight: SSCA2 26's 128-byte lists came at 5-12 GB/s without). */
-uint64_t sgk_gather_lists(const uint64_t *x, const uint32_t *a, const uint32_t *ids, uint64_t cnt,
-                          uint64_t cap, uint32_t *off, uint32_t *out, bool prefetch, int threads)
+uint64_t sgk_gather_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w,
+                          const uint32_t *ids, uint64_t cnt, uint64_t cap, uint32_t *off,
+                          uint32_t *out, uint32_t *outw, bool prefetch, int threads)
 {
     enum { MAXT = 256 };
     const uint64_t AHEAD = 16; /* lists in flight a thread: each is a random read */
@@ -59,14 +62,21 @@ uint64_t sgk_gather_lists(const uint64_t *x, const uint32_t *a, const uint32_t *
         const uint64_t stop = e < k ? e : k;
         for (uint64_t i = b; i < stop; i++) {
             if (prefetch && i + AHEAD < stop) { /* the list AHEAD on: its first 3 lines */
-                const uint32_t *q = a + x[ids[i + AHEAD]];
+                const uint64_t at = x[ids[i + AHEAD]];
+                const uint32_t *q = a + at;
                 __builtin_prefetch(q, 0, 0);
                 __builtin_prefetch(q + 16, 0, 0);
                 __builtin_prefetch(q + 32, 0, 0);
+                if (w) {
+                    __builtin_prefetch(w + at, 0, 0);
+                    __builtin_prefetch(w + at + 16, 0, 0);
+                    __builtin_prefetch(w + at + 32, 0, 0);
+                }
             }
             const uint32_t u = ids[i];
             const uint64_t d = x[(uint64_t)u + 1] - x[u];
             memcpy(out + pos, a + x[u], (size_t)d * sizeof *out);
+            if (w) memcpy(outw + pos, w + x[u], (size_t)d * sizeof *outw);
             pos += d;
             off[i + 1] = (uint32_t)pos;
         }

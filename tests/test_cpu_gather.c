@@ -1,12 +1,15 @@
-/* BFS's gather on the host threads (kernels/cpu_gather.c), without a GPU:
+/* BFS's and SSSP's gather on the host threads (kernels/cpu_gather.c),
+ * without a GPU:
  * the lists of a piece of the frontier copied one after another, cut at a
  * cap of entries, against an oracle written here: vertices in id order and
  * in any order, lists from empty to long, pieces of 1 to 5,000 vertices,
  * caps that hold everything, that fall exactly on a list's end, one entry
  * either side of it, and the smallest a caller may give (the longest list);
  * 1 to 16 threads (more than the pieces' ranges need: the gather takes
- * fewer), with and without the prefetches. The copy must write exactly
- * its entries (a guard word after them stays). */
+ * fewer), with and without the prefetches, with and without a second
+ * array (SSSP's weights) copied from the same positions. The copy must
+ * write exactly its entries (a guard word after them stays, in both
+ * outputs). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,19 +41,23 @@ static uint64_t fits(const uint64_t *x, const uint32_t *ids, uint64_t cnt, uint6
     return k;
 }
 
-static void check(const uint64_t *x, const uint32_t *a, const uint32_t *ids, uint64_t cnt,
-                  uint64_t cap, bool prefetch, int threads, const char *what)
+static void check(const uint64_t *x, const uint32_t *a, const uint32_t *w, const uint32_t *ids,
+                  uint64_t cnt, uint64_t cap, bool prefetch, int threads, const char *what)
 {
     uint64_t total = 0;
     for (uint64_t i = 0; i < cnt; i++) total += x[ids[i] + 1] - x[ids[i]];
     uint32_t *off = malloc((cnt + 1) * sizeof *off), *out = malloc((total + 1) * sizeof *out);
+    uint32_t *outw = w ? malloc((total + 1) * sizeof *outw) : NULL;
     assert_non_null(off);
     assert_non_null(out);
+    assert_true(!w || outw);
     const uint64_t want = fits(x, ids, cnt, cap);
     uint64_t ents = 0;
     for (uint64_t i = 0; i < want; i++) ents += x[ids[i] + 1] - x[ids[i]];
     out[ents] = GUARD;
-    const uint64_t k = sgk_gather_lists(x, a, ids, cnt, cap, off, out, prefetch, threads);
+    if (w) outw[ents] = GUARD;
+    const uint64_t k =
+        sgk_gather_lists(x, a, w, ids, cnt, cap, off, out, outw, prefetch, threads);
     if (k != want)
         fail_msg("%s: cap %llu, %d threads: took %llu vertices of %llu, want %llu", what,
                  (unsigned long long)cap, threads, (unsigned long long)k,
@@ -63,16 +70,19 @@ static void check(const uint64_t *x, const uint32_t *a, const uint32_t *ids, uin
                      (unsigned long long)pos);
         const uint32_t u = ids[i];
         for (uint64_t j = x[u]; j < x[u + 1]; j++, pos++)
-            if (out[pos] != a[j])
-                fail_msg("%s: cap %llu, %d threads: entry %llu of vertex %u wrong", what,
-                         (unsigned long long)cap, threads, (unsigned long long)(j - x[u]), u);
+            if (out[pos] != a[j] || (w && outw[pos] != w[j]))
+                fail_msg("%s: cap %llu, %d threads: entry %llu of vertex %u wrong (%s)", what,
+                         (unsigned long long)cap, threads, (unsigned long long)(j - x[u]), u,
+                         out[pos] != a[j] ? "neighbour" : "weight");
     }
-    if (off[k] != pos || out[pos] != GUARD)
-        fail_msg("%s: cap %llu, %d threads: %u entries written, want %llu (guard %s)", what,
+    if (off[k] != pos || out[pos] != GUARD || (w && outw[pos] != GUARD))
+        fail_msg("%s: cap %llu, %d threads: %u entries written, want %llu (guards %s, %s)", what,
                  (unsigned long long)cap, threads, off[k], (unsigned long long)pos,
-                 out[pos] == GUARD ? "kept" : "overwritten");
+                 out[pos] == GUARD ? "kept" : "overwritten",
+                 !w ? "none" : outw[pos] == GUARD ? "kept" : "overwritten");
     free(off);
     free(out);
+    free(outw);
 }
 
 static void gather_against_oracle(void **state)
@@ -90,9 +100,13 @@ static void gather_against_oracle(void **state)
         x[v + 1] = x[v] + d;
         longest = d > longest ? d : longest;
     }
-    uint32_t *a = malloc(x[n] * sizeof *a);
+    uint32_t *a = malloc(x[n] * sizeof *a), *w = malloc(x[n] * sizeof *w);
     assert_non_null(a);
-    for (uint64_t e = 0; e < x[n]; e++) a[e] = (uint32_t)(next(&rng) % n);
+    assert_non_null(w);
+    for (uint64_t e = 0; e < x[n]; e++) {
+        a[e] = (uint32_t)(next(&rng) % n);
+        w[e] = (uint32_t)next(&rng);
+    }
     uint32_t *ids = malloc(n * sizeof *ids);
     assert_non_null(ids);
     static const uint64_t counts[] = {1, 2, 5, 1023, 1025, 5000};
@@ -119,10 +133,12 @@ static void gather_against_oracle(void **state)
             for (size_t k = 0; k < sizeof caps / sizeof *caps; k++)
                 for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
                     const uint64_t cap = caps[k] < longest ? longest : caps[k];
-                    check(x, a, ids, cnt, cap, t % 2 == 0, threads[t], what);
+                    check(x, a, (k + t) % 2 ? w : NULL, ids, cnt, cap, t % 2 == 0, threads[t],
+                          what);
                 }
         }
     free(ids);
+    free(w);
     free(a);
     free(x);
 }
