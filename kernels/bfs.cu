@@ -792,28 +792,6 @@ struct BfsKeep {
 
 void bfs_keep_free(void *p) { delete static_cast<BfsKeep *>(p); }
 
-// The context's staging buffers, lent for a search's gathered steps and
-// given back (with the end of the copies queued out of them) however the
-// search ends.
-struct stage_loan {
-    sgk_ctx *c = nullptr;
-    stage_loan() = default;
-    stage_loan(const stage_loan &) = delete;
-    stage_loan &operator=(const stage_loan &) = delete;
-    ~stage_loan()
-    {
-        sg_error e;
-        (void)end(&e);
-    }
-    // Gives the buffers back now (before the result's download uses them).
-    sg_status end(sg_error *err)
-    {
-        sgk_ctx *const k = c;
-        c = nullptr;
-        return k ? sgk_stage_return(k, k->copy, err) : SG_OK;
-    }
-};
-
 // The kept arrays for a search with (or without) parents, detached from g;
 // null, with whatever else g kept freed, when there are none for it.
 BfsKeep *take_work(sgk_ctx *c, const sgk_graph *g, bool parents)
@@ -1294,7 +1272,7 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
     s.cnt = d_cnt;
     s.hcnt = hc.p;
     s.keep = keep.get();
-    stage_loan loan;
+    sgk_stage_loan loan;
     if (s.gather) {
         SGK_TRY(gather_setup(s, err));
         s.gather = keep->gather_ok;

@@ -80,6 +80,28 @@ struct sgk_ctx {
 // that the next sgk_stage_begin or sgk_download waits for those copies.
 sg_status sgk_stage_lend(sgk_ctx *c, void *bufs[2], sg_error *err);
 sg_status sgk_stage_return(sgk_ctx *c, cudaStream_t stream, sg_error *err);
+// The staging buffers lent for a while (BFS's gathered steps, SSSP's
+// gathered settle passes) and given back, with the end of the copies
+// queued out of them on the copy stream, however the holder ends: `c` set
+// once sgk_stage_lend gave them.
+struct sgk_stage_loan {
+    sgk_ctx *c = nullptr;
+    sgk_stage_loan() = default;
+    sgk_stage_loan(const sgk_stage_loan &) = delete;
+    sgk_stage_loan &operator=(const sgk_stage_loan &) = delete;
+    ~sgk_stage_loan()
+    {
+        sg_error e;
+        (void)end(&e);
+    }
+    // Gives the buffers back now (before something else lends them).
+    sg_status end(sg_error *err)
+    {
+        sgk_ctx *const k = c;
+        c = nullptr;
+        return k ? sgk_stage_return(k, k->copy, err) : SG_OK;
+    }
+};
 
 // memcpy on the host by OpenMP threads (`threads`; 0: the default count),
 // a piece a thread (at least 64 KiB).

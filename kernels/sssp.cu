@@ -109,6 +109,25 @@
 //     "settle_us", the longest one's "settle_max_us" and the entries it
 //     examined, "settle_max_entries"; "settle-stream" disables the
 //     streaming, "settle-rule" streams every chunk a pass reads at all.
+//   Gathered settle passes: over pinned host lists of a graph without a
+//     hub queue (SSCA2: 1,332 settle passes of ~50 K vertices at scale 26,
+//     each list a scattered zero-copy read at ~4 GB/s), a settle pass of
+//     max(SORT_MIN, n / GATHER_DIV) vertices or more (8 K at scale 26)
+//     leaves the device loop, is sorted, and comes back to the host once;
+//     its vertices before the first whose list lies wholly past both device
+//     prefixes are relaxed where their lists are, and the rest go in chunks
+//     (BFS's sizes, common/sg_common.h: 32 K vertices and 1 M entries, or
+//     the longest list) whose neighbours and weights the CPU threads gather
+//     (sgk_gather_lists, cpu_gather.c) into a lent staging buffer; the copy
+//     stream takes each chunk into one of two device buffers, and the
+//     relaxation reads each list position's entries there (Relax::pofs),
+//     while the threads gather the next. The buffers are made at the first
+//     such pass when the budget holds them (else the thresholds and the
+//     streaming are as without). Streaming (below) is not opened in this
+//     mode. Counters "settle_gathered_passes", "settle_gathered_chunks",
+//     "settle_gathered_bytes" (in host_list_bytes too), "settle_gather_us"
+//     (the passes' host time), "settle_gather_wait_us" (waits for a
+//     buffer's upload); "settle-gather" disables them.
 //   Final-vertex bits: before a settle pass its list's vertices are marked
 //     final in a bitmap (n / 8 bytes: 2 MB at 16M vertices, held in L2);
 //     every relaxation (rounds and settle passes) tests its target's bit
@@ -227,6 +246,8 @@
 //                     reads from, however little
 //   "settle-bounce"   near-far: managed host lists are not streamed (no
 //                     copies by the CPU threads through the staging buffers)
+//   "settle-gather"   near-far: settle passes over pinned host lists are not
+//                     gathered by the CPU threads (in place, or streamed).
 //   "settle-compact"  near-far: a bounced chunk is copied whole, not only
 //                     the lists of the pass's vertices in it
 //   "index-ring"      near-far: the light index's CPU threads upload through
@@ -309,9 +330,11 @@
 #include <stddef.h>
 #include <string.h>
 
+#include <algorithm>
 #include <memory>
 #include <new>
 
+#include "cpu_gather.h"
 #include "cpu_light.h"
 #include "cpu_share.cuh"
 #include "kinternal.cuh"
@@ -359,6 +382,11 @@ constexpr u64 LOOP_MAX = 4096;    // passes a device loop runs at most before th
 // (444 of 1,331); its short lists gain nothing from the order (fifteenth
 // session).
 constexpr u64 LOOP_SORT_DIV = 256;
+// Gathered settle passes (pinned host lists): settled lists from n /
+// GATHER_DIV vertices, or SORT_MIN if more, leave the device loop to be
+// gathered; below that a pass's fixed cost (its list read back, the chunks'
+// syncs) exceeds what the gather saves over the in-place reads.
+constexpr u64 GATHER_DIV = 8192;
 constexpr int LOOP_BLOCKS_PER_SM = 2;
 constexpr u64 WINDOW0 = 32;       // initial far window, in buckets
 constexpr u64 WINDOW_MAX = 1u << 20; // adaptive window bounds
@@ -477,6 +505,10 @@ struct Relax {
     uint32_t bucket;   // stamp of this bucket (>= 1)
     RelaxMode mode;
     bool prefilter;
+    // A gathered settle pass's chunk (settle_gathered): list position i's
+    // entries are [pofs[i], pofs[i + 1]) of a and w (the chunk's buffers);
+    // null: a vertex's entries are x's.
+    const uint32_t *pofs;
 };
 
 // After a successful atomicMin to nd: v joins the near queue, the mid pile
@@ -620,8 +652,13 @@ __device__ __forceinline__ void relax_body(const Relax &r, const uint32_t *__res
         u64 beg = 0, deg = 0, du = 0;
         if (idx < k) {
             u = qin[idx];
-            beg = r.x[u];
-            deg = r.x[u + 1] - beg;
+            if (r.pofs) {
+                beg = r.pofs[idx];
+                deg = r.pofs[idx + 1] - beg;
+            } else {
+                beg = r.x[u];
+                deg = r.x[u + 1] - beg;
+            }
             du = r.dist[u];
             examined += deg;
             host += r.a.host_count(beg, beg + deg) + r.w.host_count(beg, beg + deg);
@@ -1501,6 +1538,73 @@ __global__ void chunk_lens(const uint32_t *__restrict__ list, u64 cnt, XArr x, u
 struct PinnedCounters {
     Counters *p = nullptr;
     ~PinnedCounters() { sgk_host_free(p); }
+};
+
+// Gathered settle passes (see "Gathered settle passes" at the top): two
+// device buffers of chunk offsets (so), neighbours (sa) and weights (sw),
+// the events of their uploads (up) and of the relaxations that read them
+// (used), the sorted list read back (hl), made at the first such pass when
+// the budget holds them.
+struct SettleGather {
+    sgk_ctx *c = nullptr;
+    bool tried = false, on = false;
+    u64 gv = 0, ge = 0;  // a chunk's most vertices and entries
+    u64 vsplit = 0;      // the first vertex whose list lies wholly in host memory
+    sgk_dbuf<uint32_t> so[2], sa[2], sw[2];
+    cudaEvent_t up[2] = {nullptr, nullptr}, used[2] = {nullptr, nullptr};
+    std::unique_ptr<uint32_t[]> hl;
+    u64 hl_cap = 0;
+    u64 passes = 0, chunks = 0, entries = 0, us = 0, wait_us = 0;
+    SettleGather() = default;
+    SettleGather(const SettleGather &) = delete;
+    SettleGather &operator=(const SettleGather &) = delete;
+    ~SettleGather()
+    {
+        for (cudaEvent_t e : {up[0], up[1], used[0], used[1]})
+            if (e) (void)cudaEventDestroy(e);
+    }
+    void release()
+    {
+        for (int b = 0; b < 2; b++) {
+            so[b].release();
+            sa[b].release();
+            sw[b].release();
+        }
+        on = false;
+    }
+    // Chunks as BFS's gathered steps size them (common/sg_common.h), with
+    // room for the longest list; the staging buffers hold a chunk's offsets,
+    // neighbours and weights.
+    sg_status open(sgk_ctx *ctx, const sgk_graph *g, sg_error *err)
+    {
+        c = ctx;
+        tried = true;
+        const u64 n = g->d.n, m = g->d.m, eh = g->A.s > g->W.s ? g->A.s : g->W.s;
+        gv = sgi_bfs_gather_vertices(n);
+        ge = sgi_bfs_gather_entries(m);
+        if (ge < g->d.max_degree) ge = g->d.max_degree;
+        const u64 words = gv + 1 + 2 * ge, margin = 1ull << 20;
+        if (4 * words > SGK_STAGE_BYTES || eh >= m) return SG_OK;
+        if (c->in_use + 2 * 4 * words + margin > c->budget) return SG_OK;
+        for (int b = 0; b < 2; b++) {
+            SGK_TRY(so[b].alloc(c, gv + 1, "the SSSP gathered chunk offsets", err));
+            SGK_TRY(sa[b].alloc(c, ge, "the SSSP gathered chunk neighbours", err));
+            SGK_TRY(sw[b].alloc(c, ge, "the SSSP gathered chunk weights", err));
+            if (!up[b]) SGK_CU(cudaEventCreateWithFlags(&up[b], cudaEventDisableTiming));
+            if (!used[b]) SGK_CU(cudaEventCreateWithFlags(&used[b], cudaEventDisableTiming));
+        }
+        u64 lo = 0, hi = n; // the first vertex whose list starts past both prefixes
+        while (lo < hi) {
+            const u64 mid = lo + (hi - lo) / 2;
+            if (g->hx[mid] < eh)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        vsplit = lo;
+        on = true;
+        return SG_OK;
+    }
 };
 
 // Streamed settle passes (see "Streamed settle passes" at the top): the
@@ -2871,8 +2975,9 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     size_t sort_bytes = 0;
     int sort_bits = 1;
     while (sort_bits < 32 && (n - 1) >> sort_bits) sort_bits++;
-    const u64 sort_min = n / 1024 > SORT_MIN ? n / 1024 : SORT_MIN;
-    if (defer && g->spilled && n >= sort_min && !sgk_ctx_disabled(c, "settle-sort")) {
+    const u64 sort_min0 = n / 1024 > SORT_MIN ? n / 1024 : SORT_MIN;
+    u64 sort_min = sort_min0;
+    if (defer && g->spilled && n >= SORT_MIN && !sgk_ctx_disabled(c, "settle-sort")) {
         cub::DoubleBuffer<uint32_t> kb(settled.get(), q1.get());
         SGK_CU(cub::DeviceRadixSort::SortKeys(nullptr, sort_bytes, kb, n, 0, sort_bits, st));
         if (c->in_use + abytes(sort_bytes) <= c->budget)
@@ -2886,6 +2991,14 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     SGK_TRY(ss.events(c, err));
     const bool want_stream = defer && sort_tmp.get() && !sgk_ctx_disabled(c, "settle-stream");
     const bool dense_rule = !sgk_ctx_disabled(c, "settle-rule");
+    // Settle passes over pinned host lists without a hub queue are gathered
+    // by the CPU threads from gather_min vertices (see "Gathered settle
+    // passes" at the top); sorted from there too.
+    SettleGather sgat;
+    const bool want_gather = defer && sort_tmp.get() && g->spilled && !g->h_managed && !use_big &&
+                             g->hx && g->ha && g->hw && !sgk_ctx_disabled(c, "settle-gather");
+    const u64 gather_min = n / GATHER_DIV > SORT_MIN ? n / GATHER_DIV : SORT_MIN;
+    if (want_gather && gather_min < sort_min) sort_min = gather_min;
     u64 settle_us = 0, settle_max_us = 0, settle_max_entries = 0, settle_relax0 = 0;
     bool settle_timed = false;
 
@@ -2921,6 +3034,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     r.prefilter = prefilter;
     r.T = f32 ? dbl_bits(delta_f) : delta_u;
     if (f32 && r.T == 0) r.T = 1; // (delta_f > 0, never 0 bits)
+    r.pofs = nullptr;
 
     // Far window: w buckets (1 = no mid pile: the single far pile).
     u64 w = windowed ? WINDOW0 : 1;
@@ -2950,6 +3064,17 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                 hub_relax<false><<<hub_grid, RBLOCK, 0, st>>>(r, bigoff);
             SGK_LAUNCHED("hub_relax");
         }
+        return SG_OK;
+    };
+    // A part list[0, cnt) of a settle pass relaxed in one relax_pass: the
+    // first part clears the settle pass's counters, the later ones the hub
+    // queue's only (its pushes to the near queue add up).
+    auto sub_pass = [&](bool &first, const uint32_t *list, u64 cnt) -> sg_status {
+        if (cnt == 0) return SG_OK;
+        SGK_TRY(first ? relax_pass(list, cnt, offsetof(Counters, mid))
+                      : relax_pass(list, cnt, offsetof(Counters, settled),
+                                   offsetof(Counters, big)));
+        first = false;
         return SG_OK;
     };
     // A settle pass over the sorted list[0, cnt) with streamed chunks: the
@@ -3003,12 +3128,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         }
         bool first = true;
         auto sub = [&](u64 lo, u64 hi) -> sg_status {
-            if (hi <= lo) return SG_OK;
-            SGK_TRY(first ? relax_pass(list + lo, hi - lo, offsetof(Counters, mid))
-                          : relax_pass(list + lo, hi - lo, offsetof(Counters, settled),
-                                       offsetof(Counters, big)));
-            first = false;
-            return SG_OK;
+            return hi > lo ? sub_pass(first, list + lo, hi - lo) : SG_OK;
         };
         u64 from = 0; // the first list position not yet relaxed
         for (u64 k = 0; k < ss.nc; k++) {
@@ -3079,6 +3199,77 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         if (ss.lent) SGK_TRY(ss.give_back(err));
         return sub(from, cnt);
     };
+    // A gathered settle pass over the sorted list[0, cnt): the list comes
+    // back once; the vertices before the first whose list lies wholly in
+    // host memory are relaxed where their lists are; the rest go in chunks
+    // of at most gv vertices and ge entries, whose lists (neighbours and
+    // weights) the CPU threads gather into a lent staging buffer while the
+    // GPU relaxes the chunk before from one of two device buffers (the
+    // copy stream takes each chunk there; r.pofs gives each list position
+    // its entries).
+    auto settle_gathered = [&](const uint32_t *list, u64 cnt) -> sg_status {
+        const double h0 = sgi_now();
+        if (sgat.hl_cap < cnt) {
+            sgat.hl.reset(new (std::nothrow) uint32_t[cnt]);
+            sgat.hl_cap = sgat.hl ? cnt : 0;
+            if (!sgat.hl)
+                return sgi_fail(err, SG_E_NOMEM, "SSSP's gathered settle pass: %llu vertices "
+                                "read back", (unsigned long long)cnt);
+        }
+        uint32_t *const hl = sgat.hl.get();
+        SGK_CU(cudaMemcpyAsync(hl, list, cnt * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaStreamSynchronize(st));
+        const u64 p = (u64)(std::lower_bound(hl, hl + cnt, (uint32_t)sgat.vsplit) - hl);
+        bool first = true;
+        SGK_TRY(sub_pass(first, list, p));
+        if (p < cnt) {
+            void *stage[2] = {nullptr, nullptr};
+            sgk_stage_loan loan;
+            SGK_TRY(sgk_stage_lend(c, stage, err));
+            loan.c = c;
+            bool pending[2] = {false, false};
+            int b = 0;
+            for (u64 j = p; j < cnt; b ^= 1) {
+                uint32_t *hoff = static_cast<uint32_t *>(stage[b]), *ha = hoff + sgat.gv + 1;
+                uint32_t *hw = ha + sgat.ge;
+                const double tw = sgi_now();
+                if (pending[b]) SGK_CU(cudaEventSynchronize(sgat.up[b])); // its last upload
+                sgat.wait_us += sgk_us_since(tw);
+                const u64 want = cnt - j < sgat.gv ? cnt - j : sgat.gv;
+                const u64 took = sgk_gather_lists(g->hx, g->ha, g->hw, hl + j, want, sgat.ge, hoff,
+                                                  ha, hw, true, c->threads);
+                const u64 ents = hoff[took];
+                SGK_CU(cudaStreamWaitEvent(c->copy, sgat.used[b], 0)); // its last reader
+                SGK_CU(cudaMemcpyAsync(sgat.so[b].get(), hoff, (took + 1) * sizeof *hoff,
+                                       cudaMemcpyHostToDevice, c->copy));
+                if (ents) {
+                    SGK_CU(cudaMemcpyAsync(sgat.sa[b].get(), ha, ents * sizeof *ha,
+                                           cudaMemcpyHostToDevice, c->copy));
+                    SGK_CU(cudaMemcpyAsync(sgat.sw[b].get(), hw, ents * sizeof *hw,
+                                           cudaMemcpyHostToDevice, c->copy));
+                }
+                SGK_CU(cudaEventRecord(sgat.up[b], c->copy));
+                pending[b] = true;
+                SGK_CU(cudaStreamWaitEvent(st, sgat.up[b], 0));
+                r.pofs = sgat.so[b].get();
+                r.a = EArr::device(sgat.sa[b].get(), ents);
+                r.w = EArr::device(sgat.sw[b].get(), ents);
+                const sg_status sr = sub_pass(first, list + j, took);
+                r.pofs = nullptr;
+                r.a = full_a;
+                r.w = full_w;
+                SGK_TRY(sr);
+                SGK_CU(cudaEventRecord(sgat.used[b], st));
+                sgat.chunks++;
+                sgat.entries += ents;
+                j += took;
+            }
+            SGK_TRY(loan.end(err));
+        }
+        sgat.passes++;
+        sgat.us += sgk_us_since(h0);
+        return SG_OK;
+    };
     // The counters after a round, split or device loop: the next launch's
     // size and the piles.
     auto read_back = [&]() -> sg_status {
@@ -3099,9 +3290,10 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     unsigned loop_blocks = 0;
     u64 loop_rounds = 0, loops = 0, loop_settles = 0, loop_splits = 0;
     const bool loop_buckets = !sgk_ctx_disabled(c, "device-buckets");
-    const u64 loop_sort_min = !sort_tmp.get()                ? ~0ull
-                              : n / LOOP_SORT_DIV > SORT_MIN ? n / LOOP_SORT_DIV
-                                                             : SORT_MIN;
+    const u64 loop_sort_min0 = !sort_tmp.get()                ? ~0ull
+                               : n / LOOP_SORT_DIV > SORT_MIN ? n / LOOP_SORT_DIV
+                                                              : SORT_MIN;
+    u64 loop_sort_min = want_gather && gather_min < loop_sort_min0 ? gather_min : loop_sort_min0;
     if (!sgk_ctx_disabled(c, "device-rounds") && !use_big) {
         int coop = 0, per_sm = 0;
         SGK_CU(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, c->device));
@@ -3223,11 +3415,21 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             r.x = full_x;
             r.a = full_a;
             r.w = full_w;
-            if (sorted_now && want_stream && !ss.tried)
+            if (sorted_now && want_gather && !sgat.tried) {
+                SGK_TRY(sgat.open(c, g, err));
+                if (!sgat.on) { // no room: the thresholds as without
+                    sort_min = sort_min0;
+                    loop_sort_min = loop_sort_min0;
+                }
+            }
+            const bool gathered = sorted_now && sgat.on && settled_cnt >= gather_min;
+            if (sorted_now && !sgat.on && want_stream && !ss.tried)
                 SGK_TRY(ss.open(g, share ? share->threads : 0,
                                 share ? reinterpret_cast<const u64 *>(share->x) : nullptr,
                                 err));
-            if (sorted_now && ss.on)
+            if (gathered)
+                SGK_TRY(settle_gathered(slist, settled_cnt));
+            else if (sorted_now && ss.on)
                 SGK_TRY(settle_streamed(slist, settled_cnt));
             else
                 SGK_TRY(relax_pass(slist, settled_cnt, offsetof(Counters, mid)));
@@ -3293,6 +3495,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         }
     }
     ss.release(); // before the download, and whatever the caller allocates next
+    sgat.release();
     stats->seconds_compute = sgi_now() - t1;
     const u64 relaxations = hc.p->tries, scanned = hc.p->relax;
 
@@ -3318,6 +3521,11 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     sgk_stats_set(stats, "settle_bounce_wait_us", ss.bounce_wait_us);
     sgk_stats_set(stats, "settle_compacted_chunks", ss.compacted);
     sgk_stats_set(stats, "settle_compact_saved_bytes", ss.compact_saved);
+    sgk_stats_set(stats, "settle_gathered_passes", sgat.passes);
+    sgk_stats_set(stats, "settle_gathered_chunks", sgat.chunks);
+    sgk_stats_set(stats, "settle_gathered_bytes", 8 * sgat.entries);
+    sgk_stats_set(stats, "settle_gather_us", sgat.us);
+    sgk_stats_set(stats, "settle_gather_wait_us", sgat.wait_us);
     sgk_stats_set(stats, "light_edges", lx.get() ? light_m : 0);
     const bool shared = ishare.sh && lx.get();
     sgk_stats_set(stats, "cpu_index_split", shared ? ishare.split : n);
@@ -3336,7 +3544,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     sgk_stats_set(stats, "index_moves", ishare.moves);
     sgk_stats_set(stats, "cpu_upload_bytes", ishare.upload);
     sgk_stats_set(stats, "gpu_index_pieces", ishare.gpu_pieces);
-    sgk_stats_set(stats, "host_list_bytes", 4 * (index_host + hc.p->ihost + hc.p->host) + ss.bytes);
+    sgk_stats_set(stats, "host_list_bytes",
+                  4 * (index_host + hc.p->ihost + hc.p->host) + ss.bytes + 8 * sgat.entries);
     sgk_stats_set(stats, "preprocess_host_bytes", 4 * (index_host + hc.p->ihost));
     sgk_stats_set(stats, "delta", f32 ? round_counter(delta_f) : delta_u);
     sgk_stats_set(stats, "index_reused", index_reused ? 1 : 0);

@@ -2719,7 +2719,9 @@ static uint64_t settle_counters(const sg_run *run, const char *what, uint32_t sr
  * chunks as built from either memory, the families too with "settle-rule"
  * off, managed memory none with "settle-bounce" off, and nothing streams
  * with "settle-stream" off; the managed store's bounced chunks are
- * compacted as built and with "settle-rule" off, never otherwise. */
+ * compacted as built and with "settle-rule" off, never otherwise. The
+ * gathered settle passes of pinned lists without hubs (test_settle_gather)
+ * are off throughout, so that the streaming they replace is what runs. */
 static void test_settle_stream(void **state)
 {
     (void)state;
@@ -2731,7 +2733,10 @@ static void test_settle_stream(void **state)
     char *dir = rmat_store("gpu-settle", scale, 3, path, sizeof path);
     sg_error err = {0};
     for (int mi = 0; mi < 5; mi++) {
-        char *saved = env_push(modes[mi]);
+        char names[100];
+        snprintf(names, sizeof names, "settle-gather%s%s", modes[mi] ? "," : "",
+                 modes[mi] ? modes[mi] : "");
+        char *saved = env_push(names);
         char what[300];
         uint64_t fam_chunks = 0, kind_chunks[2] = {0, 0}, compacted = 0;
         for (int k = 0; k < TG_NKINDS; k++)
@@ -2804,6 +2809,68 @@ static void test_settle_stream(void **state)
     }
     tu_rm_rf(dir);
     free(dir);
+}
+
+/* SSSP's gathered settle passes (kernels/sssp.cu): over pinned host lists
+ * of a graph without a hub queue, a settle pass of SORT_MIN (256) vertices
+ * or more on these graphs goes sorted to the host, which relaxes its
+ * device lists in place and gathers the rest (neighbours and weights) in
+ * chunks into two device buffers. Every family, directed and undirected,
+ * u32 and f32, at splits with A and W wholly and partly on the host (X, A
+ * and W split differently): distances and trees equal Dijkstra's, the
+ * settle counters consistent, the gathered bytes within the host bytes;
+ * gathered passes ran, in more chunks than passes (both buffers turn), and
+ * none with "settle-gather" off. */
+static void test_settle_gather(void **state)
+{
+    (void)state;
+    static const int fr[][3] = {{8, 0, 0}, {8, 4, 3}, {3, 5, 1}};
+    const uint64_t nv = small_only ? 20000 : 60000;
+    for (int off = 0; off < 2; off++) {
+        char *saved = env_push(off ? "settle-gather" : NULL);
+        uint64_t passes = 0, chunks = 0;
+        char what[300];
+        for (int k = 0; k < TG_NKINDS; k++)
+            for (int f32 = 0; f32 < 2; f32++) {
+                const int directed = (k + f32) % 2;
+                sg_graph *g = tg_make((tg_kind)k, nv, 5, directed, f32);
+                uint32_t src[3];
+                (void)sources_of(g, 2, src);
+                const int ns = 2; /* 0 and a random one */
+                for (int i = 0; i < 3; i++) {
+                    char base[200];
+                    describe(base, sizeof base, (tg_kind)k, nv, 5, directed, f32, g);
+                    snprintf(what, sizeof what, "%s, split %d/8 %d/8 %d/8, settle-gather %s",
+                             base, fr[i][0], fr[i][1], fr[i][2], off ? "off" : "on");
+                    sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], nverts(g));
+                    for (int j = 0; j < ns; j++) {
+                        sssp_check(run, SG_BACKEND_HYBRID, g, src[j], SG_SSSP_DELTA, 0.0, j == 0,
+                                   what);
+                        (void)settle_counters(run, what, src[j]);
+                        uint64_t gp = 0, gc = 0, gb = 0, hb = 0;
+                        if (!tu_counter(run, "settle_gathered_passes", &gp) ||
+                            !tu_counter(run, "settle_gathered_chunks", &gc) ||
+                            !tu_counter(run, "settle_gathered_bytes", &gb) ||
+                            !tu_counter(run, "host_list_bytes", &hb))
+                            fail_msg("%s: no settle_gathered counters", what);
+                        if (gb > hb || (gc == 0) != (gb == 0) || (off && gp))
+                            fail_msg("%s: from %u: %llu gathered passes, %llu chunks, %llu of "
+                                     "%llu host bytes gathered", what, src[j],
+                                     (unsigned long long)gp, (unsigned long long)gc,
+                                     (unsigned long long)gb, (unsigned long long)hb);
+                        passes += gp;
+                        chunks += gc;
+                    }
+                    expect_report(run, true, what);
+                    sg_run_free(run);
+                }
+                sg_graph_free(g);
+            }
+        if (!off && (passes == 0 || chunks <= passes))
+            fail_msg("%llu gathered settle passes in %llu chunks: the gather was not exercised",
+                     (unsigned long long)passes, (unsigned long long)chunks);
+        env_pop(saved);
+    }
 }
 
 static void test_hybrid_host_memory(void **state)
@@ -2998,6 +3065,7 @@ int main(void)
         cmocka_unit_test(test_searches_into),
         cmocka_unit_test(test_sssp_device_rounds),
         cmocka_unit_test(test_settle_stream),
+        cmocka_unit_test(test_settle_gather),
         cmocka_unit_test(test_prepared_pinned),
     };
     const char *only = getenv("SG_TEST_ONLY"); /* e.g. "test_bfs", for sanitizer runs */
