@@ -88,18 +88,15 @@
 //   is most of it); R-MAT 26 (one such step) unchanged
 //   (docs/benchmarks.md, forty-first session). Counters "gathered_steps",
 //   "gathered_chunks", "gathered_bytes", "gather_host_us".
-//   The GPU's side share: the host gathers while the GPU sits nearly idle,
-//   so a host part of SIDE_MIN (512) vertices or more (a chunk's eighth,
-//   at least 32, on graphs under 2^18 vertices) gives a share from
-//   its end to td_gather on a stream of its own, reading those lists in
-//   place (zero-copy) with at most half the resident blocks (the chunks'
-//   kernels take the rest), while the host gathers the part's front. The
-//   share starts at 30 % of the part's vertices; after each step of a
-//   chunk's vertices or more it becomes the share at which both sides
-//   would have ended together, at their rates (vertices a second) summed
-//   over such steps so far (the side kernel's time by events, the host's
-//   by its clock), within 2-80 %. Counters "gather_side_vertices",
-//   "gather_side_us", "gather_side_pct" (the share reached).
+//   The GPU's side share (sgk_side_share, kinternal.cuh): the host
+//   gathers while the GPU sits nearly idle, so a host part of 512 vertices
+//   or more gives a share from its end to td_gather on a stream of its own,
+//   reading those lists in place with at most half the resident blocks,
+//   while the host gathers the part's front; the share follows both sides'
+//   summed rates (43-45 % on SSCA2 26: 0.577 to 0.453 s at the medians,
+//   docs/benchmarks.md, forty-second session). Counters
+//   "gather_side_vertices", "gather_side_us", "gather_side_pct" (the share
+//   reached); "gather-side" disables it.
 // Bottom-up step (bu_step): one warp per 32-vertex bitmap word (grid-
 //   stride). Fully visited words are skipped (next word 0). Each lane with an
 //   unvisited vertex reads up to BU_SERIAL (8) entries of its list serially,
@@ -217,10 +214,6 @@ constexpr uint64_t HUB = 256;         // degree from which a vertex goes to the 
 constexpr unsigned BU_SERIAL = 8;     // list entries a bottom-up lane reads on its own
 constexpr unsigned FULL = 0xffffffffu;
 constexpr uint64_t ORDER_MIN = 64;    // frontiers of max(this, n / 1024) over host lists: id order
-constexpr uint64_t SIDE_MIN = 2 * TB; // host parts from this many vertices get a side share
-                                      // (from a chunk's gv / 8, at least 32, on small graphs)
-constexpr double SIDE_FRAC0 = 0.3;    // the side share of the first such part
-constexpr double SIDE_FRAC_MIN = 0.02, SIDE_FRAC_MAX = 0.8;
 
 struct bfs_cnt {
     unsigned long long qn;        // normal queue tail (monotonic)
@@ -764,9 +757,8 @@ struct BfsKeep {
     cudaStream_t down = nullptr;
     cudaEvent_t up[2] = {nullptr, nullptr}, used[2] = {nullptr, nullptr};
     // the GPU's share of a gathered step's host part, read in place beside
-    // the gather ("gather-side"): its stream and the events around its kernel
-    cudaStream_t side = nullptr;
-    cudaEvent_t side0 = nullptr, side1 = nullptr;
+    // the gather ("gather-side")
+    sgk_side_share side;
     BfsKeep() = default;
     BfsKeep(const BfsKeep &) = delete;
     BfsKeep &operator=(const BfsKeep &) = delete;
@@ -777,9 +769,6 @@ struct BfsKeep {
             if (used[i]) (void)cudaEventDestroy(used[i]);
         }
         if (down) (void)cudaStreamDestroy(down);
-        if (side0) (void)cudaEventDestroy(side0);
-        if (side1) (void)cudaEventDestroy(side1);
-        if (side) (void)cudaStreamDestroy(side);
     }
     uint64_t bytes() const
     {
@@ -835,15 +824,8 @@ struct search {
     double gather_host_s;           // the host threads' part (queue pieces, gathers)
     double gather_wait_s;           // of it, the waits for a buffer and a queue piece
     // the GPU's share of the host part, read in place on keep->side from
-    // the part's end while the host gathers its front ("gather-side"):
-    // side_frac of the part's vertices, moved after each step towards
-    // where the two would have finished together
+    // the part's end while the host gathers its front ("gather-side")
     bool side;
-    uint64_t side_min;              // the least host part that gets a share
-    double side_frac;
-    uint64_t side_vertices;
-    double side_s;                  // the side kernels' time
-    double rate_sv, rate_st, rate_hv, rate_ht; // vertices and seconds, side and host (side_adapt)
 };
 
 // Copies the counters back, waits, returns what changed since the last read.
@@ -881,9 +863,7 @@ sg_status gather_setup(search &s, sg_error *err)
         SGK_CU(cudaEventCreateWithFlags(&k.used[i], cudaEventDisableTiming));
     }
     SGK_CU(cudaStreamCreateWithFlags(&k.down, cudaStreamNonBlocking));
-    SGK_CU(cudaStreamCreateWithFlags(&k.side, cudaStreamNonBlocking));
-    SGK_CU(cudaEventCreate(&k.side0));
-    SGK_CU(cudaEventCreate(&k.side1));
+    SGK_TRY(k.side.make(err));
     k.gather_ok = true;
     return SG_OK;
 }
@@ -941,32 +921,6 @@ sg_status gather_step(search &s, const td_args &o, const uint32_t *q, uint64_t p
         j += took;
     }
     s.gathered++;
-    return SG_OK;
-}
-
-// After a step with a side share of sn vertices (its kernel done) beside
-// the host's gather of hn in th seconds: the share becomes the one at
-// which both sides would have ended together, at their rates summed over
-// the search's steps of a chunk's vertices or more (a step's own rates
-// swing with its lists: moved by each step's, the share wandered 24-55 %
-// between searches of one graph, docs/benchmarks.md).
-sg_status side_adapt(search &s, uint64_t sn, uint64_t hn, double th, sg_error *err)
-{
-    float ms = 0;
-    SGK_CU(cudaEventElapsedTime(&ms, s.keep->side0, s.keep->side1));
-    const double ts = ms * 1e-3;
-    s.side_vertices += sn;
-    s.side_s += ts;
-    if (sn + hn < s.gv || ts <= 0 || th <= 0) return SG_OK; // less than a chunk: too small to say
-    s.rate_sv += (double)sn;
-    s.rate_st += ts;
-    s.rate_hv += (double)hn;
-    s.rate_ht += th;
-    const double rs = s.rate_sv / s.rate_st, rh = s.rate_hv / s.rate_ht;
-    double f = rs / (rs + rh);
-    if (f < SIDE_FRAC_MIN) f = SIDE_FRAC_MIN;
-    if (f > SIDE_FRAC_MAX) f = SIDE_FRAC_MAX;
-    s.side_frac = f;
     return SG_OK;
 }
 
@@ -1109,22 +1063,23 @@ template <bool P, bool BQ> sg_status bfs_run(search &s, sg_error *err)
             uint64_t sn = 0, r = nq;
             double th = 0;
             if (p < nq) {
-                if (s.side && nq - p >= s.side_min) sn = (uint64_t)((double)(nq - p) * s.side_frac);
+                if (s.side) sn = s.keep->side.take(nq - p);
                 r = nq - sn;
                 if (sn) {
                     const unsigned half = grid_for(UINT64_MAX / 2, TB, occ_td, 1) / 2;
                     unsigned sg = grid_for(sn, TB, occ_td, 1);
                     if (sg > half) sg = half ? half : 1;
-                    SGK_CU(cudaEventRecord(s.keep->side0, s.keep->side));
-                    td_gather<P, BQ><<<sg, TB, 0, s.keep->side>>>(o, s.q[cur] + r, sn);
+                    sgk_side_share &sd = s.keep->side;
+                    SGK_CU(cudaEventRecord(sd.t0, sd.stream));
+                    td_gather<P, BQ><<<sg, TB, 0, sd.stream>>>(o, s.q[cur] + r, sn);
                     SGK_LAUNCHED("td_gather (side)");
-                    SGK_CU(cudaEventRecord(s.keep->side1, s.keep->side));
+                    SGK_CU(cudaEventRecord(sd.t1, sd.stream));
                 }
                 const double h0 = sgi_now();
                 const unsigned cap = grid_for(UINT64_MAX / 2, TB, occ_td, 2); // the cap alone
                 SGK_TRY((gather_step<P, BQ>(s, o, s.q[cur], p, r, cap, err)));
                 th = sgi_now() - h0;
-                if (sn) SGK_CU(cudaStreamWaitEvent(st, s.keep->side1, 0));
+                if (sn) SGK_CU(cudaStreamWaitEvent(st, s.keep->side.t1, 0));
             }
             if (nh) {
                 size_t tb = s.cub_bytes;
@@ -1138,7 +1093,7 @@ template <bool P, bool BQ> sg_status bfs_run(search &s, sg_error *err)
                 SGK_LAUNCHED("td_hubs");
             }
             SGK_TRY(read_counts(s, &d, err));
-            if (sn) SGK_TRY(side_adapt(s, sn, r - p, th, err));
+            if (sn) SGK_TRY(s.keep->side.adapt(sn, r - p, th, err));
             s.examined += d.examined + eh;
             nq = d.qn;
             nh = d.qh;
@@ -1209,9 +1164,6 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
                !sgk_ctx_disabled(c, "bfs-gather") && s.ge >= HUB &&
                4 * (2 * s.gv + 1 + s.ge) <= SGK_STAGE_BYTES;
     s.side = !sgk_ctx_disabled(c, "gather-side");
-    s.side_frac = SIDE_FRAC0;
-    s.side_min = s.gv / 8 > 32 ? s.gv / 8 : 32;
-    if (s.side_min > SIDE_MIN) s.side_min = SIDE_MIN;
 
     // The working arrays: those an earlier search kept, or new ones.
     std::unique_ptr<BfsKeep> keep(take_work(c, g, parent != nullptr));
@@ -1276,6 +1228,7 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
     if (s.gather) {
         SGK_TRY(gather_setup(s, err));
         s.gather = keep->gather_ok;
+        if (s.gather) keep->side.reset(s.gv);
     }
     if (s.gather) {
         SGK_TRY(sgk_stage_lend(c, s.stage, err));
@@ -1344,9 +1297,10 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
         sgk_stats_set(stats, "gathered_bytes", 4 * s.gathered_entries);
         sgk_stats_set(stats, "gather_host_us", (uint64_t)(s.gather_host_s * 1e6));
         sgk_stats_set(stats, "gather_wait_us", (uint64_t)(s.gather_wait_s * 1e6));
-        sgk_stats_set(stats, "gather_side_vertices", s.side_vertices);
-        sgk_stats_set(stats, "gather_side_us", (uint64_t)(s.side_s * 1e6));
-        sgk_stats_set(stats, "gather_side_pct", (uint64_t)(s.side_frac * 100 + 0.5));
+        const sgk_side_share &sd = keep->side;
+        sgk_stats_set(stats, "gather_side_vertices", s.gather ? sd.vertices : 0);
+        sgk_stats_set(stats, "gather_side_us", s.gather ? (uint64_t)(sd.seconds * 1e6) : 0);
+        sgk_stats_set(stats, "gather_side_pct", s.gather ? (uint64_t)(sd.frac * 100 + 0.5) : 0);
         sgk_stats_set(stats, "edges_examined", s.examined);
         sgk_stats_set(stats, "host_list_bytes", 4 * s.prev.host);
         sgk_stats_set(stats, "work_reused", reused ? 1 : 0);

@@ -80,6 +80,81 @@ struct sgk_ctx {
 // that the next sgk_stage_begin or sgk_download waits for those copies.
 sg_status sgk_stage_lend(sgk_ctx *c, void *bufs[2], sg_error *err);
 sg_status sgk_stage_return(sgk_ctx *c, cudaStream_t stream, sg_error *err);
+// The GPU's side share of a gathered host part (BFS's gathered steps,
+// SSSP's gathered settle passes): while the CPU threads gather the part's
+// front into chunks, a kernel on a stream of its own reads a share from the
+// part's end in place (zero-copy), with at most half the resident blocks
+// so that the chunks' kernels find room. A part of `min_part` vertices or
+// more (SIDE_MIN, 512; a chunk's eighth, at least 32, on small graphs)
+// gets a share; it starts at 30 % of the part's vertices, and after each
+// part of a chunk's vertices or more becomes the share at which both
+// sides would have ended together, at their rates (vertices a second)
+// summed over such parts so far (the side kernel's time by events, the
+// host's by its clock), within 2-80 %. Per part, a step's own rates swing
+// with its lists: moved by each step's, BFS's share wandered 24-55 %
+// between searches of one graph (docs/benchmarks.md, forty-second
+// session). The stream and events are made once (make); reset() starts a
+// search.
+struct sgk_side_share {
+    static constexpr uint64_t SIDE_MIN = 512;
+    static constexpr double FRAC0 = 0.3, FRAC_MIN = 0.02, FRAC_MAX = 0.8;
+    cudaStream_t stream = nullptr;
+    cudaEvent_t t0 = nullptr, t1 = nullptr;
+    uint64_t min_part = SIDE_MIN, chunk = 0; // chunk: the host's chunk vertices
+    double frac = FRAC0;
+    double sv = 0, st = 0, hv = 0, ht = 0; // summed vertices and seconds, side and host
+    uint64_t vertices = 0;                 // the side kernels' vertices and time
+    double seconds = 0;
+    sgk_side_share() = default;
+    sgk_side_share(const sgk_side_share &) = delete;
+    sgk_side_share &operator=(const sgk_side_share &) = delete;
+    ~sgk_side_share()
+    {
+        if (t0) (void)cudaEventDestroy(t0);
+        if (t1) (void)cudaEventDestroy(t1);
+        if (stream) (void)cudaStreamDestroy(stream);
+    }
+    sg_status make(sg_error *err)
+    {
+        if (!stream) SGK_CU(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+        if (!t0) SGK_CU(cudaEventCreate(&t0));
+        if (!t1) SGK_CU(cudaEventCreate(&t1));
+        return SG_OK;
+    }
+    // A search with chunks of gv vertices.
+    void reset(uint64_t gv)
+    {
+        chunk = gv;
+        min_part = gv / 8 > 32 ? gv / 8 : 32;
+        if (min_part > SIDE_MIN) min_part = SIDE_MIN;
+        frac = FRAC0;
+        sv = st = hv = ht = 0;
+        vertices = 0;
+        seconds = 0;
+    }
+    // The side share of a host part of hn vertices (0: none).
+    uint64_t take(uint64_t hn) const { return hn >= min_part ? (uint64_t)((double)hn * frac) : 0; }
+    // After a part with a side share of sn vertices (its kernel between t0
+    // and t1, done) beside the host's hn in th seconds.
+    sg_status adapt(uint64_t sn, uint64_t hn, double th, sg_error *err)
+    {
+        float ms = 0;
+        SGK_CU(cudaEventElapsedTime(&ms, t0, t1));
+        const double ts = ms * 1e-3;
+        vertices += sn;
+        seconds += ts;
+        if (sn + hn < chunk || ts <= 0 || th <= 0) return SG_OK; // too small to say
+        sv += (double)sn;
+        st += ts;
+        hv += (double)hn;
+        ht += th;
+        const double rs = sv / st, rh = hv / ht;
+        const double f = rs / (rs + rh);
+        frac = f < FRAC_MIN ? FRAC_MIN : f > FRAC_MAX ? FRAC_MAX : f;
+        return SG_OK;
+    }
+};
+
 // The staging buffers lent for a while (BFS's gathered steps, SSSP's
 // gathered settle passes) and given back, with the end of the copies
 // queued out of them on the copy stream, however the holder ends: `c` set
