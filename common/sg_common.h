@@ -128,6 +128,20 @@ static inline uint64_t sgi_bfs_gather_bytes(uint64_t n, uint64_t m)
 {
     return 2 * (4 * (sgi_bfs_gather_vertices(n) + 1) + 4 * sgi_bfs_gather_entries(m));
 }
+/* SSSP's gathered settle passes over pinned host lists (kernels/sssp.cu,
+ * "settle-gather"): chunks of BFS's vertices and of its entries or the
+ * longest list, neighbours and weights, in two device buffers of
+ * sgi_sssp_gather_bytes together (16.8 MB from scale 21 up on graphs
+ * without long lists). */
+static inline uint64_t sgi_sssp_gather_entries(uint64_t m, uint64_t max_degree)
+{
+    const uint64_t e = sgi_bfs_gather_entries(m);
+    return e < max_degree ? max_degree : e;
+}
+static inline uint64_t sgi_sssp_gather_bytes(uint64_t n, uint64_t m, uint64_t max_degree)
+{
+    return 2 * 4 * (sgi_bfs_gather_vertices(n) + 1 + 2 * sgi_sssp_gather_entries(m, max_degree));
+}
 
 #ifdef __cplusplus
 }

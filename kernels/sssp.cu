@@ -127,7 +127,13 @@
 //     mode. Counters "settle_gathered_passes", "settle_gathered_chunks",
 //     "settle_gathered_bytes" (in host_list_bytes too), "settle_gather_us"
 //     (the passes' host time), "settle_gather_wait_us" (waits for a
-//     buffer's upload); "settle-gather" disables them.
+//     buffer's upload); "settle-gather" disables them. Beside the gather
+//     the GPU relaxes a share of the host part from its end in place (the
+//     side share, sgk_side_share in kinternal.cuh, as BFS's gathered
+//     steps: at most half the resident blocks, the share following both
+//     sides' summed rates), on a stream of its own once the pass's
+//     counters are cleared; counters "settle_side_vertices",
+//     "settle_side_us", "settle_side_pct"; "settle-side" disables it.
 //   Final-vertex bits: before a settle pass its list's vertices are marked
 //     final in a bitmap (n / 8 bytes: 2 MB at 16M vertices, held in L2);
 //     every relaxation (rounds and settle passes) tests its target's bit
@@ -248,6 +254,8 @@
 //                     copies by the CPU threads through the staging buffers)
 //   "settle-gather"   near-far: settle passes over pinned host lists are not
 //                     gathered by the CPU threads (in place, or streamed).
+//   "settle-side"     near-far: a gathered settle pass's host part all
+//                     gathered (no side share read in place).
 //   "settle-compact"  near-far: a bounced chunk is copied whole, not only
 //                     the lists of the pass's vertices in it
 //   "index-ring"      near-far: the light index's CPU threads upload through
@@ -1555,12 +1563,18 @@ struct SettleGather {
     std::unique_ptr<uint32_t[]> hl;
     u64 hl_cap = 0;
     u64 passes = 0, chunks = 0, entries = 0, us = 0, wait_us = 0;
+    // the GPU's side share of a pass's host part ("settle-side"): with
+    // side_cap blocks at most; go: the pass's counters cleared
+    bool use_side = false;
+    sgk_side_share side;
+    unsigned side_cap = 1;
+    cudaEvent_t go = nullptr;
     SettleGather() = default;
     SettleGather(const SettleGather &) = delete;
     SettleGather &operator=(const SettleGather &) = delete;
     ~SettleGather()
     {
-        for (cudaEvent_t e : {up[0], up[1], used[0], used[1]})
+        for (cudaEvent_t e : {up[0], up[1], used[0], used[1], go})
             if (e) (void)cudaEventDestroy(e);
     }
     void release()
@@ -1575,17 +1589,17 @@ struct SettleGather {
     // Chunks as BFS's gathered steps size them (common/sg_common.h), with
     // room for the longest list; the staging buffers hold a chunk's offsets,
     // neighbours and weights.
-    sg_status open(sgk_ctx *ctx, const sgk_graph *g, sg_error *err)
+    sg_status open(sgk_ctx *ctx, const sgk_graph *g, const void *relax_kernel, sg_error *err)
     {
         c = ctx;
         tried = true;
         const u64 n = g->d.n, m = g->d.m, eh = g->A.s > g->W.s ? g->A.s : g->W.s;
         gv = sgi_bfs_gather_vertices(n);
-        ge = sgi_bfs_gather_entries(m);
-        if (ge < g->d.max_degree) ge = g->d.max_degree;
+        ge = sgi_sssp_gather_entries(m, g->d.max_degree);
         const u64 words = gv + 1 + 2 * ge, margin = 1ull << 20;
         if (4 * words > SGK_STAGE_BYTES || eh >= m) return SG_OK;
-        if (c->in_use + 2 * 4 * words + margin > c->budget) return SG_OK;
+        const u64 bytes = sgi_sssp_gather_bytes(n, m, g->d.max_degree); // 2 * 4 * words
+        if (c->in_use + bytes + margin > c->budget) return SG_OK;
         for (int b = 0; b < 2; b++) {
             SGK_TRY(so[b].alloc(c, gv + 1, "the SSSP gathered chunk offsets", err));
             SGK_TRY(sa[b].alloc(c, ge, "the SSSP gathered chunk neighbours", err));
@@ -1602,6 +1616,16 @@ struct SettleGather {
                 hi = mid;
         }
         vsplit = lo;
+        use_side = !sgk_ctx_disabled(c, "settle-side");
+        if (use_side) {
+            int occ = 0;
+            SGK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, relax_kernel, RBLOCK, 0));
+            const u64 half = (u64)c->sm_count * (u64)(occ > 0 ? occ : 1) / 2;
+            side_cap = half > 0 ? (unsigned)half : 1;
+            SGK_TRY(side.make(err));
+            side.reset(gv);
+            if (!go) SGK_CU(cudaEventCreateWithFlags(&go, cudaEventDisableTiming));
+        }
         on = true;
         return SG_OK;
     }
@@ -3220,22 +3244,44 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         SGK_CU(cudaMemcpyAsync(hl, list, cnt * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
         SGK_CU(cudaStreamSynchronize(st));
         const u64 p = (u64)(std::lower_bound(hl, hl + cnt, (uint32_t)sgat.vsplit) - hl);
+        // the GPU's side share from the host part's end, relaxed in place
+        // on the side stream once the pass's counters are cleared
+        const u64 sn = sgat.use_side && p < cnt ? sgat.side.take(cnt - p) : 0, rend = cnt - sn;
         bool first = true;
+        if (sn) {
+            SGK_CU(cudaMemsetAsync(ctr.get(), 0, offsetof(Counters, mid), st));
+            first = false;
+            SGK_CU(cudaEventRecord(sgat.go, st));
+            sgk_side_share &sd = sgat.side;
+            SGK_CU(cudaStreamWaitEvent(sd.stream, sgat.go, 0));
+            SGK_CU(cudaEventRecord(sd.t0, sd.stream));
+            unsigned grid = sgk_grid(c, sn, RBLOCK);
+            if (grid > sgat.side_cap) grid = sgat.side_cap;
+            if (f32)
+                relax_round<true><<<grid, RBLOCK, 0, sd.stream>>>(r, list + rend, sn, balance,
+                                                                  use_big);
+            else
+                relax_round<false><<<grid, RBLOCK, 0, sd.stream>>>(r, list + rend, sn, balance,
+                                                                   use_big);
+            SGK_LAUNCHED("relax_round (side)");
+            SGK_CU(cudaEventRecord(sd.t1, sd.stream));
+        }
         SGK_TRY(sub_pass(first, list, p));
-        if (p < cnt) {
+        const double hc0 = sgi_now();
+        if (p < rend) {
             void *stage[2] = {nullptr, nullptr};
             sgk_stage_loan loan;
             SGK_TRY(sgk_stage_lend(c, stage, err));
             loan.c = c;
             bool pending[2] = {false, false};
             int b = 0;
-            for (u64 j = p; j < cnt; b ^= 1) {
+            for (u64 j = p; j < rend; b ^= 1) {
                 uint32_t *hoff = static_cast<uint32_t *>(stage[b]), *ha = hoff + sgat.gv + 1;
                 uint32_t *hw = ha + sgat.ge;
                 const double tw = sgi_now();
                 if (pending[b]) SGK_CU(cudaEventSynchronize(sgat.up[b])); // its last upload
                 sgat.wait_us += sgk_us_since(tw);
-                const u64 want = cnt - j < sgat.gv ? cnt - j : sgat.gv;
+                const u64 want = rend - j < sgat.gv ? rend - j : sgat.gv;
                 const u64 took = sgk_gather_lists(g->hx, g->ha, g->hw, hl + j, want, sgat.ge, hoff,
                                                   ha, hw, true, c->threads);
                 const u64 ents = hoff[took];
@@ -3265,6 +3311,12 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                 j += took;
             }
             SGK_TRY(loan.end(err));
+        }
+        if (sn) { // the side kernel done before the pass's counters are read
+            const double th = sgi_now() - hc0;
+            SGK_CU(cudaStreamWaitEvent(st, sgat.side.t1, 0));
+            SGK_CU(cudaEventSynchronize(sgat.side.t1));
+            SGK_TRY(sgat.side.adapt(sn, rend - p, th, err));
         }
         sgat.passes++;
         sgat.us += sgk_us_since(h0);
@@ -3416,7 +3468,10 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             r.a = full_a;
             r.w = full_w;
             if (sorted_now && want_gather && !sgat.tried) {
-                SGK_TRY(sgat.open(c, g, err));
+                SGK_TRY(sgat.open(c, g,
+                                  f32 ? (const void *)relax_round<true>
+                                      : (const void *)relax_round<false>,
+                                  err));
                 if (!sgat.on) { // no room: the thresholds as without
                     sort_min = sort_min0;
                     loop_sort_min = loop_sort_min0;
@@ -3526,6 +3581,10 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     sgk_stats_set(stats, "settle_gathered_bytes", 8 * sgat.entries);
     sgk_stats_set(stats, "settle_gather_us", sgat.us);
     sgk_stats_set(stats, "settle_gather_wait_us", sgat.wait_us);
+    sgk_stats_set(stats, "settle_side_vertices", sgat.side.vertices);
+    sgk_stats_set(stats, "settle_side_us", (uint64_t)(sgat.side.seconds * 1e6));
+    sgk_stats_set(stats, "settle_side_pct",
+                  sgat.use_side ? (uint64_t)(sgat.side.frac * 100 + 0.5) : 0);
     sgk_stats_set(stats, "light_edges", lx.get() ? light_m : 0);
     const bool shared = ishare.sh && lx.get();
     sgk_stats_set(stats, "cpu_index_split", shared ? ishare.split : n);

@@ -354,6 +354,9 @@ static uint64_t array_bytes(const sg_plan_input *in, int k)
  *     without it took twice as long as with every list spilled and the
  *     index built. Left out when the budget cannot hold it beside the
  *     working arrays (the run then builds none).
+ *     Over pinned host lists of a graph without hubs, also the two device
+ *     buffers its gathered settle passes copy chunks into
+ *     (sgi_sssp_gather_bytes: 16.8 MB from scale 21 up).
  *   - BFS over pinned host lists the two device buffers its gathered
  *     top-down steps copy chunks of host lists into (sgi_bfs_gather_bytes:
  *     8.6 MB from scale 21 up), when the graph spills.
@@ -362,13 +365,26 @@ static uint64_t array_bytes(const sg_plan_input *in, int k)
  *     every round before the contraction reads all live lists, so an
  *     earlier switch to the device list saves whole passes, while a list
  *     prefix on the device saves only its share of one. */
+/* SSSP's light index room (above), or 0 where the budget cannot hold it. */
+static uint64_t sssp_index_reserve(const sg_plan_input *in, uint64_t work)
+{
+    const uint64_t n = in->n, m = in->m;
+    const uint64_t r = 8 * (n + 1) + m + (n + 1) / 4 + 4096 + 65536 +
+                       (sgi_hub_free(n, m, in->max_degree) ? m / 4 : 0);
+    return in->forced || in->device_budget >= work + r ? r : 0;
+}
+
 static uint64_t executor_reserve(const sg_plan_input *in, uint64_t work)
 {
     const uint64_t n = in->n, m = in->m;
     if (in->algo == SG_PLAN_SSSP) {
-        const uint64_t r = 8 * (n + 1) + m + (n + 1) / 4 + 4096 + 65536 +
-                           (sgi_hub_free(n, m, in->max_degree) ? m / 4 : 0);
-        return in->forced || in->device_budget >= work + r ? r : 0;
+        const bool hub_free = sgi_hub_free(n, m, in->max_degree);
+        const uint64_t idx = sssp_index_reserve(in, work);
+        /* the gathered settle passes' two chunk buffers, where host lists
+         * are pinned on a graph without hubs */
+        const uint64_t gb = sgi_sssp_gather_bytes(n, m, in->max_degree);
+        const bool room = in->forced || in->device_budget >= work + idx + gb;
+        return idx + (in->managed_cap == 0 && hub_free && room ? gb : 0);
     }
     if (in->algo == SG_PLAN_BFS) {
         /* the gathered steps' two chunk buffers, where host lists are
@@ -542,10 +558,12 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     const uint64_t per_vertex = inplace_forest(in) ? 57 : work_per_vertex[in->algo];
     p.work_bytes = in->work_bytes ? in->work_bytes : per_vertex * in->n;
     const uint64_t reserve = in->executor_reserves ? executor_reserve(in, p.work_bytes) : 0;
+    const bool index_room = in->algo == SG_PLAN_SSSP && in->executor_reserves &&
+                            sssp_index_reserve(in, p.work_bytes) > 0;
     p.work_bytes += reserve;
     /* SSSP builds its light index where the reserve holds it (assumed where
      * the executors' reserves are not modelled) */
-    const bool sssp_index = in->algo == SG_PLAN_SSSP && (!in->executor_reserves || reserve > 0);
+    const bool sssp_index = in->algo == SG_PLAN_SSSP && (!in->executor_reserves || index_room);
     if (!in->forced && in->device_budget < p.work_bytes)
         return sgi_fail(err, SG_E_NOMEM,
                         "device budget %llu bytes is below the %s working arrays' %llu bytes "

@@ -2820,15 +2820,18 @@ static void test_settle_stream(void **state)
  * and W split differently): distances and trees equal Dijkstra's, the
  * settle counters consistent, the gathered bytes within the host bytes;
  * gathered passes ran, in more chunks than passes (both buffers turn), and
- * none with "settle-gather" off. */
+ * none with "settle-gather" off; the GPU's side shares of their host
+ * parts ran, and none with "settle-side" off or without gathered passes. */
 static void test_settle_gather(void **state)
 {
     (void)state;
     static const int fr[][3] = {{8, 0, 0}, {8, 4, 3}, {3, 5, 1}};
     const uint64_t nv = small_only ? 20000 : 60000;
-    for (int off = 0; off < 2; off++) {
-        char *saved = env_push(off ? "settle-gather" : NULL);
-        uint64_t passes = 0, chunks = 0;
+    static const char *const modes[] = {NULL, "settle-side", "settle-gather"};
+    for (int mi = 0; mi < 3; mi++) {
+        const bool off = mi == 2, side_off = mi >= 1;
+        char *saved = env_push(modes[mi]);
+        uint64_t passes = 0, chunks = 0, side = 0;
         char what[300];
         for (int k = 0; k < TG_NKINDS; k++)
             for (int f32 = 0; f32 < 2; f32++) {
@@ -2840,19 +2843,24 @@ static void test_settle_gather(void **state)
                 for (int i = 0; i < 3; i++) {
                     char base[200];
                     describe(base, sizeof base, (tg_kind)k, nv, 5, directed, f32, g);
-                    snprintf(what, sizeof what, "%s, split %d/8 %d/8 %d/8, settle-gather %s",
-                             base, fr[i][0], fr[i][1], fr[i][2], off ? "off" : "on");
+                    snprintf(what, sizeof what, "%s, split %d/8 %d/8 %d/8, %s off", base,
+                             fr[i][0], fr[i][1], fr[i][2], modes[mi] ? modes[mi] : "nothing");
                     sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], nverts(g));
                     for (int j = 0; j < ns; j++) {
                         sssp_check(run, SG_BACKEND_HYBRID, g, src[j], SG_SSSP_DELTA, 0.0, j == 0,
                                    what);
                         (void)settle_counters(run, what, src[j]);
-                        uint64_t gp = 0, gc = 0, gb = 0, hb = 0;
+                        uint64_t gp = 0, gc = 0, gb = 0, hb = 0, sv = 0;
                         if (!tu_counter(run, "settle_gathered_passes", &gp) ||
                             !tu_counter(run, "settle_gathered_chunks", &gc) ||
                             !tu_counter(run, "settle_gathered_bytes", &gb) ||
-                            !tu_counter(run, "host_list_bytes", &hb))
+                            !tu_counter(run, "host_list_bytes", &hb) ||
+                            !tu_counter(run, "settle_side_vertices", &sv))
                             fail_msg("%s: no settle_gathered counters", what);
+                        if ((side_off || !gp) && sv)
+                            fail_msg("%s: from %u: %llu vertices in side shares of %llu gathered "
+                                     "passes", what, src[j], (unsigned long long)sv,
+                                     (unsigned long long)gp);
                         if (gb > hb || (gc == 0) != (gb == 0) || (off && gp))
                             fail_msg("%s: from %u: %llu gathered passes, %llu chunks, %llu of "
                                      "%llu host bytes gathered", what, src[j],
@@ -2860,15 +2868,18 @@ static void test_settle_gather(void **state)
                                      (unsigned long long)gb, (unsigned long long)hb);
                         passes += gp;
                         chunks += gc;
+                        side += sv;
                     }
                     expect_report(run, true, what);
                     sg_run_free(run);
                 }
                 sg_graph_free(g);
             }
-        if (!off && (passes == 0 || chunks <= passes))
-            fail_msg("%llu gathered settle passes in %llu chunks: the gather was not exercised",
-                     (unsigned long long)passes, (unsigned long long)chunks);
+        if (!off && (passes == 0 || chunks <= passes || (!side_off && side == 0)))
+            fail_msg("%s off: %llu gathered settle passes in %llu chunks, %llu vertices in side "
+                     "shares: the gather was not exercised", modes[mi] ? modes[mi] : "nothing",
+                     (unsigned long long)passes, (unsigned long long)chunks,
+                     (unsigned long long)side);
         env_pop(saved);
     }
 }

@@ -913,6 +913,8 @@ static void test_executor_inputs(void **state)
 
 /* What the executors keep beside their arrays (executor_reserves): SSSP its
  * light index while the budget holds it (a quarter of m more without hubs),
+ * and over pinned host lists without hubs its gathered settle passes'
+ * buffers,
  * the in-place forest room for its contracted list up to what the budget
  * leaves; BFS its gathered steps' buffers over pinned host lists. */
 static void test_executor_reserves(void **state)
@@ -932,15 +934,21 @@ static void test_executor_reserves(void **state)
     assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
     assert_int_equal(p.work_bytes, 1000 + idx);
     check_plan(&in, &p, "sssp, reserve");
-    in.max_degree = 1; /* no hub */
+    in.max_degree = 1; /* no hub: pinned lists (input's managed cap 0), gathered */
+    const uint64_t gb = sgi_sssp_gather_bytes(n, m, 1);
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    assert_int_equal(p.work_bytes, 1000 + idx + m / 4 + gb);
+    assert_true(p.t_index > 0.0 && p.passes == 1.0);
+    in.managed_cap = UINT64_MAX / 4; /* managed: no gather */
     assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
     assert_int_equal(p.work_bytes, 1000 + idx + m / 4);
-    assert_true(p.t_index > 0.0 && p.passes == 1.0);
+    in.managed_cap = 0;
     /* a budget that holds the arrays but not the index: no index, so no
-     * build, and the rounds read the spilled lists twice */
+     * build, and the rounds read the spilled lists twice (the gather's
+     * buffers still fit) */
     in.device_budget = 1000 + idx + m / 4 - 1;
     assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
-    assert_int_equal(p.work_bytes, 1000);
+    assert_int_equal(p.work_bytes, 1000 + gb);
     assert_true(p.t_index == 0.0 && p.passes == 2.0);
     assert_true(p.host_bytes[1] + p.host_bytes[2] > 0);
     check_plan(&in, &p, "sssp, no room for the index");
