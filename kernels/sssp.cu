@@ -3101,6 +3101,22 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         first = false;
         return SG_OK;
     };
+    // The same over a chunk in a device buffer: the pass reads offsets x,
+    // neighbours a and weights w (and pofs: each list position's entries)
+    // instead of the graph's, which are put back after.
+    auto sub_chunk = [&](bool &first, const uint32_t *list, u64 cnt, XArr x, EArr a, EArr w,
+                         const uint32_t *pofs) -> sg_status {
+        r.x = x;
+        r.a = a;
+        r.w = w;
+        r.pofs = pofs;
+        const sg_status sr = sub_pass(first, list, cnt);
+        r.x = full_x;
+        r.a = full_a;
+        r.w = full_w;
+        r.pofs = nullptr;
+        return sr;
+    };
     // A settle pass over the sorted list[0, cnt) with streamed chunks: the
     // entries of each chunk's settled vertices are counted (settle_cover,
     // read back); a chunk whose size is at most S and of which the pass
@@ -3207,14 +3223,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                 sw.d = bw - e0;
                 sa.s = sw.s = e0 + size;
             }
-            r.x = xs;
-            r.a = sa;
-            r.w = sw;
-            const sg_status sr = sub(lo, hi);
-            r.x = full_x;
-            r.a = full_a;
-            r.w = full_w;
-            SGK_TRY(sr);
+            SGK_TRY(sub_chunk(first, list + lo, hi - lo, xs, sa, sw, nullptr));
             SGK_CU(cudaEventRecord(ss.freed[b], st));
             ss.chunks++;
             ss.bytes += 8 * moved;
@@ -3297,14 +3306,9 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                 SGK_CU(cudaEventRecord(sgat.up[b], c->copy));
                 pending[b] = true;
                 SGK_CU(cudaStreamWaitEvent(st, sgat.up[b], 0));
-                r.pofs = sgat.so[b].get();
-                r.a = EArr::device(sgat.sa[b].get(), ents);
-                r.w = EArr::device(sgat.sw[b].get(), ents);
-                const sg_status sr = sub_pass(first, list + j, took);
-                r.pofs = nullptr;
-                r.a = full_a;
-                r.w = full_w;
-                SGK_TRY(sr);
+                SGK_TRY(sub_chunk(first, list + j, took, full_x,
+                                  EArr::device(sgat.sa[b].get(), ents),
+                                  EArr::device(sgat.sw[b].get(), ents), sgat.so[b].get()));
                 SGK_CU(cudaEventRecord(sgat.used[b], st));
                 sgat.chunks++;
                 sgat.entries += ents;
