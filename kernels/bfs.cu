@@ -863,7 +863,7 @@ sg_status gather_setup(search &s, sg_error *err)
         SGK_CU(cudaEventCreateWithFlags(&k.used[i], cudaEventDisableTiming));
     }
     SGK_CU(cudaStreamCreateWithFlags(&k.down, cudaStreamNonBlocking));
-    SGK_TRY(k.side.make(err));
+    SGK_TRY(k.side.make(0.8, err));
     k.gather_ok = true;
     return SG_OK;
 }

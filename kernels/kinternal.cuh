@@ -90,14 +90,19 @@ sg_status sgk_stage_return(sgk_ctx *c, cudaStream_t stream, sg_error *err);
 // part of a chunk's vertices or more becomes the share at which both
 // sides would have ended together, at their rates (vertices a second)
 // summed over such parts so far (the side kernel's time by events, the
-// host's by its clock), within 2-80 %. Per part, a step's own rates swing
+// host's by its clock), from 2 % to a most the user sets: 80 % for BFS,
+// 35 % for SSSP, whose scattered in-place reads slow the threads' gather
+// as the share grows (forty-second session, call 5: at 31 and 35 % the
+// gather kept 7.5-10 GB/s, at 46 % it fell to 4.7 and the search lost
+// 0.6 s), so that the rates' balance runs away upwards. Per part, a step's own rates swing
 // with its lists: moved by each step's, BFS's share wandered 24-55 %
 // between searches of one graph (docs/benchmarks.md, forty-second
 // session). The stream and events are made once (make); reset() starts a
 // search.
 struct sgk_side_share {
     static constexpr uint64_t SIDE_MIN = 512;
-    static constexpr double FRAC0 = 0.3, FRAC_MIN = 0.02, FRAC_MAX = 0.8;
+    static constexpr double FRAC0 = 0.3, FRAC_MIN = 0.02;
+    double frac_max = 0.8; // BFS; SSSP's 0.35 (make)
     cudaStream_t stream = nullptr;
     cudaEvent_t t0 = nullptr, t1 = nullptr;
     uint64_t min_part = SIDE_MIN, chunk = 0; // chunk: the host's chunk vertices
@@ -114,8 +119,9 @@ struct sgk_side_share {
         if (t1) (void)cudaEventDestroy(t1);
         if (stream) (void)cudaStreamDestroy(stream);
     }
-    sg_status make(sg_error *err)
+    sg_status make(double most, sg_error *err)
     {
+        frac_max = most;
         if (!stream) SGK_CU(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
         if (!t0) SGK_CU(cudaEventCreate(&t0));
         if (!t1) SGK_CU(cudaEventCreate(&t1));
@@ -150,7 +156,7 @@ struct sgk_side_share {
         ht += th;
         const double rs = sv / st, rh = hv / ht;
         const double f = rs / (rs + rh);
-        frac = f < FRAC_MIN ? FRAC_MIN : f > FRAC_MAX ? FRAC_MAX : f;
+        frac = f < FRAC_MIN ? FRAC_MIN : f > frac_max ? frac_max : f;
         return SG_OK;
     }
 };

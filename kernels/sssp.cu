@@ -395,6 +395,9 @@ constexpr u64 LOOP_SORT_DIV = 256;
 // gathered; below that a pass's fixed cost (its list read back, the chunks'
 // syncs) exceeds what the gather saves over the in-place reads.
 constexpr u64 GATHER_DIV = 8192;
+// The GPU's side share of a gathered pass's host part at most (kinternal.cuh,
+// sgk_side_share): above it the in-place reads slowed the threads' gather.
+constexpr double SIDE_MOST = 0.35;
 constexpr int LOOP_BLOCKS_PER_SM = 2;
 constexpr u64 WINDOW0 = 32;       // initial far window, in buckets
 constexpr u64 WINDOW_MAX = 1u << 20; // adaptive window bounds
@@ -1622,7 +1625,7 @@ struct SettleGather {
             SGK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, relax_kernel, RBLOCK, 0));
             const u64 half = (u64)c->sm_count * (u64)(occ > 0 ? occ : 1) / 2;
             side_cap = half > 0 ? (unsigned)half : 1;
-            SGK_TRY(side.make(err));
+            SGK_TRY(side.make(SIDE_MOST, err));
             side.reset(gv);
             if (!go) SGK_CU(cudaEventCreateWithFlags(&go, cudaEventDisableTiming));
         }
