@@ -254,13 +254,25 @@ static double model_passes(const sg_plan_input *in)
  * model does not see, and a faster rate would leave it further low. */
 #define SSSP_GPU_HOST 0.40
 #define SSSP_GPU_HOST_HUBS 0.49
-/* SSSP's rounds over pinned host lists of a graph without hubs, as a share
- * of `zc_rand_gbps`: its ~1,300 small settle passes read lists far apart,
- * and read 1.18 of the spilled bytes (SSCA2 26 at 6 GiB: 20.2 GB of
- * host_list_bytes for 17.1 spilled) at 4.3 GB/s, ~4.65 s beside the steps
- * term's 0.22 (thirty-ninth session; the fifteenth measured 5.2-5.5 s in
- * all, where `zc_rand_gbps` alone predicted 3.4): 0.66. */
+/* SSSP's rounds over pinned host lists of a graph without hubs: its ~1,300
+ * small settle passes read lists far apart. Read in place, 1.18 of the
+ * spilled bytes at 4.3 GB/s (SSCA2 26 at 6 GiB: 20.2 GB of host_list_bytes
+ * for 17.1 spilled, ~4.65 s beside the steps term's 0.22; thirty-ninth
+ * session): 0.66 of `zc_rand_gbps`. Since the forty-second session the
+ * passes of 8 K vertices up are gathered by the CPU threads into chunks the
+ * GPU relaxes from device memory, while the GPU relaxes a share of each
+ * pass's host part in place (kernels/sssp.cu, gathered settle passes and
+ * their side share), so the spilled lists go at SSSP_GATHER of
+ * `cpu_scan_gbps` plus SSSP_SIDE of `zc_rand_gbps`. Fitted to SSCA2 26 at 6
+ * GiB pinned (calls 4-5: cpu_scan 85.1-85.5, zc_rand 6.2-6.3 GB/s; the
+ * plan's other terms ~0.41 s): the gather alone 2.03-2.39 s, median 2.25
+ * (9.3 GB/s: 0.11 of cpu_scan), with the side share at 31-35 % 1.76-1.98
+ * (~11.7 GB/s: 2.4 more, 0.39 of zc_rand; two runs, before the share's
+ * 35 % cap). SSSP_ZC_HUBFREE stays for a run whose budget cannot hold the
+ * gather's buffers (the plan keeps room for them: executor_reserve). */
 #define SSSP_ZC_HUBFREE 0.66
+#define SSSP_GATHER 0.11
+#define SSSP_SIDE 0.39
 #define SSSP_INDEX_SHARED 0.54
 #define SSSP_DEVICE 0.03
 /* BFS (direction-optimizing, kernels/bfs.cu), fitted to R-MAT 26 and SSCA2
@@ -374,17 +386,22 @@ static uint64_t sssp_index_reserve(const sg_plan_input *in, uint64_t work)
     return in->forced || in->device_budget >= work + r ? r : 0;
 }
 
+/* SSSP's gathered settle passes' two chunk buffers beside the index's room
+ * idx, where host lists are pinned on a graph without hubs and the budget
+ * holds them; else 0. */
+static uint64_t sssp_gather_reserve(const sg_plan_input *in, uint64_t work, uint64_t idx)
+{
+    const uint64_t gb = sgi_sssp_gather_bytes(in->n, in->m, in->max_degree);
+    const bool room = in->forced || in->device_budget >= work + idx + gb;
+    return in->managed_cap == 0 && sgi_hub_free(in->n, in->m, in->max_degree) && room ? gb : 0;
+}
+
 static uint64_t executor_reserve(const sg_plan_input *in, uint64_t work)
 {
     const uint64_t n = in->n, m = in->m;
     if (in->algo == SG_PLAN_SSSP) {
-        const bool hub_free = sgi_hub_free(n, m, in->max_degree);
         const uint64_t idx = sssp_index_reserve(in, work);
-        /* the gathered settle passes' two chunk buffers, where host lists
-         * are pinned on a graph without hubs */
-        const uint64_t gb = sgi_sssp_gather_bytes(n, m, in->max_degree);
-        const bool room = in->forced || in->device_budget >= work + idx + gb;
-        return idx + (in->managed_cap == 0 && hub_free && room ? gb : 0);
+        return idx + sssp_gather_reserve(in, work, idx);
     }
     if (in->algo == SG_PLAN_BFS) {
         /* the gathered steps' two chunk buffers, where host lists are
@@ -485,7 +502,9 @@ static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned 
         const bool hubs = !sgi_hub_free(in->n, in->m, in->max_degree);
         if (in->algo == SG_PLAN_SSSP && (p->spill_kind[k] == SG_SPILL_MANAGED || hubs))
             gr = (hubs ? SSSP_GPU_HOST_HUBS : SSSP_GPU_HOST) * in->rates.pcie_gbps;
-        else if (in->algo == SG_PLAN_SSSP)
+        else if (in->algo == SG_PLAN_SSSP && p->gathered) /* gathered, and the side share */
+            gr = SSSP_GATHER * in->rates.cpu_scan_gbps + SSSP_SIDE * in->rates.zc_rand_gbps;
+        else if (in->algo == SG_PLAN_SSSP) /* in place: no room for the gather */
             gr = SSSP_ZC_HUBFREE * in->rates.zc_rand_gbps;
         if (in->algo == SG_PLAN_MST && !inplace_forest(in))
             gr = in->rates.managed_rand_gbps; /* the heads: either kind alike */
@@ -495,7 +514,7 @@ static void pass_time(const sg_plan_input *in, const sg_plan *p, const unsigned 
             gr = bfs_bottom_up(in) || p->spill_kind[k] != SG_SPILL_MANAGED
                      ? in->rates.zc_rand_gbps
                      : BFS_GPU_HOST * in->rates.pcie_gbps;
-            if (!bfs_bottom_up(in) && !in->directed && p->spill_kind[k] != SG_SPILL_MANAGED)
+            if (p->gathered)
                 gr = BFS_GATHER * in->rates.cpu_scan_gbps + /* the threads' gather */
                      BFS_SIDE * in->rates.zc_rand_gbps;     /* and the GPU's side share */
         }
@@ -560,6 +579,14 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     const uint64_t reserve = in->executor_reserves ? executor_reserve(in, p.work_bytes) : 0;
     const bool index_room = in->algo == SG_PLAN_SSSP && in->executor_reserves &&
                             sssp_index_reserve(in, p.work_bytes) > 0;
+    /* SSSP's settle passes over pinned lists of a graph without hubs are
+     * gathered where the reserve holds their buffers (assumed where the
+     * reserves are not modelled) */
+    const bool sssp_gather =
+        in->algo == SG_PLAN_SSSP && sgi_hub_free(in->n, in->m, in->max_degree) &&
+        (!in->executor_reserves ||
+         sssp_gather_reserve(in, p.work_bytes,
+                             index_room ? sssp_index_reserve(in, p.work_bytes) : 0) > 0);
     p.work_bytes += reserve;
     /* SSSP builds its light index where the reserve holds it (assumed where
      * the executors' reserves are not modelled) */
@@ -625,6 +652,10 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
                 p.spill_kind[k] = SG_SPILL_PINNED;
             }
         }
+    /* the CPU threads gather pinned host lists for the GPU: SSSP's settle
+     * passes (above), BFS's top-down steps of an undirected graph */
+    p.gathered = p.spill_kind[1] == SG_SPILL_PINNED &&
+                 (sssp_gather || (in->algo == SG_PLAN_BFS && !bfs_bottom_up(in) && !in->directed));
     if (in->host_bytes && spilled > in->host_bytes)
         return sgi_fail(err, SG_E_NOMEM,
                         "the spilled %llu bytes do not fit the %llu bytes of host memory given",

@@ -819,6 +819,12 @@ typedef struct sg_plan {
                                 * hbm_gbps and pcie_gbps (src/plan.c) */
     bool forest_heads;         /* mst: the forest reads the heads of lists in
                                 * weight order (lists_weight_order, hubs) */
+    bool gathered;             /* sssp, bfs: the CPU threads gather the pinned
+                                * host lists the GPU reads (SSSP's settle
+                                * passes on a graph without hubs, room kept
+                                * for their buffers; BFS's top-down steps of
+                                * an undirected graph), the GPU a share in
+                                * place beside them */
     double t_rounds;           /* the in-place forests' per-round vertex work,
                                 * all rounds (0 for SSSP and BFS) */
     double t_index;            /* SSSP: building its light index, two passes

@@ -264,7 +264,11 @@ static void test_spill_order(void **state)
         assert_true(sp.t_gpu_host > spilled / (gin.rates.managed_rand_gbps * 1e9));
         /* pinned host lists of a graph with hubs: the same rounds' time
          * (its few large settle passes read in id order); of a hub-free
-         * graph: 0.66 of the scattered zero-copy rate (many small passes) */
+         * graph: gathered by the CPU threads beside the GPU's side share,
+         * 0.11 of the threads' scan rate plus 0.39 of the scattered
+         * zero-copy rate, or, where the reserve cannot hold the gather's
+         * buffers, read in place at 0.66 of the zero-copy rate (many small
+         * passes) */
         sg_plan_input pin = gin;
         pin.managed_cap = 0;
         pin.max_degree = t.m; /* a hub */
@@ -274,11 +278,29 @@ static void test_spill_order(void **state)
         assert_int_equal(pp.spill_kind[1], SG_SPILL_PINNED);
         assert_true(fabs(pp.t_gpu_host - sp.t_gpu_host) <= 1e-12 * sp.t_gpu_host);
         assert_true(pp.t_gpu_host < spilled / (pin.rates.zc_rand_gbps * 1e9));
+        assert_false(pp.gathered);
         pin.max_degree = 1; /* no hub */
         assert_int_equal(sg_plan_make(&pin, &pp, &err), SG_OK);
         check_plan(&pin, &pp, "sssp, pinned host lists, no hub");
-        assert_true(fabs(pp.t_gpu_host - spilled / (0.66 * pin.rates.zc_rand_gbps * 1e9)) <=
-                    1e-9 * pp.t_gpu_host);
+        assert_true(pp.gathered);
+        const double gathered_gbps =
+            0.11 * pin.rates.cpu_scan_gbps + 0.39 * pin.rates.zc_rand_gbps;
+        assert_true(fabs(pp.t_gpu_host - spilled / (gathered_gbps * 1e9)) <= 1e-9 * pp.t_gpu_host);
+        sg_plan_input tight = pin; /* reserves modelled, no room for the gather */
+        tight.executor_reserves = true;
+        tight.work_bytes = 1000;
+        tight.device_budget = 1000 + sgi_sssp_gather_bytes(tight.n, tight.m, 1) - 1;
+        tight.forced = false;
+        if (sg_plan_make(&tight, &pp, &err) == SG_OK) {
+            check_plan(&tight, &pp, "sssp, pinned host lists, no hub, no room to gather");
+            assert_false(pp.gathered);
+            assert_true(pp.t_gpu_host > 0.0);
+            const double hb = (double)(pp.host_bytes[0] + pp.host_bytes[1] + pp.host_bytes[2]);
+            assert_true(fabs(pp.t_gpu_host - hb / (0.66 * pin.rates.zc_rand_gbps * 1e9)) <=
+                        1e-9 * pp.t_gpu_host);
+        } else {
+            fail_msg("sssp, no room to gather: %s", err.msg);
+        }
         /* its build reads the spilled W and A once (the fused pass), through one
          * host memory, at less than its whole rate */
         assert_true(sp.t_index > ((double)sp.host_bytes[2] + (double)sp.host_bytes[1]) /
@@ -580,7 +602,8 @@ static void test_bfs_model(void **state)
         {hub, false, 0.49 * r.pcie_gbps, "sssp, hubs, managed"},
         {hub, true, 0.49 * r.pcie_gbps, "sssp, hubs, pinned"},
         {hub - 1, false, 0.40 * r.pcie_gbps, "sssp, hub-free, managed"},
-        {hub - 1, true, 0.66 * r.zc_rand_gbps, "sssp, hub-free, pinned"},
+        {hub - 1, true, 0.11 * r.cpu_scan_gbps + 0.39 * r.zc_rand_gbps,
+         "sssp, hub-free, pinned: gathered"},
     };
     for (size_t i = 0; i < sizeof sc / sizeof sc[0]; i++) {
         in = input(&t, SG_PLAN_SSSP, sbudget, sc[i].pinned ? 0 : UINT64_MAX);
@@ -588,6 +611,7 @@ static void test_bfs_model(void **state)
         in.gpu_reads_all = true;
         assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
         check_plan(&in, &p, sc[i].what);
+        assert_int_equal(p.gathered, sc[i].pinned && sc[i].max_degree < hub);
         const double bytes = 8.0 * (double)t.m;
         assert_int_equal(p.host_bytes[1] + p.host_bytes[2], 8 * t.m);
         if (fabs(p.t_gpu_host - bytes / (sc[i].gbps * 1e9)) > 1e-9 * p.t_gpu_host)

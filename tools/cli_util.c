@@ -638,6 +638,7 @@ void cli_json_plan(cli_json *j, const sg_plan *pl)
     cli_json_num(j, "index_s", pl->t_index);
     cli_json_num(j, "result_s", pl->t_result);
     if (pl->algo != SG_PLAN_MST) {
+        cli_json_bool(j, "gathered", pl->gathered);
         cli_json_u64(j, "steps", pl->steps);
         cli_json_num(j, "steps_s", pl->t_steps);
     }

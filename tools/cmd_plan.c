@@ -321,7 +321,11 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
                cli_bytes(pl.host_bytes[a]).s,
                pl.spill_kind[a] == SG_SPILL_NONE ? "-" : sg_spill_kind_name(pl.spill_kind[a]));
     }
-    if (pl.host_begin < n && pl.gpu_host_end >= n)
+    if (pl.host_begin < n && pl.gpu_host_end >= n && pl.gathered)
+        printf("host range vertices [%s, %s): the CPU threads gather its lists for the GPU, which\n"
+               "           reads a share in place beside them\n",
+               cli_count(pl.host_begin).s, cli_count(n).s);
+    else if (pl.host_begin < n && pl.gpu_host_end >= n)
         printf("host range vertices [%s, %s): the GPU reads all of it over PCIe (%s has no CPU "
                "share)\n",
                cli_count(pl.host_begin).s, cli_count(n).s, sg_plan_algo_name(algo));
