@@ -128,6 +128,20 @@ static inline uint64_t sgi_bfs_gather_bytes(uint64_t n, uint64_t m)
 {
     return 2 * (4 * (sgi_bfs_gather_vertices(n) + 1) + 4 * sgi_bfs_gather_entries(m));
 }
+/* The GPU's side share of a gathered host part (kernels/kinternal.cuh,
+ * sgk_side_share): the share of the part's vertices at which the side
+ * kernel, at sv vertices in st seconds so far, and the host's gather, at hv
+ * in ht, would end together (each side's share inversely as its time per
+ * vertex), within [lo, hi]; lo where neither rate is known. */
+static inline double sgi_side_balance(double sv, double st, double hv, double ht, double lo,
+                                      double hi)
+{
+    const double rs = st > 0 ? sv / st : 0, rh = ht > 0 ? hv / ht : 0;
+    if (!(rs + rh > 0)) return lo;
+    const double f = rs / (rs + rh);
+    return f < lo ? lo : f > hi ? hi : f;
+}
+
 /* SSSP's gathered settle passes over pinned host lists (kernels/sssp.cu,
  * "settle-gather"): chunks of BFS's vertices and of its entries or the
  * longest list, neighbours and weights, in two device buffers of

@@ -154,9 +154,7 @@ struct sgk_side_share {
         st += ts;
         hv += (double)hn;
         ht += th;
-        const double rs = sv / st, rh = hv / ht;
-        const double f = rs / (rs + rh);
-        frac = f < FRAC_MIN ? FRAC_MIN : f > frac_max ? frac_max : f;
+        frac = sgi_side_balance(sv, st, hv, ht, FRAC_MIN, frac_max);
         return SG_OK;
     }
 };

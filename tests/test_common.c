@@ -1,9 +1,11 @@
 /* common/ and the storage utilities: crc32c, status names, the counted
- * allocator and its failure injection, the I/O helpers. */
+ * allocator and its failure injection, the I/O helpers, the side share's
+ * balance. */
 #include "testutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +91,27 @@ static void read_all_reports_truncation(void **state)
     free(dir);
 }
 
+/* The side share's balance (sgi_side_balance): each side's share of the
+ * vertices in proportion to its rate, so that both end together; within
+ * the bounds; the low bound where no rate is known. */
+static void side_balance(void **state)
+{
+    (void)state;
+    const double eps = 1e-12;
+    assert_true(fabs(sgi_side_balance(100, 1, 100, 1, 0.02, 0.8) - 0.5) < eps);
+    /* the side twice as fast per vertex: two thirds, and both then take
+     * the same time (2/3 n at 200/s and 1/3 n at 100/s) */
+    const double f = sgi_side_balance(200, 1, 300, 3, 0.02, 0.8);
+    assert_true(fabs(f - 2.0 / 3.0) < eps);
+    assert_true(fabs(f / 200.0 - (1.0 - f) / 100.0) < eps);
+    assert_true(sgi_side_balance(1000, 1, 1, 1, 0.02, 0.8) == 0.8);   /* the most */
+    assert_true(sgi_side_balance(1000, 1, 1, 1, 0.02, 0.35) == 0.35); /* SSSP's most */
+    assert_true(sgi_side_balance(1, 1, 1000, 1, 0.02, 0.8) == 0.02);  /* the least */
+    assert_true(sgi_side_balance(0, 0, 0, 0, 0.02, 0.8) == 0.02);     /* nothing known */
+    assert_true(sgi_side_balance(0, 1, 10, 1, 0.05, 0.8) == 0.05);    /* a stalled side */
+    assert_true(fabs(sgi_side_balance(10, 1, 10, 0, 0.02, 0.8) - 0.8) < eps); /* no host time */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -96,6 +119,7 @@ int main(void)
         cmocka_unit_test(status_names_and_errno),
         cmocka_unit_test(allocator_counts_and_fails),
         cmocka_unit_test(read_all_reports_truncation),
+        cmocka_unit_test(side_balance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
