@@ -86,18 +86,18 @@ sg_status sgk_stage_return(sgk_ctx *c, cudaStream_t stream, sg_error *err);
 // part's end in place (zero-copy), with at most half the resident blocks
 // so that the chunks' kernels find room. A part of `min_part` vertices or
 // more (SIDE_MIN, 512; a chunk's eighth, at least 32, on small graphs)
-// gets a share; it starts at 30 % of the part's vertices, and after each
-// part of a chunk's vertices or more becomes the share at which both
-// sides would have ended together, at their rates (vertices a second)
-// summed over such parts so far (the side kernel's time by events, the
-// host's by its clock), from 2 % to a most the user sets: 80 % for BFS,
-// 35 % for SSSP, whose scattered in-place reads slow the threads' gather
-// as the share grows (forty-second session, call 5: at 31 and 35 % the
-// gather kept 7.5-10 GB/s, at 46 % it fell to 4.7 and the search lost
-// 0.6 s), so that the rates' balance runs away upwards. Per part, a step's own rates swing
-// with its lists: moved by each step's, BFS's share wandered 24-55 %
-// between searches of one graph (docs/benchmarks.md, forty-second
-// session). The stream and events are made once (make); reset() starts a
+// gets a share. It starts at 30 % of the part's vertices; after each part
+// of a chunk's vertices or more it becomes the share at which both sides
+// would have ended together (sgi_side_balance), at their rates (vertices
+// a second) summed over such parts so far: the side kernel's time by
+// events, the host's by its clock. A step's own rates swing with its
+// lists: moved by each step's, BFS's share wandered 24-55 % between
+// searches of one graph. The share stays within 2 % and a most the user
+// sets: 80 % for BFS, 35 % for SSSP, whose scattered in-place reads slow
+// the threads' gather as the share grows (at 31 and 35 % the gather kept
+// 7.5-10 GB/s, at 46 % it fell to 4.7 and the search lost 0.6 s), so that
+// the balance runs away upwards. (docs/benchmarks.md, forty-second
+// session.) The stream and events are made once (make); reset() starts a
 // search.
 struct sgk_side_share {
     static constexpr uint64_t SIDE_MIN = 512;

@@ -132,8 +132,12 @@
 //     side share, sgk_side_share in kinternal.cuh, as BFS's gathered
 //     steps: at most half the resident blocks, the share following both
 //     sides' summed rates), on a stream of its own once the pass's
-//     counters are cleared; counters "settle_side_vertices",
-//     "settle_side_us", "settle_side_pct"; "settle-side" disables it.
+//     counters are cleared, at most 35 % of the part; counters
+//     "settle_side_vertices", "settle_side_us", "settle_side_pct";
+//     "settle-side" disables it. SSCA2 26 at 6 GiB pinned: 4.80-4.86 s in
+//     place to 2.03-2.39 s gathered (911 of 1,209 passes, 16.7 GB at 10-12
+//     GB/s by 16 threads), 1.76-1.98 s with the side share at 31-35 %
+//     (docs/benchmarks.md, forty-second session).
 //   Final-vertex bits: before a settle pass its list's vertices are marked
 //     final in a bitmap (n / 8 bytes: 2 MB at 16M vertices, held in L2);
 //     every relaxation (rounds and settle passes) tests its target's bit
@@ -392,8 +396,9 @@ constexpr u64 LOOP_MAX = 4096;    // passes a device loop runs at most before th
 constexpr u64 LOOP_SORT_DIV = 256;
 // Gathered settle passes (pinned host lists): settled lists from n /
 // GATHER_DIV vertices, or SORT_MIN if more, leave the device loop to be
-// gathered; below that a pass's fixed cost (its list read back, the chunks'
-// syncs) exceeds what the gather saves over the in-place reads.
+// gathered; below that, by an estimate not measured, a pass's fixed cost
+// (its list read back, the chunks' syncs: ~0.15 ms) exceeds what the
+// gather saves over the in-place reads (~0.13 ns a byte).
 constexpr u64 GATHER_DIV = 8192;
 // The GPU's side share of a gathered pass's host part at most (kinternal.cuh,
 // sgk_side_share): above it the in-place reads slowed the threads' gather.
