@@ -190,7 +190,14 @@ void sgk_stats_set(sgk_stats *s, const char *name, uint64_t value)
             s->value[i] = value;
             return;
         }
-    if (s->n == SGK_MAX_STATS) return;
+    if (s->n == SGK_MAX_STATS) { // a programming error: say so once, not silently
+        static bool told = false;
+        if (!told)
+            fprintf(stderr, "spillgraph: internal: counter '%s' dropped: more than %d counters "
+                            "(raise SGK_MAX_STATS, kernels/gpu.h)\n", name, SGK_MAX_STATS);
+        told = true;
+        return;
+    }
     s->name[s->n] = name;
     s->value[s->n++] = value;
 }

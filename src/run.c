@@ -1,5 +1,7 @@
 /* The run context: resolved backend, threads, seconds per phase, counters. */
 #include <omp.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -112,7 +114,15 @@ static int counter_slot(sg_run *r, const char *name)
 {
     for (unsigned i = 0; i < r->n_counters; i++)
         if (strcmp(r->counter_name[i], name) == 0) return (int)i;
-    if (r->n_counters == SG_RUN_MAX_COUNTERS) return -1;
+    if (r->n_counters == SG_RUN_MAX_COUNTERS) { /* a programming error: said once */
+        static bool told = false;
+        if (!told)
+            fprintf(stderr, "spillgraph: internal: counter '%s' dropped: more than %d counters "
+                            "(raise SG_RUN_MAX_COUNTERS, src/spillgraph.h)\n", name,
+                    SG_RUN_MAX_COUNTERS);
+        told = true;
+        return -1;
+    }
     r->counter_name[r->n_counters] = name;
     r->counter_value[r->n_counters] = 0;
     return (int)r->n_counters++;
