@@ -396,30 +396,35 @@ static uint64_t sssp_gather_reserve(const sg_plan_input *in, uint64_t work, uint
     return in->managed_cap == 0 && sgi_hub_free(in->n, in->m, in->max_degree) && room ? gb : 0;
 }
 
-static uint64_t executor_reserve(const sg_plan_input *in, uint64_t work)
+/* The reserve in all, and SSSP's two parts of it. */
+typedef struct {
+    uint64_t total, sssp_index, sssp_gather;
+} reserve_parts;
+
+static reserve_parts executor_reserve(const sg_plan_input *in, uint64_t work)
 {
     const uint64_t n = in->n, m = in->m;
+    reserve_parts r = {0, 0, 0};
     if (in->algo == SG_PLAN_SSSP) {
-        const uint64_t idx = sssp_index_reserve(in, work);
-        return idx + sssp_gather_reserve(in, work, idx);
-    }
-    if (in->algo == SG_PLAN_BFS) {
+        r.sssp_index = sssp_index_reserve(in, work);
+        r.sssp_gather = sssp_gather_reserve(in, work, r.sssp_index);
+        r.total = r.sssp_index + r.sssp_gather;
+    } else if (in->algo == SG_PLAN_BFS) {
         /* the gathered steps' two chunk buffers, where host lists are
          * pinned and the search takes bottom-up steps (the frontiers it
          * gathers are the ones it orders: kernels/bfs.cu) */
-        const uint64_t r = sgi_bfs_gather_bytes(n, m);
+        const uint64_t b = sgi_bfs_gather_bytes(n, m);
         const uint64_t graph = array_bytes(in, 0) + array_bytes(in, 1); /* X and A */
         const bool spills = in->forced || in->device_budget < work + graph;
-        const bool room = in->forced || in->device_budget >= work + r;
-        return in->managed_cap == 0 && !in->directed && spills && room ? r : 0;
-    }
-    if (in->algo == SG_PLAN_MST) { /* either in-place forest */
+        const bool room = in->forced || in->device_budget >= work + b;
+        r.total = in->managed_cap == 0 && !in->directed && spills && room ? b : 0;
+    } else if (in->algo == SG_PLAN_MST) { /* either in-place forest */
         const uint64_t fixed = work + 8 * (n + 1);
         const uint64_t room = in->device_budget > fixed ? in->device_budget - fixed : 0;
         const uint64_t want = 20 * (m / 16);
-        return want < room ? want : room;
+        r.total = want < room ? want : room;
     }
-    return 0;
+    return r;
 }
 
 /* Edges of vertices [0, v) for breakpoint index i. */
@@ -576,21 +581,17 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     /* the in-place forest keeps 57 bytes per vertex (kernels/mst.cu) */
     const uint64_t per_vertex = inplace_forest(in) ? 57 : work_per_vertex[in->algo];
     p.work_bytes = in->work_bytes ? in->work_bytes : per_vertex * in->n;
-    const uint64_t reserve = in->executor_reserves ? executor_reserve(in, p.work_bytes) : 0;
-    const bool index_room = in->algo == SG_PLAN_SSSP && in->executor_reserves &&
-                            sssp_index_reserve(in, p.work_bytes) > 0;
-    /* SSSP's settle passes over pinned lists of a graph without hubs are
-     * gathered where the reserve holds their buffers (assumed where the
-     * reserves are not modelled) */
-    const bool sssp_gather =
-        in->algo == SG_PLAN_SSSP && sgi_hub_free(in->n, in->m, in->max_degree) &&
-        (!in->executor_reserves ||
-         sssp_gather_reserve(in, p.work_bytes,
-                             index_room ? sssp_index_reserve(in, p.work_bytes) : 0) > 0);
-    p.work_bytes += reserve;
-    /* SSSP builds its light index where the reserve holds it (assumed where
-     * the executors' reserves are not modelled) */
-    const bool sssp_index = in->algo == SG_PLAN_SSSP && (!in->executor_reserves || index_room);
+    const reserve_parts rv =
+        in->executor_reserves ? executor_reserve(in, p.work_bytes) : (reserve_parts){0, 0, 0};
+    p.work_bytes += rv.total;
+    /* SSSP builds its light index, and gathers its settle passes over pinned
+     * lists of a graph without hubs, where the reserve holds them (assumed
+     * where the executors' reserves are not modelled) */
+    const bool sssp_index =
+        in->algo == SG_PLAN_SSSP && (!in->executor_reserves || rv.sssp_index > 0);
+    const bool sssp_gather = in->algo == SG_PLAN_SSSP &&
+                             sgi_hub_free(in->n, in->m, in->max_degree) &&
+                             (!in->executor_reserves || rv.sssp_gather > 0);
     if (!in->forced && in->device_budget < p.work_bytes)
         return sgi_fail(err, SG_E_NOMEM,
                         "device budget %llu bytes is below the %s working arrays' %llu bytes "
