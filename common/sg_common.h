@@ -128,6 +128,22 @@ static inline uint64_t sgi_bfs_gather_bytes(uint64_t n, uint64_t m)
 {
     return 2 * (4 * (sgi_bfs_gather_vertices(n) + 1) + 4 * sgi_bfs_gather_entries(m));
 }
+/* The first vertex v in [0, n] whose list starts at or past entry e
+ * (x[0..n]: ascending offsets), x[v] >= e; n where none does: where a list
+ * prefix of e entries ends in vertices (the hybrid runs' host lists). */
+static inline uint64_t sgi_first_list_from(const uint64_t *x, uint64_t n, uint64_t e)
+{
+    uint64_t lo = 0, hi = n;
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (x[mid] < e)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* The GPU's side share of a gathered host part (kernels/kinternal.cuh,
  * sgk_side_share): the share of the part's vertices at which the side
  * kernel, at sv vertices in st seconds so far, and the host's gather, at hv

@@ -1233,15 +1233,7 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
     if (s.gather) {
         SGK_TRY(sgk_stage_lend(c, s.stage, err));
         loan.c = c;
-        uint64_t lo = 0, hi = n; // the first vertex whose list starts in host memory
-        while (lo < hi) {
-            const uint64_t mid = lo + (hi - lo) / 2;
-            if (g->hx[mid] < g->A.s)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        s.vsplit = lo;
+        s.vsplit = sgi_first_list_from(g->hx, n, g->A.s); // its list starts in host memory
     }
 
     const cudaStream_t st = c->stream;

@@ -1615,15 +1615,7 @@ struct SettleGather {
             if (!up[b]) SGK_CU(cudaEventCreateWithFlags(&up[b], cudaEventDisableTiming));
             if (!used[b]) SGK_CU(cudaEventCreateWithFlags(&used[b], cudaEventDisableTiming));
         }
-        u64 lo = 0, hi = n; // the first vertex whose list starts past both prefixes
-        while (lo < hi) {
-            const u64 mid = lo + (hi - lo) / 2;
-            if (g->hx[mid] < eh)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        vsplit = lo;
+        vsplit = sgi_first_list_from(g->hx, n, eh); // its list starts past both prefixes
         use_side = !sgk_ctx_disabled(c, "settle-side");
         if (use_side) {
             int occ = 0;

@@ -532,12 +532,7 @@ static bool cpu_share(const sg_run *run, const sg_graph *g, bool planned, sgk_cp
     if (!run->has_plan || !run->dgraph || !g->w || g->n == 0) return false;
     const sgk_graph_desc *d = sgk_graph_get_desc(run->dgraph);
     const uint64_t dev = d->a_dev > d->w_dev ? d->a_dev : d->w_dev;
-    uint64_t lo = 0, hi = g->n; /* the first vertex whose list starts at or past dev */
-    while (lo < hi) {
-        const uint64_t mid = lo + (hi - lo) / 2;
-        if (g->x[mid] < dev) lo = mid + 1;
-        else hi = mid;
-    }
+    const uint64_t lo = sgi_first_list_from(g->x, g->n, dev); /* its list starts at or past dev */
     const uint64_t from = planned && run->plan.gpu_host_end > lo ? run->plan.gpu_host_end : lo;
     if (from >= g->n) return false;
     *out = (sgk_cpu_share){

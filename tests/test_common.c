@@ -91,6 +91,22 @@ static void read_all_reports_truncation(void **state)
     free(dir);
 }
 
+/* The first vertex whose list starts at or past an entry
+ * (sgi_first_list_from), against a scan: empty lists before, between and
+ * after, every entry from 0 to past the end. */
+static void first_list_from(void **state)
+{
+    (void)state;
+    static const uint64_t x[] = {0, 0, 3, 3, 3, 7, 8, 8}; /* n = 7 */
+    const uint64_t n = 7;
+    for (uint64_t e = 0; e <= 9; e++) {
+        uint64_t want = 0;
+        while (want < n && x[want] < e) want++;
+        assert_int_equal(sgi_first_list_from(x, n, e), want);
+    }
+    assert_int_equal(sgi_first_list_from(x, 0, 5), 0);
+}
+
 /* The side share's balance (sgi_side_balance): each side's share of the
  * vertices in proportion to its rate, so that both end together; within
  * the bounds; the low bound where no rate is known. */
@@ -119,6 +135,7 @@ int main(void)
         cmocka_unit_test(status_names_and_errno),
         cmocka_unit_test(allocator_counts_and_fails),
         cmocka_unit_test(read_all_reports_truncation),
+        cmocka_unit_test(first_list_from),
         cmocka_unit_test(side_balance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
