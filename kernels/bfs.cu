@@ -749,13 +749,12 @@ struct BfsKeep {
     sgk_dbuf<bfs_cnt> cnt;
     pinned_cnt hc;
     // gathered top-down steps ("bfs-gather"): two device buffers of chunk
-    // offsets (so) and entries (sa), the stream the queue's pieces come
-    // down on, and per buffer the end of its upload and of the kernel
-    // that read it
+    // offsets (so) and entries (sa) and their uploads' order (ring), the
+    // stream the queue's pieces come down on
     bool gather_tried = false, gather_ok = false;
     sgk_dbuf<uint32_t> so[2], sa[2];
+    sgk_chunk_pair ring;
     cudaStream_t down = nullptr;
-    cudaEvent_t up[2] = {nullptr, nullptr}, used[2] = {nullptr, nullptr};
     // the GPU's share of a gathered step's host part, read in place beside
     // the gather ("gather-side")
     sgk_side_share side;
@@ -764,10 +763,6 @@ struct BfsKeep {
     BfsKeep &operator=(const BfsKeep &) = delete;
     ~BfsKeep()
     {
-        for (int i = 0; i < 2; i++) {
-            if (up[i]) (void)cudaEventDestroy(up[i]);
-            if (used[i]) (void)cudaEventDestroy(used[i]);
-        }
         if (down) (void)cudaStreamDestroy(down);
     }
     uint64_t bytes() const
@@ -859,9 +854,8 @@ sg_status gather_setup(search &s, sg_error *err)
     for (int i = 0; i < 2; i++) {
         SGK_TRY(k.so[i].alloc(s.c, s.gv + 1, "the BFS gathered chunk offsets", err));
         SGK_TRY(k.sa[i].alloc(s.c, s.ge, "the BFS gathered chunk entries", err));
-        SGK_CU(cudaEventCreateWithFlags(&k.up[i], cudaEventDisableTiming));
-        SGK_CU(cudaEventCreateWithFlags(&k.used[i], cudaEventDisableTiming));
     }
+    SGK_TRY(k.ring.make(err));
     SGK_CU(cudaStreamCreateWithFlags(&k.down, cudaStreamNonBlocking));
     SGK_TRY(k.side.make(0.8, err));
     k.gather_ok = true;
@@ -882,13 +876,13 @@ sg_status gather_step(search &s, const td_args &o, const uint32_t *q, uint64_t p
     const cudaStream_t st = s.c->stream, cs = s.c->copy;
     const uint64_t *hx = s.g->hx;
     const uint32_t *ha = s.g->ha;
-    bool pending[2] = {false, false};
+    k.ring.begin();
     int b = 0;
     for (uint64_t j = p; j < nq; b ^= 1) {
         uint32_t *hid = static_cast<uint32_t *>(s.stage[b]), *hoff = hid + s.gv;
         uint32_t *hent = hoff + s.gv + 1;
         const double h0 = sgi_now();
-        if (pending[b]) SGK_CU(cudaEventSynchronize(k.up[b])); // its last upload read it
+        SGK_TRY(k.ring.host_wait(b, err));
         const uint64_t want = nq - j < s.gv ? nq - j : s.gv;
         SGK_CU(cudaMemcpyAsync(hid, q + j, want * sizeof *hid, cudaMemcpyDeviceToHost, k.down));
         SGK_CU(cudaStreamSynchronize(k.down));
@@ -899,15 +893,9 @@ sg_status gather_step(search &s, const td_args &o, const uint32_t *q, uint64_t p
         const double h2 = sgi_now();
         s.gather_host_s += h2 - h0;
         s.gather_wait_s += h1 - h0;
-        SGK_CU(cudaStreamWaitEvent(cs, k.used[b], 0)); // the kernel that read it last
-        SGK_CU(cudaMemcpyAsync(k.so[b].get(), hoff, (took + 1) * sizeof *hoff,
-                               cudaMemcpyHostToDevice, cs));
-        if (ents)
-            SGK_CU(cudaMemcpyAsync(k.sa[b].get(), hent, ents * sizeof *hent,
-                                   cudaMemcpyHostToDevice, cs));
-        SGK_CU(cudaEventRecord(k.up[b], cs));
-        pending[b] = true;
-        SGK_CU(cudaStreamWaitEvent(st, k.up[b], 0));
+        const sgk_chunk_pair::piece pp[2] = {{k.so[b].get(), hoff, (took + 1) * sizeof *hoff},
+                                             {k.sa[b].get(), hent, ents * sizeof *hent}};
+        SGK_TRY(k.ring.upload(b, pp, 2, cs, st, err));
         td_args oc = o;
         oc.so = k.so[b].get();
         oc.sa = k.sa[b].get();
@@ -915,7 +903,7 @@ sg_status gather_step(search &s, const td_args &o, const uint32_t *q, uint64_t p
         if (grid > grid_cap) grid = grid_cap;
         td_gather<P, BQ, true><<<(unsigned)grid, TB, 0, st>>>(oc, q + j, took);
         SGK_LAUNCHED("td_gather (gathered)");
-        SGK_CU(cudaEventRecord(k.used[b], st));
+        SGK_TRY(k.ring.read(b, st, err));
         s.chunks++;
         s.gathered_entries += ents;
         j += took;

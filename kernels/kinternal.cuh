@@ -159,6 +159,67 @@ struct sgk_side_share {
     }
 };
 
+// Two device buffers that chunks gathered by the CPU threads into two
+// host staging buffers are copied to, in turn (BFS's gathered steps, SSSP's
+// gathered settle passes): the host refills staging buffer b only once its
+// last upload has read it (host_wait); the copy stream uploads into device
+// buffer b only after the kernel that read it last (read), and the
+// kernel's stream waits for the upload (upload). begin() starts a step or
+// pass, whose first use of each buffer waits for nothing.
+struct sgk_chunk_pair {
+    struct piece {
+        void *dst;
+        const void *src;
+        size_t bytes; // 0: nothing to copy
+    };
+    cudaEvent_t up[2] = {nullptr, nullptr}, used[2] = {nullptr, nullptr};
+    bool pending[2] = {false, false};
+    sgk_chunk_pair() = default;
+    sgk_chunk_pair(const sgk_chunk_pair &) = delete;
+    sgk_chunk_pair &operator=(const sgk_chunk_pair &) = delete;
+    ~sgk_chunk_pair()
+    {
+        for (cudaEvent_t e : {up[0], up[1], used[0], used[1]})
+            if (e) (void)cudaEventDestroy(e);
+    }
+    sg_status make(sg_error *err)
+    {
+        for (int b = 0; b < 2; b++) {
+            if (!up[b]) SGK_CU(cudaEventCreateWithFlags(&up[b], cudaEventDisableTiming));
+            if (!used[b]) SGK_CU(cudaEventCreateWithFlags(&used[b], cudaEventDisableTiming));
+        }
+        return SG_OK;
+    }
+    void begin() { pending[0] = pending[1] = false; }
+    // Waits until staging buffer b's last upload has read it.
+    sg_status host_wait(int b, sg_error *err)
+    {
+        if (pending[b]) SGK_CU(cudaEventSynchronize(up[b]));
+        return SG_OK;
+    }
+    // The chunk's pieces (staging buffer b into device buffer b) on `copy`
+    // after buffer b's last reader; `st` waits for them.
+    sg_status upload(int b, const piece *pp, int np, cudaStream_t copy, cudaStream_t st,
+                     sg_error *err)
+    {
+        SGK_CU(cudaStreamWaitEvent(copy, used[b], 0));
+        for (int i = 0; i < np; i++)
+            if (pp[i].bytes)
+                SGK_CU(cudaMemcpyAsync(pp[i].dst, pp[i].src, pp[i].bytes, cudaMemcpyHostToDevice,
+                                       copy));
+        SGK_CU(cudaEventRecord(up[b], copy));
+        pending[b] = true;
+        SGK_CU(cudaStreamWaitEvent(st, up[b], 0));
+        return SG_OK;
+    }
+    // After the kernel that reads device buffer b, queued on `st`.
+    sg_status read(int b, cudaStream_t st, sg_error *err)
+    {
+        SGK_CU(cudaEventRecord(used[b], st));
+        return SG_OK;
+    }
+};
+
 // The staging buffers lent for a while (BFS's gathered steps, SSSP's
 // gathered settle passes) and given back, with the end of the copies
 // queued out of them on the copy stream, however the holder ends: `c` set

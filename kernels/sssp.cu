@@ -1556,20 +1556,39 @@ struct PinnedCounters {
     ~PinnedCounters() { sgk_host_free(p); }
 };
 
+// A settle pass's sorted list read back to the host once (compacted
+// bounces, gathered passes), into a buffer grown as needed and not
+// value-initialised: a std::vector's resize zeroed up to 44 MB at R-MAT 26
+// before the copy overwrote it.
+struct ListBack {
+    std::unique_ptr<uint32_t[]> p;
+    u64 cap = 0;
+    sg_status fetch(const uint32_t *list, u64 cnt, cudaStream_t st, sg_error *err)
+    {
+        if (cap < cnt) {
+            p.reset(new (std::nothrow) uint32_t[cnt]);
+            cap = p ? cnt : 0;
+            if (!p)
+                return sgi_fail(err, SG_E_NOMEM, "SSSP's settle pass: %llu vertices read back",
+                                (unsigned long long)cnt);
+        }
+        SGK_CU(cudaMemcpyAsync(p.get(), list, cnt * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaStreamSynchronize(st));
+        return SG_OK;
+    }
+};
+
 // Gathered settle passes (see "Gathered settle passes" at the top): two
-// device buffers of chunk offsets (so), neighbours (sa) and weights (sw),
-// the events of their uploads (up) and of the relaxations that read them
-// (used), the sorted list read back (hl), made at the first such pass when
-// the budget holds them.
+// device buffers of chunk offsets (so), neighbours (sa) and weights (sw)
+// and their uploads' order (ring), made at the first such pass when the
+// budget holds them.
 struct SettleGather {
     sgk_ctx *c = nullptr;
     bool tried = false, on = false;
     u64 gv = 0, ge = 0;  // a chunk's most vertices and entries
     u64 vsplit = 0;      // the first vertex whose list lies wholly in host memory
     sgk_dbuf<uint32_t> so[2], sa[2], sw[2];
-    cudaEvent_t up[2] = {nullptr, nullptr}, used[2] = {nullptr, nullptr};
-    std::unique_ptr<uint32_t[]> hl;
-    u64 hl_cap = 0;
+    sgk_chunk_pair ring;
     u64 passes = 0, chunks = 0, entries = 0, us = 0, wait_us = 0;
     // the GPU's side share of a pass's host part ("settle-side"): with
     // side_cap blocks at most; go: the pass's counters cleared
@@ -1582,8 +1601,7 @@ struct SettleGather {
     SettleGather &operator=(const SettleGather &) = delete;
     ~SettleGather()
     {
-        for (cudaEvent_t e : {up[0], up[1], used[0], used[1], go})
-            if (e) (void)cudaEventDestroy(e);
+        if (go) (void)cudaEventDestroy(go);
     }
     void release()
     {
@@ -1612,9 +1630,8 @@ struct SettleGather {
             SGK_TRY(so[b].alloc(c, gv + 1, "the SSSP gathered chunk offsets", err));
             SGK_TRY(sa[b].alloc(c, ge, "the SSSP gathered chunk neighbours", err));
             SGK_TRY(sw[b].alloc(c, ge, "the SSSP gathered chunk weights", err));
-            if (!up[b]) SGK_CU(cudaEventCreateWithFlags(&up[b], cudaEventDisableTiming));
-            if (!used[b]) SGK_CU(cudaEventCreateWithFlags(&used[b], cudaEventDisableTiming));
         }
+        SGK_TRY(ring.make(err));
         vsplit = sgi_first_list_from(g->hx, n, eh); // its list starts past both prefixes
         use_side = !sgk_ctx_disabled(c, "settle-side");
         if (use_side) {
@@ -1671,16 +1688,12 @@ struct SettleStream {
     // pass's vertices in it, gathered by the threads in vertex order, and
     // the relaxation reads them through the chunk's own offsets cx (cx[j]:
     // the entries of the pass's vertices below cb[k] + j, made on the
-    // device). The pass's list is read back once (hl, hl_cap entries, grown
-    // as needed and not value-initialised: a std::vector's resize zeroed up
-    // to 44 MB at R-MAT 26 before the copy overwrote it); co holds a
+    // device). The pass's list is read back once (ListBack); co holds a
     // chunk's compacted starts on the host.
     bool compact = false;
     const u64 *hx = nullptr;
     sgk_dbuf<u64> cx;
     sgk_dbuf<uint8_t> ctmp; // the scan's scratch
-    std::unique_ptr<uint32_t[]> hl;
-    u64 hl_cap = 0;
     std::vector<u64> co, part;
     u64 compacted = 0, compact_saved = 0; // chunks so; the bytes they did not move
 
@@ -3019,6 +3032,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     // by the CPU threads from gather_min vertices (see "Gathered settle
     // passes" at the top); sorted from there too.
     SettleGather sgat;
+    ListBack hlist; // a pass's sorted list on the host (compacted bounces, gathered passes)
     const bool want_gather = defer && sort_tmp.get() && g->spilled && !g->h_managed && !use_big &&
                              g->hx && g->ha && g->hw && !sgk_ctx_disabled(c, "settle-gather");
     const u64 gather_min = n / GATHER_DIV > SORT_MIN ? n / GATHER_DIV : SORT_MIN;
@@ -3152,17 +3166,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             bool any = false;
             for (u64 k = 0; k < ss.nc && !any; k++) any = streams(k);
             if (any) {
-                if (ss.hl_cap < cnt) {
-                    ss.hl.reset(new (std::nothrow) uint32_t[cnt]);
-                    ss.hl_cap = ss.hl ? cnt : 0;
-                    if (!ss.hl)
-                        return sgi_fail(err, SG_E_NOMEM,
-                                        "SSSP's settle pass: %llu vertices read back",
-                                        (unsigned long long)cnt);
-                }
-                SGK_CU(cudaMemcpyAsync(ss.hl.get(), list, cnt * sizeof(uint32_t),
-                                       cudaMemcpyDeviceToHost, st));
-                SGK_CU(cudaStreamSynchronize(st));
+                SGK_TRY(hlist.fetch(list, cnt, st, err));
                 lists_back = true;
             }
         }
@@ -3183,7 +3187,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             const bool compacted = ss.bounce && lists_back;
             if (compacted) { // the pass's lists only, in vertex order
                 if (!ss.lent) SGK_TRY(ss.lend(err));
-                const uint32_t *hv = ss.hl.get() + lo;
+                const uint32_t *hv = hlist.p.get() + lo;
                 const u64 nv = hi - lo, vc = ss.cb[k + 1] - ss.cb[k];
                 SGK_TRY(ss.prefix(hv, nv, err));
                 moved = ss.co[nv];
@@ -3242,16 +3246,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     // its entries).
     auto settle_gathered = [&](const uint32_t *list, u64 cnt) -> sg_status {
         const double h0 = sgi_now();
-        if (sgat.hl_cap < cnt) {
-            sgat.hl.reset(new (std::nothrow) uint32_t[cnt]);
-            sgat.hl_cap = sgat.hl ? cnt : 0;
-            if (!sgat.hl)
-                return sgi_fail(err, SG_E_NOMEM, "SSSP's gathered settle pass: %llu vertices "
-                                "read back", (unsigned long long)cnt);
-        }
-        uint32_t *const hl = sgat.hl.get();
-        SGK_CU(cudaMemcpyAsync(hl, list, cnt * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
-        SGK_CU(cudaStreamSynchronize(st));
+        SGK_TRY(hlist.fetch(list, cnt, st, err));
+        const uint32_t *const hl = hlist.p.get();
         const u64 p = (u64)(std::lower_bound(hl, hl + cnt, (uint32_t)sgat.vsplit) - hl);
         // the GPU's side share from the host part's end, relaxed in place
         // on the side stream once the pass's counters are cleared
@@ -3282,34 +3278,27 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             sgk_stage_loan loan;
             SGK_TRY(sgk_stage_lend(c, stage, err));
             loan.c = c;
-            bool pending[2] = {false, false};
+            sgat.ring.begin();
             int b = 0;
             for (u64 j = p; j < rend; b ^= 1) {
                 uint32_t *hoff = static_cast<uint32_t *>(stage[b]), *ha = hoff + sgat.gv + 1;
                 uint32_t *hw = ha + sgat.ge;
                 const double tw = sgi_now();
-                if (pending[b]) SGK_CU(cudaEventSynchronize(sgat.up[b])); // its last upload
+                SGK_TRY(sgat.ring.host_wait(b, err));
                 sgat.wait_us += sgk_us_since(tw);
                 const u64 want = rend - j < sgat.gv ? rend - j : sgat.gv;
                 const u64 took = sgk_gather_lists(g->hx, g->ha, g->hw, hl + j, want, sgat.ge, hoff,
                                                   ha, hw, true, c->threads);
                 const u64 ents = hoff[took];
-                SGK_CU(cudaStreamWaitEvent(c->copy, sgat.used[b], 0)); // its last reader
-                SGK_CU(cudaMemcpyAsync(sgat.so[b].get(), hoff, (took + 1) * sizeof *hoff,
-                                       cudaMemcpyHostToDevice, c->copy));
-                if (ents) {
-                    SGK_CU(cudaMemcpyAsync(sgat.sa[b].get(), ha, ents * sizeof *ha,
-                                           cudaMemcpyHostToDevice, c->copy));
-                    SGK_CU(cudaMemcpyAsync(sgat.sw[b].get(), hw, ents * sizeof *hw,
-                                           cudaMemcpyHostToDevice, c->copy));
-                }
-                SGK_CU(cudaEventRecord(sgat.up[b], c->copy));
-                pending[b] = true;
-                SGK_CU(cudaStreamWaitEvent(st, sgat.up[b], 0));
+                const sgk_chunk_pair::piece pp[3] = {
+                    {sgat.so[b].get(), hoff, (took + 1) * sizeof *hoff},
+                    {sgat.sa[b].get(), ha, ents * sizeof *ha},
+                    {sgat.sw[b].get(), hw, ents * sizeof *hw}};
+                SGK_TRY(sgat.ring.upload(b, pp, 3, c->copy, st, err));
                 SGK_TRY(sub_chunk(first, list + j, took, full_x,
                                   EArr::device(sgat.sa[b].get(), ents),
                                   EArr::device(sgat.sw[b].get(), ents), sgat.so[b].get()));
-                SGK_CU(cudaEventRecord(sgat.used[b], st));
+                SGK_TRY(sgat.ring.read(b, st, err));
                 sgat.chunks++;
                 sgat.entries += ents;
                 j += took;
