@@ -123,8 +123,16 @@
 //     relaxation reads each list position's entries there (Relax::pofs),
 //     while the threads gather the next. The buffers are made at the first
 //     such pass when the budget holds them (else the thresholds and the
-//     streaming are as without). Streaming (below) is not opened in this
-//     mode. Counters "settle_gathered_passes", "settle_gathered_chunks",
+//     streaming are as without). Dense passes stream: the streaming (above)
+//     opens in this mode too, in the room the gather's buffers leave; a
+//     pass whose entries could fill half a chunk at the mean degree is
+//     counted per chunk (settle_cover), and where the chunks it would
+//     stream by the dense rule hold half of its host entries or more, it
+//     streams instead of being gathered. Uniform 26 at 6 GiB pinned (10
+//     settle passes, the largest most of the graph): 1.02-1.04 s with its
+//     dense passes gathered, 0.61-0.62 s streamed with the gather off
+//     (docs/benchmarks.md, forty-third session). Counter
+//     "settle_dense_passes"; "settle-dense" disables it. Counters "settle_gathered_passes", "settle_gathered_chunks",
 //     "settle_gathered_bytes" (in host_list_bytes too), "settle_gather_us"
 //     (the passes' host time), "settle_gather_wait_us" (waits for a
 //     buffer's upload); "settle-gather" disables them. Beside the gather
@@ -260,6 +268,8 @@
 //                     gathered by the CPU threads (in place, or streamed).
 //   "settle-side"     near-far: a gathered settle pass's host part all
 //                     gathered (no side share read in place).
+//   "settle-dense"    near-far: with gathered settle passes, no streaming
+//                     opened: dense passes are gathered too.
 //   "settle-compact"  near-far: a bounced chunk is copied whole, not only
 //                     the lists of the pass's vertices in it
 //   "index-ring"      near-far: the light index's CPU threads upload through
@@ -3037,6 +3047,9 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                              g->hx && g->ha && g->hw && !sgk_ctx_disabled(c, "settle-gather");
     const u64 gather_min = n / GATHER_DIV > SORT_MIN ? n / GATHER_DIV : SORT_MIN;
     if (want_gather && gather_min < sort_min) sort_min = gather_min;
+    // with gathered passes, streaming for the dense ones ("settle-dense")
+    const bool gather_dense = !sgk_ctx_disabled(c, "settle-dense");
+    u64 dense_passes = 0; // gathered passes' candidates that streamed
     u64 settle_us = 0, settle_max_us = 0, settle_max_entries = 0, settle_relax0 = 0;
     bool settle_timed = false;
 
@@ -3131,16 +3144,10 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         r.pofs = nullptr;
         return sr;
     };
-    // A settle pass over the sorted list[0, cnt) with streamed chunks: the
-    // entries of each chunk's settled vertices are counted (settle_cover,
-    // read back); a chunk whose size is at most S and of which the pass
-    // reads half or more ("settle-rule" disabled: any) is copied whole into
-    // a staging buffer by DMA on the copy stream and its vertices relaxed from
-    // there; the rest of the list (the device part's vertices and the
-    // other chunks') is relaxed from where the lists live, in order. The
-    // first sub-pass clears the settle pass's counters, the later ones the
-    // hub queue's only (its pushes to the near queue add up).
-    auto settle_streamed = [&](const uint32_t *list, u64 cnt) -> sg_status {
+    // The entries the sorted list[0, cnt) reads in each chunk and the
+    // list positions where each chunk's vertices start (settle_cover), read
+    // back into ss.hwork: cov[0, nc), then pos[0, nc].
+    auto settle_cover_back = [&](const uint32_t *list, u64 cnt) -> sg_status {
         u64 *cov = ss.dwork.get(), *pos = cov + ss.nc;
         SGK_CU(cudaMemsetAsync(cov, 0, ss.nc * sizeof(u64), st));
         unsigned cgrid = sgk_grid(c, cnt, 256);
@@ -3151,14 +3158,28 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
         SGK_CU(cudaMemcpyAsync(ss.hwork, cov, (2 * ss.nc + 1) * sizeof(u64),
                                cudaMemcpyDeviceToHost, st));
         SGK_CU(cudaStreamSynchronize(st));
+        return SG_OK;
+    };
+    // chunk k streams, by the cover read back: the pass reads some of it
+    // (half or more by the dense rule) and it fits a staging buffer
+    auto streams = [&](u64 k) {
         const u64 *hcov = ss.hwork, *hpos = hcov + ss.nc;
-        // chunk k streams: the pass reads some of it (half or more by the
-        // dense rule) and it fits a staging buffer
-        auto streams = [&](u64 k) {
-            const u64 size = ss.ce[k + 1] - ss.ce[k];
-            return hpos[k + 1] > hpos[k] && size <= ss.S &&
-                   (dense_rule ? 2 * hcov[k] >= size : hcov[k] > 0);
-        };
+        const u64 size = ss.ce[k + 1] - ss.ce[k];
+        return hpos[k + 1] > hpos[k] && size <= ss.S &&
+               (dense_rule ? 2 * hcov[k] >= size : hcov[k] > 0);
+    };
+    // A settle pass over the sorted list[0, cnt) with streamed chunks: the
+    // entries of each chunk's settled vertices are counted (settle_cover,
+    // read back, unless `covered` says that ran); a chunk whose size is at
+    // most S and of which the pass reads half or more ("settle-rule"
+    // disabled: any) is copied whole into a staging buffer by DMA on the
+    // copy stream and its vertices relaxed from there; the rest of the list (the device part's vertices and the
+    // other chunks') is relaxed from where the lists live, in order. The
+    // first sub-pass clears the settle pass's counters, the later ones the
+    // hub queue's only (its pushes to the near queue add up).
+    auto settle_streamed = [&](const uint32_t *list, u64 cnt, bool covered) -> sg_status {
+        if (!covered) SGK_TRY(settle_cover_back(list, cnt));
+        const u64 *hpos = ss.hwork + ss.nc;
         // compacted bounces: the pass's list read back once, if a chunk
         // streams
         bool lists_back = false;
@@ -3470,15 +3491,34 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
                     loop_sort_min = loop_sort_min0;
                 }
             }
-            const bool gathered = sorted_now && sgat.on && settled_cnt >= gather_min;
-            if (sorted_now && !sgat.on && want_stream && !ss.tried)
+            bool gathered = sorted_now && sgat.on && settled_cnt >= gather_min;
+            if (sorted_now && want_stream && !ss.tried && (!sgat.on || gather_dense))
                 SGK_TRY(ss.open(g, share ? share->threads : 0,
                                 share ? reinterpret_cast<const u64 *>(share->x) : nullptr,
                                 err));
+            // A pass whose entries could fill half a chunk at the mean
+            // degree (any, by "settle-rule" disabled) is counted per chunk;
+            // where the chunks it would stream hold half its host entries
+            // or more, it streams instead (see "Gathered settle passes").
+            bool covered = false;
+            if (gathered && ss.on &&
+                (!dense_rule || 2.0 * (double)settled_cnt * (double)m >= (double)ss.S * (double)n)) {
+                SGK_TRY(settle_cover_back(slist, settled_cnt));
+                covered = true;
+                u64 all = 0, dense = 0;
+                for (u64 ck = 0; ck < ss.nc; ck++) {
+                    all += ss.hwork[ck];
+                    if (streams(ck)) dense += ss.hwork[ck];
+                }
+                if (dense > 0 && 2 * dense >= all) {
+                    gathered = false;
+                    dense_passes++;
+                }
+            }
             if (gathered)
                 SGK_TRY(settle_gathered(slist, settled_cnt));
             else if (sorted_now && ss.on)
-                SGK_TRY(settle_streamed(slist, settled_cnt));
+                SGK_TRY(settle_streamed(slist, settled_cnt, covered));
             else
                 SGK_TRY(relax_pass(slist, settled_cnt, offsetof(Counters, mid)));
             SGK_CU(cudaEventRecord(ss.t1, st));
@@ -3570,6 +3610,7 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     sgk_stats_set(stats, "settle_compacted_chunks", ss.compacted);
     sgk_stats_set(stats, "settle_compact_saved_bytes", ss.compact_saved);
     sgk_stats_set(stats, "settle_gathered_passes", sgat.passes);
+    sgk_stats_set(stats, "settle_dense_passes", dense_passes);
     sgk_stats_set(stats, "settle_gathered_chunks", sgat.chunks);
     sgk_stats_set(stats, "settle_gathered_bytes", 8 * sgat.entries);
     sgk_stats_set(stats, "settle_gather_us", sgat.us);

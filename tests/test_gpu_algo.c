@@ -2821,17 +2821,22 @@ static void test_settle_stream(void **state)
  * settle counters consistent, the gathered bytes within the host bytes;
  * gathered passes ran, in more chunks than passes (both buffers turn), and
  * none with "settle-gather" off; the GPU's side shares of their host
- * parts ran, and none with "settle-side" off or without gathered passes. */
+ * parts ran, and none with "settle-side" off or without gathered passes.
+ * With "settle-rule" off every chunk a pass reads counts as dense, so the
+ * passes that would be gathered stream instead (the dense passes'
+ * streaming in gather mode, exercised whatever the families' passes):
+ * dense passes ran, each streaming a chunk or more; none with
+ * "settle-gather" off. */
 static void test_settle_gather(void **state)
 {
     (void)state;
     static const int fr[][3] = {{8, 0, 0}, {8, 4, 3}, {3, 5, 1}};
     const uint64_t nv = small_only ? 20000 : 60000;
-    static const char *const modes[] = {NULL, "settle-side", "settle-gather"};
-    for (int mi = 0; mi < 3; mi++) {
-        const bool off = mi == 2, side_off = mi >= 1;
+    static const char *const modes[] = {NULL, "settle-side", "settle-gather", "settle-rule"};
+    for (int mi = 0; mi < 4; mi++) {
+        const bool off = mi == 2, side_off = mi >= 1 && mi <= 2, any_dense = mi == 3;
         char *saved = env_push(modes[mi]);
-        uint64_t passes = 0, chunks = 0, side = 0;
+        uint64_t passes = 0, chunks = 0, side = 0, dense = 0;
         char what[300];
         for (int k = 0; k < TG_NKINDS; k++)
             for (int f32 = 0; f32 < 2; f32++) {
@@ -2849,14 +2854,18 @@ static void test_settle_gather(void **state)
                     for (int j = 0; j < ns; j++) {
                         sssp_check(run, SG_BACKEND_HYBRID, g, src[j], SG_SSSP_DELTA, 0.0, j == 0,
                                    what);
-                        (void)settle_counters(run, what, src[j]);
-                        uint64_t gp = 0, gc = 0, gb = 0, hb = 0, sv = 0;
+                        const uint64_t sch = settle_counters(run, what, src[j]);
+                        uint64_t gp = 0, gc = 0, gb = 0, hb = 0, sv = 0, dp = 0;
                         if (!tu_counter(run, "settle_gathered_passes", &gp) ||
                             !tu_counter(run, "settle_gathered_chunks", &gc) ||
                             !tu_counter(run, "settle_gathered_bytes", &gb) ||
                             !tu_counter(run, "host_list_bytes", &hb) ||
-                            !tu_counter(run, "settle_side_vertices", &sv))
+                            !tu_counter(run, "settle_side_vertices", &sv) ||
+                            !tu_counter(run, "settle_dense_passes", &dp))
                             fail_msg("%s: no settle_gathered counters", what);
+                        if (dp > sch || (off && dp))
+                            fail_msg("%s: from %u: %llu dense passes streamed %llu chunks", what,
+                                     src[j], (unsigned long long)dp, (unsigned long long)sch);
                         if ((side_off || !gp) && sv)
                             fail_msg("%s: from %u: %llu vertices in side shares of %llu gathered "
                                      "passes", what, src[j], (unsigned long long)sv,
@@ -2869,17 +2878,20 @@ static void test_settle_gather(void **state)
                         passes += gp;
                         chunks += gc;
                         side += sv;
+                        dense += dp;
                     }
                     expect_report(run, true, what);
                     sg_run_free(run);
                 }
                 sg_graph_free(g);
             }
-        if (!off && (passes == 0 || chunks <= passes || (!side_off && side == 0)))
+        if (!off && !any_dense && (passes == 0 || chunks <= passes || (!side_off && side == 0)))
             fail_msg("%s off: %llu gathered settle passes in %llu chunks, %llu vertices in side "
                      "shares: the gather was not exercised", modes[mi] ? modes[mi] : "nothing",
                      (unsigned long long)passes, (unsigned long long)chunks,
                      (unsigned long long)side);
+        if (any_dense && dense == 0)
+            fail_msg("settle-rule off: no dense pass streamed in gather mode");
         env_pop(saved);
     }
 }
