@@ -129,9 +129,11 @@
 //     counted per chunk (settle_cover), and where the chunks it would
 //     stream by the dense rule hold half of its host entries or more, it
 //     streams instead of being gathered. Uniform 26 at 6 GiB pinned (10
-//     settle passes, the largest most of the graph): 1.02-1.04 s with its
-//     dense passes gathered, 0.61-0.62 s streamed with the gather off
-//     (docs/benchmarks.md, forty-third session). Counter
+//     settle passes, the largest most of the graph): 1.02-1.12 s with its
+//     dense passes gathered, 0.77 s with the dense one streamed so, 0.60-
+//     0.62 s with the gather off (the passes of middling density then
+//     stream their dense chunks; here they are gathered) (docs/
+//     benchmarks.md, forty-third session). Counter
 //     "settle_dense_passes"; "settle-dense" disables it. Counters "settle_gathered_passes", "settle_gathered_chunks",
 //     "settle_gathered_bytes" (in host_list_bytes too), "settle_gather_us"
 //     (the passes' host time), "settle_gather_wait_us" (waits for a
