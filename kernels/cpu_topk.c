@@ -48,6 +48,50 @@
 
 #define NONE UINT64_MAX
 
+/* Where a list's entries are: a[] and w[] (w holding f32 bits if f32), or,
+ * with e set, 48-bit entries (cpu_topk.h, sgk_e48_pack) whose values order
+ * as their keys, idm = 2^idbits - 1 masking the neighbour. The functions
+ * below are inlined for each kind with e a constant (NULL for the first),
+ * so that each kind's code is its own. */
+typedef struct lsrc {
+    const uint32_t *a, *w;
+    bool f32;
+    const uint8_t *e;
+    int idbits;
+    uint64_t idm;
+} lsrc;
+
+static inline __attribute__((always_inline)) lsrc src_aw(const uint32_t *a, const uint32_t *w, bool f32)
+{
+    const lsrc s = {a, w, f32, NULL, 0, 0};
+    return s;
+}
+
+static inline __attribute__((always_inline)) lsrc src_e48(const uint8_t *e, int idbits)
+{
+    const lsrc s = {NULL, NULL, false, e, idbits, (1ull << idbits) - 1};
+    return s;
+}
+
+/* The list from entry b on. */
+static inline __attribute__((always_inline)) lsrc src_at(lsrc s, uint64_t b)
+{
+    if (s.e) {
+        s.e += 6 * b;
+    } else {
+        s.a += b;
+        s.w += b;
+    }
+    return s;
+}
+
+/* A slot's key as the caller takes it (weight key << 32 | neighbour). */
+static inline __attribute__((always_inline)) uint64_t slot_out(lsrc s, uint64_t k)
+{
+    if (!s.e || k == NONE) return k;
+    return (k >> s.idbits) << 32 | (k & s.idm);
+}
+
 /* Inserts val into the K ascending slots, branch-free. */
 static inline __attribute__((always_inline)) void slot_insert(uint64_t *best, const int K,
                                                               uint64_t val)
@@ -59,81 +103,114 @@ static inline __attribute__((always_inline)) void slot_insert(uint64_t *best, co
     }
 }
 
+/* Entry p's neighbour, and its key (given the neighbour) in the source's
+ * own order: for 48-bit entries the entry itself. */
+static inline __attribute__((always_inline)) uint32_t src_nb(lsrc s, uint64_t p)
+{
+    return s.e ? (uint32_t)(sgk_e48_get(s.e, p) & s.idm) : s.a[p];
+}
+
+static inline __attribute__((always_inline)) uint64_t src_key(lsrc s, uint64_t p, uint32_t nb)
+{
+    return s.e ? sgk_e48_get(s.e, p) : (uint64_t)sgi_key_of_bits(s.f32, s.w[p]) << 32 | nb;
+}
+
+/* Whether entry p's weight key is at most that of the last slot `last`
+ * (read without its neighbour where the source keeps them apart). */
+static inline __attribute__((always_inline)) bool src_under(lsrc s, uint64_t p, uint64_t last)
+{
+    if (s.e) return sgk_e48_get(s.e, p) <= (last | s.idm);
+    return sgi_key_of_bits(s.f32, s.w[p]) <= (uint32_t)(last >> 32);
+}
+
 /* The key of entry p (NONE for a self-loop), counting the others. */
-static inline __attribute__((always_inline)) uint64_t entry_key(const uint32_t *a,
-                                                                const uint32_t *w, uint64_t p,
-                                                                uint32_t v, bool f32,
+static inline __attribute__((always_inline)) uint64_t entry_key(lsrc s, uint64_t p, uint32_t v,
                                                                 uint64_t *leaving)
 {
-    const uint32_t nb = a[p];
+    const uint32_t nb = src_nb(s, p);
     const bool self = nb == v;
     *leaving += !self;
-    return self ? NONE : (uint64_t)sgi_key_of_bits(f32, w[p]) << 32 | nb;
+    return self ? NONE : src_key(s, p, nb);
 }
 
 /* Past the head of a filtered list: an entry whose weight key is at most the
  * block's limit is read whole (a[p]); a self-loop among those is taken off
  * the count (every entry past the head was counted), the others go through
  * the slots. */
-static inline __attribute__((always_inline)) void tested_insert(const uint32_t *a,
-                                                                const uint32_t *w, uint64_t p,
-                                                                uint32_t v, bool f32, const int K,
-                                                                uint64_t *best, uint64_t *leaving)
+static inline __attribute__((always_inline)) void tested_insert(lsrc s, uint64_t p, uint32_t v,
+                                                                const int K, uint64_t *best,
+                                                                uint64_t *leaving)
 {
-    const uint32_t nb = a[p];
+    const uint32_t nb = src_nb(s, p);
     if (nb == v)
         --*leaving;
     else
-        slot_insert(best, K, (uint64_t)sgi_key_of_bits(f32, w[p]) << 32 | nb);
+        slot_insert(best, K, src_key(s, p, nb));
 }
 
 static inline __attribute__((always_inline)) uint64_t
-topk_scalar_k(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v, bool f32,
-              const int K, bool filter, uint64_t *out)
+topk_scalar_k(lsrc s, uint64_t len, uint32_t v, const int K, bool filter, uint64_t *out)
 {
     uint64_t best[4] = {NONE, NONE, NONE, NONE};
     uint64_t leaving = 0, p = 0;
     const uint64_t head = filter && len > SGK_TOPK_BLOCKS_PAST ? SGK_TOPK_HEAD : len;
-    for (; p < head; p++) slot_insert(best, K, entry_key(a, w, p, v, f32, &leaving));
+    for (; p < head; p++) slot_insert(best, K, entry_key(s, p, v, &leaving));
     leaving += len - p;
     for (; p < len; p += SGK_TOPK_BLOCK) {
         /* a key enters only if its weight key is at most the last slot's
          * at the block's start */
-        const uint32_t lim = (uint32_t)(best[K - 1] >> 32);
+        const uint64_t last = best[K - 1];
         const uint64_t e = len - p < SGK_TOPK_BLOCK ? len : p + SGK_TOPK_BLOCK;
         for (uint64_t q = p; q < e; q++)
-            if (sgi_key_of_bits(f32, w[q]) <= lim) tested_insert(a, w, q, v, f32, K, best, &leaving);
+            if (src_under(s, q, last)) tested_insert(s, q, v, K, best, &leaving);
     }
-    for (int s = 0; s < K; s++) out[s] = best[s];
+    for (int i = 0; i < K; i++) out[i] = slot_out(s, best[i]);
     return leaving;
 }
+
+/* topk_scalar_k for a K of 1 to 4, each inlined with its own constant. */
+#define TOPK_BY_K(call_k)                                                                   \
+    switch (K) {                                                                            \
+    case 1: return call_k(1);                                                               \
+    case 2: return call_k(2);                                                               \
+    case 3: return call_k(3);                                                               \
+    default: return call_k(4);                                                              \
+    }
 
 uint64_t sgk_topk_scalar(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v,
                          bool f32, int K, bool filter, uint64_t *out)
 {
-    switch (K) {
-    case 1: return topk_scalar_k(a, w, len, v, f32, 1, filter, out);
-    case 2: return topk_scalar_k(a, w, len, v, f32, 2, filter, out);
-    case 3: return topk_scalar_k(a, w, len, v, f32, 3, filter, out);
-    default: return topk_scalar_k(a, w, len, v, f32, 4, filter, out);
-    }
+#define CALL(k) topk_scalar_k(src_aw(a, w, f32), len, v, k, filter, out)
+    TOPK_BY_K(CALL)
+#undef CALL
 }
 
-/* Prefetches the 64-byte lines holding entries [e0, e1) of arr. */
-static inline void prefetch_lines(const uint32_t *arr, uint64_t e0, uint64_t e1)
+uint64_t sgk_topk48_scalar(const uint8_t *e, uint64_t len, uint32_t v, int idbits, int K,
+                           bool filter, uint64_t *out)
 {
-    if (e0 >= e1) return;
-    const uintptr_t end = (uintptr_t)(arr + e1);
-    for (uintptr_t q = (uintptr_t)(arr + e0) & ~(uintptr_t)63; q < end; q += 64)
+#define CALL(k) topk_scalar_k(src_e48(e, idbits), len, v, k, filter, out)
+    TOPK_BY_K(CALL)
+#undef CALL
+}
+
+/* Prefetches the 64-byte lines holding bytes [b0, b1) from p. */
+static inline void prefetch_lines(const void *p, uint64_t b0, uint64_t b1)
+{
+    if (b0 >= b1) return;
+    const uintptr_t end = (uintptr_t)p + b1;
+    for (uintptr_t q = ((uintptr_t)p + b0) & ~(uintptr_t)63; q < end; q += 64)
         __builtin_prefetch((const void *)q, 0, SGK_TOPK_LOCALITY);
 }
 
 /* Two lists of SGK_TOPK_SHORT + 1 to SGK_TOPK_HEAD entries at once (in
- * the vector code, below), and whether topk_run may take them so. */
+ * the vector code, below), of A and W or of 48-bit entries, and whether
+ * topk_run may take them so. */
 static uint64_t topk_pair(const uint32_t *a, const uint32_t *w, uint64_t b0, uint64_t len0,
                           uint64_t b1, uint64_t len1, uint32_t v, bool f32, int K, uint64_t *o0,
                           uint64_t *o1);
-static bool topk_pairs(sgk_topk_fn topk);
+static uint64_t topk48_pair(const uint8_t *e, int idbits, uint64_t b0, uint64_t len0, uint64_t b1,
+                            uint64_t len1, uint32_t v, int K, uint64_t *o0, uint64_t *o1);
+static bool topk_pairs(sgk_topk_fn topk, sgk_topk48_fn topk48);
 
 /* Whether a list of len entries can go in a pair. */
 static inline bool pair_len(uint64_t len) { return len > SGK_TOPK_SHORT && len <= SGK_TOPK_HEAD; }
@@ -144,12 +221,12 @@ static inline bool pair_len(uint64_t len) { return len > SGK_TOPK_SHORT && len <
  * pointer select rather than a branch: about half of R-MAT's lists are
  * empty, in no pattern). Returns the records written. */
 static inline __attribute__((always_inline)) uint64_t
-topk_loop(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0, uint64_t v1,
-          sgk_topk_fn topk, bool f32, int K, bool filter, bool prefetch, uint64_t *out,
-          uint32_t *idx, sgk_topk_tally *t, const bool pairs)
+topk_loop(const uint64_t *x, lsrc s, uint64_t v0, uint64_t v1, sgk_topk_fn topk,
+          sgk_topk48_fn topk48, int K, bool filter, bool prefetch, uint64_t *out, uint32_t *idx,
+          sgk_topk_tally *t, const bool pairs)
 {
     const uint64_t end = x[v1];
-    uint64_t pf = x[v0]; /* A and W prefetched up to entry pf */
+    uint64_t pf = x[v0]; /* the entries prefetched up to entry pf */
     uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0, r = 0;
     uint64_t scratch[4];
     uint32_t spare = 0;
@@ -157,8 +234,12 @@ topk_loop(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0, 
         const uint64_t b = x[v], len = x[v + 1] - b;
         if (prefetch) {
             const uint64_t ahead = end - b < SGK_TOPK_AHEAD ? end : b + SGK_TOPK_AHEAD;
-            prefetch_lines(w, pf, ahead);
-            prefetch_lines(a, pf, ahead);
+            if (s.e) {
+                prefetch_lines(s.e, 6 * pf, 6 * ahead);
+            } else {
+                prefetch_lines(s.w, 4 * pf, 4 * ahead);
+                prefetch_lines(s.a, 4 * pf, 4 * ahead);
+            }
             pf = ahead > pf ? ahead : pf;
         }
         uint64_t *o = out + (v - v0) * (uint64_t)K;
@@ -171,7 +252,10 @@ topk_loop(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0, 
                 idx[r + 1] = (uint32_t)(v + 1);
                 r += 2;
             }
-            nlv += topk_pair(a, w, b, len, x[v + 1], len1, (uint32_t)v, f32, K, o, o + K);
+            nlv += s.e ? topk48_pair(s.e, s.idbits, b, len, x[v + 1], len1, (uint32_t)v, K, o,
+                                     o + K)
+                       : topk_pair(s.a, s.w, b, len, x[v + 1], len1, (uint32_t)v, s.f32, K, o,
+                                   o + K);
             nl += 2;
             ne += len + len1;
             v++;
@@ -183,8 +267,12 @@ topk_loop(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0, 
             *(keep ? idx + r : &spare) = (uint32_t)v;
             r += keep;
         }
-        nlv += pairs ? sgk_topk_simd(a + b, w + b, len, (uint32_t)v, f32, K, filter, o)
-                     : topk(a + b, w + b, len, (uint32_t)v, f32, K, filter, o);
+        if (s.e)
+            nlv += (pairs ? sgk_topk48_simd : topk48)(s.e + 6 * b, len, (uint32_t)v, s.idbits, K,
+                                                     filter, o);
+        else
+            nlv += pairs ? sgk_topk_simd(s.a + b, s.w + b, len, (uint32_t)v, s.f32, K, filter, o)
+                         : topk(s.a + b, s.w + b, len, (uint32_t)v, s.f32, K, filter, o);
         nl += len > 0;
         nlong += filter && len > SGK_TOPK_BLOCKS_PAST;
         ne += len;
@@ -201,9 +289,10 @@ static uint64_t topk_run(const uint64_t *x, const uint32_t *a, const uint32_t *w
                          uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter,
                          bool prefetch, uint64_t *out, uint32_t *idx, sgk_topk_tally *t)
 {
-    if (topk_pairs(topk))
-        return topk_loop(x, a, w, v0, v1, topk, f32, K, filter, prefetch, out, idx, t, true);
-    return topk_loop(x, a, w, v0, v1, topk, f32, K, filter, prefetch, out, idx, t, false);
+    const lsrc s = src_aw(a, w, f32);
+    if (topk_pairs(topk, NULL))
+        return topk_loop(x, s, v0, v1, topk, NULL, K, filter, prefetch, out, idx, t, true);
+    return topk_loop(x, s, v0, v1, topk, NULL, K, filter, prefetch, out, idx, t, false);
 }
 
 void sgk_topk_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
@@ -220,9 +309,36 @@ uint64_t sgk_topk_packed(const uint64_t *x, const uint32_t *a, const uint32_t *w
     return topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, rec, idx, t);
 }
 
+void sgk_topk48_lists(const uint64_t *x, const uint8_t *e, int idbits, uint64_t v0, uint64_t v1,
+                      sgk_topk48_fn topk, int K, bool filter, bool prefetch, uint64_t *out,
+                      sgk_topk_tally *t)
+{
+    const lsrc s = src_e48(e, idbits);
+    if (topk_pairs(NULL, topk))
+        (void)topk_loop(x, s, v0, v1, NULL, topk, K, filter, prefetch, out, NULL, t, true);
+    else
+        (void)topk_loop(x, s, v0, v1, NULL, topk, K, filter, prefetch, out, NULL, t, false);
+}
+
+int sgk_e48_bits(uint64_t n, uint32_t max_weight)
+{
+    int idbits = 1;
+    while (idbits < 32 && n > 1 && (n - 1) >> idbits) idbits++;
+    if (n > (1ull << 32)) return -1;
+    return (uint64_t)max_weight >> (48 - idbits) ? -1 : idbits;
+}
+
+void sgk_e48_pack(const uint32_t *a, const uint32_t *w, uint64_t cnt, int idbits, uint8_t *out)
+{
+    for (uint64_t p = 0; p < cnt; p++) {
+        const uint64_t k = (uint64_t)w[p] << idbits | a[p];
+        for (int i = 0; i < 6; i++) out[6 * p + (uint64_t)i] = (uint8_t)(k >> (8 * i));
+    }
+}
+
 #if SGK_HAVE_AVX512
 
-#define AVX512 __attribute__((target("avx512f")))
+#define AVX512 __attribute__((target("avx512f,avx512bw")))
 
 /* sgi_key_of_bits on 16 lanes of u32 weight bits. */
 static inline AVX512 __m512i wkeys16(__m512i wv, bool f32)
@@ -263,6 +379,27 @@ static inline AVX512 __attribute__((always_inline)) void halve(__m512i *s0, __m5
     *s3 = t3;
 }
 
+/* The lanes' keys as the caller takes them (slot_out, lane by lane). */
+static inline AVX512 __attribute__((always_inline)) __m512i keys_out(lsrc s, __m512i z)
+{
+    if (!s.e) return z;
+    const __m512i none = _mm512_set1_epi64((long long)NONE);
+    const __m512i k = _mm512_or_si512(
+        _mm512_slli_epi64(_mm512_srli_epi64(z, (unsigned)s.idbits), 32),
+        _mm512_and_si512(z, _mm512_set1_epi64((long long)s.idm)));
+    return _mm512_mask_mov_epi64(k, _mm512_cmpeq_epu64_mask(z, none), none);
+}
+
+static inline AVX512 __attribute__((always_inline)) void keys_out4(lsrc s, __m512i *z0,
+                                                                   __m512i *z1, __m512i *z2,
+                                                                   __m512i *z3)
+{
+    *z0 = keys_out(s, *z0);
+    *z1 = keys_out(s, *z1);
+    *z2 = keys_out(s, *z2);
+    *z3 = keys_out(s, *z3);
+}
+
 /* The K smallest of the lanes' slots s0 <= s1 <= s2 <= s3 (lane by lane),
  * ascending, into best: lanes halved three times, each lane's four slots
  * merged with its partner's (the smaller of a slot and the partner's
@@ -272,16 +409,17 @@ static inline AVX512 __attribute__((always_inline)) void halve(__m512i *s0, __m5
  * list). The slots are values, not an array, so that they stay in
  * registers at -O2 too. */
 static inline AVX512 __attribute__((always_inline)) void
-lanes_take(__m512i s0, __m512i s1, __m512i s2, __m512i s3, const int K, uint64_t *best)
+lanes_take(lsrc src, __m512i s0, __m512i s1, __m512i s2, __m512i s3, const int K, uint64_t *best)
 {
     if (K == 1) {
-        best[0] = (uint64_t)_mm512_reduce_min_epu64(s0);
+        best[0] = slot_out(src, (uint64_t)_mm512_reduce_min_epu64(s0));
         return;
     }
     const __m512i none = _mm512_set1_epi64((long long)NONE);
     if (K < 4) s3 = none;
     if (K < 3) s2 = none;
     for (int h = 4; h >= 1; h /= 2) halve(&s0, &s1, &s2, &s3, h);
+    keys_out4(src, &s0, &s1, &s2, &s3);
     best[0] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(s0));
     best[1] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(s1));
     if (K > 2) best[2] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(s2));
@@ -382,8 +520,8 @@ static AVX512 uint64_t topk_tiny_avx512(const uint32_t *a, const uint32_t *w, ui
  * lanes past the end are UINT64_MAX (both halves all ones; a neighbour is
  * never all ones). Returns how many are not. */
 static inline AVX512 __attribute__((always_inline)) unsigned
-rows16(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t len, __m512i vv, bool f32,
-       __m512i *r0, __m512i *r1)
+rows16_aw(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t len, __m512i vv, bool f32,
+          __m512i *r0, __m512i *r1)
 {
     __m512i av, wv;
     const __mmask16 off = (__mmask16)~load16(a, w, p, len, vv, f32, &av, &wv);
@@ -393,6 +531,102 @@ rows16(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t len, __m512i v
     *r0 = _mm512_unpacklo_epi32(ak, wk);
     *r1 = _mm512_unpackhi_epi32(ak, wk);
     return 16u - (unsigned)__builtin_popcount((unsigned)off);
+}
+
+/* 48-bit entries [p, p + 16) of a list of len (at most 16 from p) as two
+ * vectors of 8 keys in order, entries 0-7 in *k0 and 8-15 in *k1 (lanes
+ * past the end 0), and the lanes that hold one (*m0, *m1). Each half is a
+ * masked load of 48 bytes whose 16-bit words go three to a 64-bit lane,
+ * the fourth zeroed (one word permute). */
+static inline AVX512 __attribute__((always_inline)) void
+spread16_e48(const uint8_t *e, uint64_t p, uint64_t len, __m512i *k0, __m512i *k1,
+             __mmask8 *m0, __mmask8 *m1)
+{
+    const uint64_t r = len - p;
+    const unsigned c = r >= 16 ? 16u : (unsigned)r, c0 = c < 8 ? c : 8u, c1 = c - c0;
+    /* word 4 i + j of the result: word 3 i + j of the entries (j < 3) */
+    const __m512i widx = _mm512_set_epi16(0, 23, 22, 21, 0, 20, 19, 18, 0, 17, 16, 15, 0, 14, 13,
+                                          12, 0, 11, 10, 9, 0, 8, 7, 6, 0, 5, 4, 3, 0, 2, 1, 0);
+    const __mmask32 keep = 0x77777777u;
+    const uint8_t *q = e + 6 * p;
+    *m0 = (__mmask8)((1u << c0) - 1);
+    *m1 = (__mmask8)((1u << c1) - 1);
+    if (c == 16) { /* two whole loads within the 96 bytes, the second from byte 32 */
+        *k0 = _mm512_maskz_permutexvar_epi16(keep, widx, _mm512_loadu_si512(q));
+        *k1 = _mm512_maskz_permutexvar_epi16(keep, _mm512_add_epi16(widx, _mm512_set1_epi16(8)),
+                                             _mm512_loadu_si512(q + 32));
+        return;
+    }
+    const __m512i b0 = _mm512_maskz_loadu_epi8(((__mmask64)1 << (6 * c0)) - 1, q);
+    *k0 = _mm512_maskz_permutexvar_epi16(keep, widx, b0);
+    if (c1 == 0) {
+        *k1 = _mm512_setzero_si512();
+        return;
+    }
+    const __m512i b1 = _mm512_maskz_loadu_epi8(((__mmask64)1 << (6 * c1)) - 1, q + 48);
+    *k1 = _mm512_maskz_permutexvar_epi16(keep, widx, b1);
+}
+
+/* rows16 over 48-bit entries: the keys are the entries; self-loops (the
+ * neighbour bits equal to v) and lanes past the end UINT64_MAX. vv: v in
+ * every 32-bit lane. */
+static inline AVX512 __attribute__((always_inline)) unsigned
+rows16_e48(const uint8_t *e, uint64_t idm, uint64_t p, uint64_t len, __m512i vv, __m512i *r0,
+           __m512i *r1)
+{
+    __m512i k0, k1;
+    __mmask8 m0, m1;
+    spread16_e48(e, p, len, &k0, &k1, &m0, &m1);
+    const __m512i idv = _mm512_set1_epi64((long long)idm), vq = _mm512_and_si512(vv, idv);
+    const __m512i none = _mm512_set1_epi64((long long)NONE);
+    m0 &= (__mmask8)~_mm512_mask_cmpeq_epu64_mask(m0, _mm512_and_si512(k0, idv), vq);
+    m1 &= (__mmask8)~_mm512_mask_cmpeq_epu64_mask(m1, _mm512_and_si512(k1, idv), vq);
+    *r0 = _mm512_mask_mov_epi64(none, m0, k0);
+    *r1 = _mm512_mask_mov_epi64(none, m1, k1);
+    return (unsigned)__builtin_popcount((unsigned)m0 | (unsigned)m1 << 8);
+}
+
+/* topk_tiny_avx512 over 48-bit entries (rows16_e48's rows are in order). */
+static AVX512 uint64_t topk48_tiny_avx512(const uint8_t *e, uint64_t len, uint32_t v, int idbits,
+                                          int K, uint64_t *out)
+{
+    const lsrc s = src_e48(e, idbits);
+    __m512i k0, k1;
+    const uint64_t leaving = rows16_e48(e, s.idm, 0, len, _mm512_set1_epi32((int)v), &k0, &k1);
+    __m512i r = sort8(k0);
+    if (len > 8) r = merge8(r, sort8(k1));
+    _mm512_mask_storeu_epi64(out, (__mmask8)((1u << K) - 1), keys_out(s, r));
+    return leaving;
+}
+
+/* Entries [p, p + 16) of the source as two rows of 8 keys in no particular
+ * order (rows16_aw or rows16_e48). */
+static inline AVX512 __attribute__((always_inline)) unsigned
+rows16(lsrc s, uint64_t p, uint64_t len, __m512i vv, __m512i *r0, __m512i *r1)
+{
+    if (s.e) return rows16_e48(s.e, s.idm, p, len, vv, r0, r1);
+    return rows16_aw(s.a, s.w, p, len, vv, s.f32, r0, r1);
+}
+
+/* Of entries [p, min(p + 16, len)), those whose weight key is at most the
+ * last slot's (`last`), as a lane mask. */
+static inline AVX512 __attribute__((always_inline)) __mmask16 block_under(lsrc s, uint64_t p,
+                                                                           uint64_t len,
+                                                                           uint64_t last)
+{
+    const uint64_t rem = len - p;
+    if (s.e) {
+        __m512i k0, k1;
+        __mmask8 m0, m1;
+        spread16_e48(s.e, p, len, &k0, &k1, &m0, &m1);
+        const __m512i lim = _mm512_set1_epi64((long long)(last | s.idm));
+        return (__mmask16)((unsigned)_mm512_mask_cmple_epu64_mask(m0, k0, lim) |
+                           (unsigned)_mm512_mask_cmple_epu64_mask(m1, k1, lim) << 8);
+    }
+    const __mmask16 m = rem >= 16 ? 0xffff : (__mmask16)((1u << rem) - 1);
+    const __m512i lim = _mm512_set1_epi32((int)(uint32_t)(last >> 32));
+    const __m512i wv = _mm512_maskz_loadu_epi32(m, s.w + p);
+    return _mm512_mask_cmple_epu32_mask(m, wkeys16(wv, s.f32), lim);
 }
 
 /* Rows a <= b <= c <= d afterwards, lane by lane (a 4-input network, 5
@@ -434,19 +668,19 @@ merge4_rows(__m512i *x0, __m512i *x1, __m512i *x2, __m512i *x3, __m512i y0, __m5
  * against the other's mirror slot (the smallest four, a bitonic
  * sequence), then sorted. */
 static inline AVX512 __attribute__((always_inline)) void
-rows64(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t e, __m512i vv, bool f32,
-       __m512i *x0, __m512i *x1, __m512i *x2, __m512i *x3, uint64_t *leaving)
+rows64(lsrc s, uint64_t p, uint64_t e, __m512i vv, __m512i *x0, __m512i *x1, __m512i *x2,
+       __m512i *x3, uint64_t *leaving)
 {
     const __m512i none = _mm512_set1_epi64((long long)NONE);
     *x2 = none;
     *x3 = none;
-    *leaving += rows16(a, w, p, e, vv, f32, x0, x1);
-    if (p + 16 < e) *leaving += rows16(a, w, p + 16, e, vv, f32, x2, x3);
+    *leaving += rows16(s, p, e, vv, x0, x1);
+    if (p + 16 < e) *leaving += rows16(s, p + 16, e, vv, x2, x3);
     sort4_rows(x0, x1, x2, x3);
     if (p + 32 >= e) return;
     __m512i y0, y1, y2 = none, y3 = none;
-    *leaving += rows16(a, w, p + 32, e, vv, f32, &y0, &y1);
-    if (p + 48 < e) *leaving += rows16(a, w, p + 48, e, vv, f32, &y2, &y3);
+    *leaving += rows16(s, p + 32, e, vv, &y0, &y1);
+    if (p + 48 < e) *leaving += rows16(s, p + 48, e, vv, &y2, &y3);
     sort4_rows(&y0, &y1, &y2, &y3);
     merge4_rows(x0, x1, x2, x3, y0, y1, y2, y3);
 }
@@ -458,21 +692,28 @@ rows64(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t e, __m512i vv,
  * them (topk_tiny_avx512's way), and no chain of K dependent steps per 8
  * keys (a lane keeping its K smallest one key at a time, the way before). */
 static inline AVX512 __attribute__((always_inline)) void
-rows_add(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t e, uint32_t v, bool f32,
-         __m512i *x0, __m512i *x1, __m512i *x2, __m512i *x3, uint64_t *leaving)
+rows_add(lsrc s, uint64_t p, uint64_t e, uint32_t v, __m512i *x0, __m512i *x1, __m512i *x2,
+         __m512i *x3, uint64_t *leaving)
 {
     const __m512i vv = _mm512_set1_epi32((int)v);
-    rows64(a, w, p, e, vv, f32, x0, x1, x2, x3, leaving);
+    rows64(s, p, e, vv, x0, x1, x2, x3, leaving);
     for (p += 64; p < e; p += 64) {
         __m512i y0, y1, y2, y3;
-        rows64(a, w, p, e, vv, f32, &y0, &y1, &y2, &y3, leaving);
+        rows64(s, p, e, vv, &y0, &y1, &y2, &y3, leaving);
         merge4_rows(x0, x1, x2, x3, y0, y1, y2, y3);
     }
 }
 
+/* The K smallest of the lanes' slots, as the caller takes them. */
+static inline AVX512 __attribute__((always_inline)) void lanes_out(lsrc s, __m512i x0, __m512i x1,
+                                                                   __m512i x2, __m512i x3,
+                                                                   const int K, uint64_t *out)
+{
+    lanes_take(s, x0, x1, x2, x3, K, out);
+}
+
 static inline AVX512 __attribute__((always_inline)) uint64_t
-topk_avx512_k(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v, bool f32,
-              const int K, bool filter, uint64_t *out)
+topk_avx512_k(lsrc s, uint64_t len, uint32_t v, const int K, bool filter, uint64_t *out)
 {
     uint64_t best[4] = {NONE, NONE, NONE, NONE};
     uint64_t leaving = 0;
@@ -481,41 +722,42 @@ topk_avx512_k(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v, bo
      * rows64 here, with no loop after it, gcc -O3 made 32 entries take 14
      * ns, not 17-19 (development machine) */
     if (len <= 64) {
-        rows64(a, w, 0, len, _mm512_set1_epi32((int)v), f32, &x0, &x1, &x2, &x3, &leaving);
-        lanes_take(x0, x1, x2, x3, K, out);
+        rows64(s, 0, len, _mm512_set1_epi32((int)v), &x0, &x1, &x2, &x3, &leaving);
+        lanes_out(s, x0, x1, x2, x3, K, out);
         return leaving;
     }
     if (!filter || len <= SGK_TOPK_BLOCKS_PAST) { /* the whole list as rows */
-        rows_add(a, w, 0, len, v, f32, &x0, &x1, &x2, &x3, &leaving);
-        lanes_take(x0, x1, x2, x3, K, out);
+        rows_add(s, 0, len, v, &x0, &x1, &x2, &x3, &leaving);
+        lanes_out(s, x0, x1, x2, x3, K, out);
         return leaving;
     }
     const uint64_t head = SGK_TOPK_HEAD;
-    rows_add(a, w, 0, head, v, f32, &x0, &x1, &x2, &x3, &leaving);
-    lanes_take(x0, x1, x2, x3, K, best);
+    rows_add(s, 0, head, v, &x0, &x1, &x2, &x3, &leaving);
+    /* best in the source's order: the blocks below compare and insert such keys */
+    lanes_take(src_aw(NULL, NULL, false), x0, x1, x2, x3, K, best);
     /* as the scalar code: blocks of 16 weights tested in one compare */
     leaving += len - head;
-    for (uint64_t p = head; p < len; p += SGK_TOPK_BLOCK) {
-        const uint64_t rem = len - p;
-        const __mmask16 m = rem >= 16 ? 0xffff : (__mmask16)((1u << rem) - 1);
-        const __m512i lim = _mm512_set1_epi32((int)(uint32_t)(best[K - 1] >> 32));
-        const __m512i wv = _mm512_maskz_loadu_epi32(m, w + p);
-        for (unsigned t = _mm512_mask_cmple_epu32_mask(m, wkeys16(wv, f32), lim); t; t &= t - 1)
-            tested_insert(a, w, p + (uint64_t)__builtin_ctz(t), v, f32, K, best, &leaving);
-    }
-    for (int s = 0; s < K; s++) out[s] = best[s];
+    for (uint64_t p = head; p < len; p += SGK_TOPK_BLOCK)
+        for (unsigned t = block_under(s, p, len, best[K - 1]); t; t &= t - 1)
+            tested_insert(s, p + (uint64_t)__builtin_ctz(t), v, K, best, &leaving);
+    for (int i = 0; i < K; i++) out[i] = slot_out(s, best[i]);
     return leaving;
 }
 
 static AVX512 uint64_t topk_avx512(const uint32_t *a, const uint32_t *w, uint64_t len,
                                    uint32_t v, bool f32, int K, bool filter, uint64_t *out)
 {
-    switch (K) {
-    case 1: return topk_avx512_k(a, w, len, v, f32, 1, filter, out);
-    case 2: return topk_avx512_k(a, w, len, v, f32, 2, filter, out);
-    case 3: return topk_avx512_k(a, w, len, v, f32, 3, filter, out);
-    default: return topk_avx512_k(a, w, len, v, f32, 4, filter, out);
-    }
+#define CALL(k) topk_avx512_k(src_aw(a, w, f32), len, v, k, filter, out)
+    TOPK_BY_K(CALL)
+#undef CALL
+}
+
+static AVX512 uint64_t topk48_avx512(const uint8_t *e, uint64_t len, uint32_t v, int idbits,
+                                     int K, bool filter, uint64_t *out)
+{
+#define CALL(k) topk_avx512_k(src_e48(e, idbits), len, v, k, filter, out)
+    TOPK_BY_K(CALL)
+#undef CALL
 }
 
 /* lanes_take for two lists at once: each one's lanes halved once, the
@@ -525,12 +767,12 @@ static AVX512 uint64_t topk_avx512(const uint32_t *a, const uint32_t *w, uint64_
  * of 2 and 1). A list of 17 to 64 entries spent about half its vector
  * operations in lanes_take; two lists share two of its three halvings. */
 static inline AVX512 __attribute__((always_inline)) void
-lanes_take2(__m512i x0, __m512i x1, __m512i x2, __m512i x3, __m512i y0, __m512i y1, __m512i y2,
-            __m512i y3, const int K, uint64_t *b0, uint64_t *b1)
+lanes_take2(lsrc src, __m512i x0, __m512i x1, __m512i x2, __m512i x3, __m512i y0, __m512i y1,
+            __m512i y2, __m512i y3, const int K, uint64_t *b0, uint64_t *b1)
 {
     if (K == 1) {
-        b0[0] = (uint64_t)_mm512_reduce_min_epu64(x0);
-        b1[0] = (uint64_t)_mm512_reduce_min_epu64(y0);
+        b0[0] = slot_out(src, (uint64_t)_mm512_reduce_min_epu64(x0));
+        b1[0] = slot_out(src, (uint64_t)_mm512_reduce_min_epu64(y0));
         return;
     }
     const __m512i none = _mm512_set1_epi64((long long)NONE);
@@ -542,6 +784,7 @@ lanes_take2(__m512i x0, __m512i x1, __m512i x2, __m512i x3, __m512i y0, __m512i 
     __m512i z2 = _mm512_shuffle_i64x2(x2, y2, 0x44), z3 = _mm512_shuffle_i64x2(x3, y3, 0x44);
     halve(&z0, &z1, &z2, &z3, 2);
     halve(&z0, &z1, &z2, &z3, 1);
+    keys_out4(src, &z0, &z1, &z2, &z3);
     /* lane 0 to the first list, lane 4 to the second; named slots, not an
      * array (lanes_take's reason) */
 #define TAKE2(s, z)                                                                         \
@@ -557,45 +800,48 @@ lanes_take2(__m512i x0, __m512i x1, __m512i x2, __m512i x3, __m512i y0, __m512i 
 }
 
 static inline AVX512 __attribute__((always_inline)) uint64_t
-topk_pair_k(const uint32_t *a, const uint32_t *w, uint64_t b0, uint64_t len0, uint64_t b1,
-            uint64_t len1, uint32_t v, bool f32, const int K, uint64_t *o0, uint64_t *o1)
+topk_pair_k(lsrc s, uint64_t b0, uint64_t len0, uint64_t b1, uint64_t len1, uint32_t v,
+            const int K, uint64_t *o0, uint64_t *o1)
 {
     uint64_t leaving = 0;
     __m512i x0, x1, x2, x3, y0, y1, y2, y3;
-    rows64(a + b0, w + b0, 0, len0, _mm512_set1_epi32((int)v), f32, &x0, &x1, &x2, &x3,
+    rows64(src_at(s, b0), 0, len0, _mm512_set1_epi32((int)v), &x0, &x1, &x2, &x3, &leaving);
+    rows64(src_at(s, b1), 0, len1, _mm512_set1_epi32((int)(v + 1)), &y0, &y1, &y2, &y3,
            &leaving);
-    rows64(a + b1, w + b1, 0, len1, _mm512_set1_epi32((int)(v + 1)), f32, &y0, &y1, &y2, &y3,
-           &leaving);
-    lanes_take2(x0, x1, x2, x3, y0, y1, y2, y3, K, o0, o1);
+    lanes_take2(s, x0, x1, x2, x3, y0, y1, y2, y3, K, o0, o1);
     return leaving;
 }
 
-static AVX512 uint64_t topk_pair_avx512(const uint32_t *a, const uint32_t *w, uint64_t b0,
-                                        uint64_t len0, uint64_t b1, uint64_t len1, uint32_t v,
-                                        bool f32, int K, uint64_t *o0, uint64_t *o1)
+/* The vector code needs AVX-512F and BW (BW for the 48-bit entries' byte
+ * loads and shuffles, and in the target the whole file is built for). */
+bool sgk_topk_simd_available(void)
 {
-    switch (K) {
-    case 1: return topk_pair_k(a, w, b0, len0, b1, len1, v, f32, 1, o0, o1);
-    case 2: return topk_pair_k(a, w, b0, len0, b1, len1, v, f32, 2, o0, o1);
-    case 3: return topk_pair_k(a, w, b0, len0, b1, len1, v, f32, 3, o0, o1);
-    default: return topk_pair_k(a, w, b0, len0, b1, len1, v, f32, 4, o0, o1);
-    }
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
 }
-
-bool sgk_topk_simd_available(void) { return __builtin_cpu_supports("avx512f"); }
 
 /* Lists v and v + 1 (both of SGK_TOPK_SHORT + 1 to SGK_TOPK_HEAD entries,
  * at b0 and b1) as topk_avx512 takes each, the same slots and counts. */
-static uint64_t topk_pair(const uint32_t *a, const uint32_t *w, uint64_t b0, uint64_t len0,
-                          uint64_t b1, uint64_t len1, uint32_t v, bool f32, int K, uint64_t *o0,
-                          uint64_t *o1)
+static AVX512 uint64_t topk_pair(const uint32_t *a, const uint32_t *w, uint64_t b0,
+                                 uint64_t len0, uint64_t b1, uint64_t len1, uint32_t v, bool f32,
+                                 int K, uint64_t *o0, uint64_t *o1)
 {
-    return topk_pair_avx512(a, w, b0, len0, b1, len1, v, f32, K, o0, o1);
+#define CALL(k) topk_pair_k(src_aw(a, w, f32), b0, len0, b1, len1, v, k, o0, o1)
+    TOPK_BY_K(CALL)
+#undef CALL
 }
 
-static bool topk_pairs(sgk_topk_fn topk)
+static AVX512 uint64_t topk48_pair(const uint8_t *e, int idbits, uint64_t b0, uint64_t len0,
+                                   uint64_t b1, uint64_t len1, uint32_t v, int K, uint64_t *o0,
+                                   uint64_t *o1)
 {
-    return topk == sgk_topk_simd && sgk_topk_simd_available();
+#define CALL(k) topk_pair_k(src_e48(e, idbits), b0, len0, b1, len1, v, k, o0, o1)
+    TOPK_BY_K(CALL)
+#undef CALL
+}
+
+static bool topk_pairs(sgk_topk_fn topk, sgk_topk48_fn topk48)
+{
+    return (topk == sgk_topk_simd || topk48 == sgk_topk48_simd) && sgk_topk_simd_available();
 }
 
 uint64_t sgk_topk_simd(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v, bool f32,
@@ -613,13 +859,23 @@ uint64_t sgk_topk_simd_single(const uint32_t *a, const uint32_t *w, uint64_t len
     return sgk_topk_simd(a, w, len, v, f32, K, filter, out);
 }
 
+uint64_t sgk_topk48_simd(const uint8_t *e, uint64_t len, uint32_t v, int idbits, int K,
+                         bool filter, uint64_t *out)
+{
+    if (len == 0 || !sgk_topk_simd_available())
+        return sgk_topk48_scalar(e, len, v, idbits, K, filter, out);
+    if (len <= SGK_TOPK_SHORT) return topk48_tiny_avx512(e, len, v, idbits, K, out);
+    return topk48_avx512(e, len, v, idbits, K, filter, out);
+}
+
 #else /* no x86-64 vector code */
 
 bool sgk_topk_simd_available(void) { return false; }
 
-static bool topk_pairs(sgk_topk_fn topk)
+static bool topk_pairs(sgk_topk_fn topk, sgk_topk48_fn topk48)
 {
     (void)topk;
+    (void)topk48;
     return false;
 }
 
@@ -629,6 +885,13 @@ static uint64_t topk_pair(const uint32_t *a, const uint32_t *w, uint64_t b0, uin
 {
     return sgk_topk_scalar(a + b0, w + b0, len0, v, f32, K, true, o0) +
            sgk_topk_scalar(a + b1, w + b1, len1, v + 1, f32, K, true, o1);
+}
+
+static uint64_t topk48_pair(const uint8_t *e, int idbits, uint64_t b0, uint64_t len0, uint64_t b1,
+                            uint64_t len1, uint32_t v, int K, uint64_t *o0, uint64_t *o1)
+{
+    return sgk_topk48_scalar(e + 6 * b0, len0, v, idbits, K, true, o0) +
+           sgk_topk48_scalar(e + 6 * b1, len1, v + 1, idbits, K, true, o1);
 }
 
 uint64_t sgk_topk_simd(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v, bool f32,
@@ -641,6 +904,12 @@ uint64_t sgk_topk_simd_single(const uint32_t *a, const uint32_t *w, uint64_t len
                               bool f32, int K, bool filter, uint64_t *out)
 {
     return sgk_topk_scalar(a, w, len, v, f32, K, filter, out);
+}
+
+uint64_t sgk_topk48_simd(const uint8_t *e, uint64_t len, uint32_t v, int idbits, int K,
+                         bool filter, uint64_t *out)
+{
+    return sgk_topk48_scalar(e, len, v, idbits, K, filter, out);
 }
 
 #endif

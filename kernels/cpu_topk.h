@@ -58,7 +58,7 @@ uint64_t sgk_topk_simd(const uint32_t *a, const uint32_t *w, uint64_t len, uint3
 uint64_t sgk_topk_simd_single(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v,
                               bool f32, int K, bool filter, uint64_t *out);
 
-/* Whether sgk_topk_simd runs vector code on this CPU. */
+/* Whether sgk_topk_simd runs vector code on this CPU (AVX-512F and BW). */
 bool sgk_topk_simd_available(void);
 
 /* What sgk_topk_lists adds up: the lists with entries, those taken with the
@@ -108,6 +108,48 @@ void sgk_topk_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w, uin
 uint64_t sgk_topk_packed(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
                          uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter,
                          bool prefetch, uint64_t *rec, uint32_t *idx, sgk_topk_tally *t);
+
+/* 48-bit list entries, a step towards the packed tail (docs/plan.md): a
+ * list's entry p lies at e + 6 p, six bytes little-endian holding
+ * w << idbits | nb, for a neighbour nb < 2^idbits and a u32 weight w <
+ * 2^(48 - idbits), so that entries order as their keys (w << 32 | nb) do
+ * and one entry is one key, read in one load. Both generators' scale-26
+ * and 27 graphs fit (26 or 27 id bits, weights under 2^20): 6 bytes an
+ * entry where A and W take 8. */
+
+/* The id bits for n vertices (the bits of n - 1, at least 1), or -1 where
+ * a weight up to max_weight does not fit beside them. */
+int sgk_e48_bits(uint64_t n, uint32_t max_weight);
+
+/* Entries a[0..cnt), w[0..cnt) (u32 weights that fit) into out[0..6 cnt). */
+void sgk_e48_pack(const uint32_t *a, const uint32_t *w, uint64_t cnt, int idbits, uint8_t *out);
+
+/* Entry p of e. */
+static inline uint64_t sgk_e48_get(const uint8_t *e, uint64_t p)
+{
+    const uint8_t *q = e + 6 * p;
+    return (uint64_t)q[0] | (uint64_t)q[1] << 8 | (uint64_t)q[2] << 16 | (uint64_t)q[3] << 24 |
+           (uint64_t)q[4] << 32 | (uint64_t)q[5] << 40;
+}
+
+/* sgk_topk_fn over 48-bit entries: the same slots (weight << 32 |
+ * neighbour) and count as sgk_topk_fn over the unpacked list (u32
+ * weights), the filter included. */
+typedef uint64_t (*sgk_topk48_fn)(const uint8_t *e, uint64_t len, uint32_t v, int idbits, int K,
+                                  bool filter, uint64_t *out);
+uint64_t sgk_topk48_scalar(const uint8_t *e, uint64_t len, uint32_t v, int idbits, int K,
+                           bool filter, uint64_t *out);
+/* The vector code (AVX-512F and BW), as sgk_topk_simd's: each half of 16
+ * entries one load and one word permute into 8 keys, the slots turned
+ * into the caller's keys in the vectors at the end. */
+uint64_t sgk_topk48_simd(const uint8_t *e, uint64_t len, uint32_t v, int idbits, int K,
+                         bool filter, uint64_t *out);
+
+/* sgk_topk_lists over 48-bit entries (list v: entries x[v] .. x[v + 1] of
+ * e); given sgk_topk48_simd, lists of 17 to 64 entries in pairs. */
+void sgk_topk48_lists(const uint64_t *x, const uint8_t *e, int idbits, uint64_t v0, uint64_t v1,
+                      sgk_topk48_fn topk, int K, bool filter, bool prefetch, uint64_t *out,
+                      sgk_topk_tally *t);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,9 @@
  * list), negative and positive f32 weights, K from 1 to 4, the filter on
  * and off; and with the filter the count is the one both versions derive
  * from the same blocks. Where the CPU lacks AVX-512 the vector version is
- * the scalar one and the test says so. */
+ * the scalar one and the test says so. The same over 48-bit entries
+ * (sgk_e48_pack, u32 weights): the same slots and counts as the unpacked
+ * lists give. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,14 +59,56 @@ static void make_list(uint64_t *rng, uint32_t *a, uint32_t *w, uint64_t len, uin
     }
 }
 
+/* The list's weights cut to wbits bits into wc, and the list packed with
+ * idbits id bits into e (6 len bytes). */
+static void pack_list(const uint32_t *a, const uint32_t *w, uint64_t len, int idbits, int wbits,
+                      uint32_t *wc, uint8_t *e)
+{
+    for (uint64_t i = 0; i < len; i++) wc[i] = w[i] & ((1u << wbits) - 1);
+    sgk_e48_pack(a, wc, len, idbits, e);
+}
+
+/* The id bits, the weights that fit beside them, and the packing: every
+ * entry reads back as w << idbits | nb. */
+static void test_e48_format(void **state)
+{
+    (void)state;
+    assert_int_equal(sgk_e48_bits(1, 0), 1);
+    assert_int_equal(sgk_e48_bits(2, 1), 1);
+    assert_int_equal(sgk_e48_bits(3, 1), 2);
+    assert_int_equal(sgk_e48_bits(1ull << 26, (1u << 20) - 1), 26);
+    assert_int_equal(sgk_e48_bits((1ull << 26) + 1, (1u << 21) - 1), 27);
+    assert_int_equal(sgk_e48_bits(1ull << 27, (1u << 21) - 1), 27); /* 27 + 21 bits: fits */
+    assert_int_equal(sgk_e48_bits(1ull << 27, 1u << 21), -1);       /* 27 + 22 */
+    assert_int_equal(sgk_e48_bits(1ull << 32, 65535), 32);
+    assert_int_equal(sgk_e48_bits(1ull << 32, 65536), -1);
+    assert_int_equal(sgk_e48_bits(1000, UINT32_MAX), 10);          /* 10 + 32 */
+    enum { N = 1000 };
+    uint32_t a[N], w[N];
+    uint8_t e[6 * N + 2];
+    uint64_t rng = 99;
+    for (int idbits = 1; idbits <= 32; idbits += 31 - (idbits < 16) * 16) {
+        for (int i = 0; i < N; i++) {
+            a[i] = (uint32_t)(tu_rand(&rng) & ((1ull << idbits) - 1));
+            w[i] = (uint32_t)(tu_rand(&rng) & ((1ull << (48 - idbits > 32 ? 32 : 48 - idbits)) - 1));
+        }
+        memset(e, 0xee, sizeof e);
+        sgk_e48_pack(a, w, N, idbits, e);
+        for (int i = 0; i < N; i++)
+            assert_true(sgk_e48_get(e, (uint64_t)i) == ((uint64_t)w[i] << idbits | a[i]));
+        assert_int_equal(e[6 * N], 0xee); /* nothing past the entries */
+    }
+}
+
 static void test_topk_versions(void **state)
 {
     (void)state;
     if (!sgk_topk_simd_available())
         printf("# this CPU has no AVX-512F: the vector version is the scalar one here\n");
     enum { MAXLEN = 700 };
-    uint32_t a[MAXLEN], w[MAXLEN];
-    uint64_t rng = 12345, cases = 0, filtered = 0;
+    uint32_t a[MAXLEN], w[MAXLEN], wc[MAXLEN];
+    uint8_t e48[6 * MAXLEN];
+    uint64_t rng = 12345, cases = 0, filtered = 0, packed = 0;
     for (uint64_t len = 0; len < MAXLEN; len += len < 140 ? 1 : 37)
         for (int variant = 0; variant < 6; variant++) {
             const bool f32 = variant & 1;
@@ -100,8 +144,31 @@ static void test_topk_versions(void **state)
                         assert_int_equal(sc, exact);
                     }
                     cases++;
+                    if (f32) continue;
+                    /* 48-bit entries (21 id bits: neighbours under 2^20 and
+                     * v), the weights cut to the 27 bits left */
+                    pack_list(a, w, len, 21, 27, wc, e48);
+                    uint64_t c_out[4], ps_out[4], pv_out[4];
+                    const uint64_t cc = sgk_topk_scalar(a, wc, len, v, false, K, filter, c_out);
+                    const uint64_t ps = sgk_topk48_scalar(e48, len, v, 21, K, filter, ps_out);
+                    const uint64_t pv = sgk_topk48_simd(e48, len, v, 21, K, filter, pv_out);
+                    for (int s = 0; s < K; s++)
+                        if (ps_out[s] != c_out[s] || pv_out[s] != c_out[s])
+                            fail_msg("48-bit entries, len %llu, variant %d, K %d, filter %d: "
+                                     "slot %d scalar %llx, vector %llx, unpacked %llx",
+                                     (unsigned long long)len, variant, K, filter, s,
+                                     (unsigned long long)ps_out[s], (unsigned long long)pv_out[s],
+                                     (unsigned long long)c_out[s]);
+                    if (ps != cc || pv != cc)
+                        fail_msg("48-bit entries, len %llu, variant %d, K %d, filter %d: counts "
+                                 "%llu / %llu, unpacked %llu",
+                                 (unsigned long long)len, variant, K, filter,
+                                 (unsigned long long)ps, (unsigned long long)pv,
+                                 (unsigned long long)cc);
+                    packed++;
                 }
         }
+    assert_true(packed > 0);
     /* the filter skipped blocks holding self-loops somewhere */
     assert_true(filtered > 0);
     printf("# %llu cases, %llu with skipped self-loops counted\n", (unsigned long long)cases,
@@ -143,7 +210,8 @@ static void test_topk_lists(void **state)
     uint64_t *want = malloc(NV * 4 * sizeof *want), *got = malloc(NV * 4 * sizeof *got);
     uint64_t *part = malloc(NV * 4 * sizeof *part);
     uint32_t *pidx = malloc(NV * sizeof *pidx);
-    assert_true(a && w && want && got && part && pidx);
+    uint8_t *e48 = malloc(6 * m + 2);
+    assert_true(a && w && want && got && part && pidx && e48);
     for (int f32 = 0; f32 < 2; f32++) {
         for (uint64_t v = 0; v < NV; v++)
             make_list(&rng, a + x[v], w + x[v], x[v + 1] - x[v], (uint32_t)v, 1u << 12,
@@ -208,9 +276,33 @@ static void test_topk_lists(void **state)
                         for (uint64_t z = r; z < NV; z++) assert_int_equal(pidx[z], 0xcdcdcdcdu);
                     }
                     assert_memory_equal(&tk, &want_t, sizeof tk);
+                    if (f32 || vec == 2) continue;
+                    /* 48-bit entries (12 id bits), whole and in the same
+                     * pieces, the scalar and the vector code (its pairs) */
+                    const int idbits = sgk_e48_bits(NV, 1u << 20);
+                    assert_int_equal(idbits, 12);
+                    sgk_e48_pack(a, w, m, idbits, e48);
+                    const sgk_topk48_fn f48 = vec ? sgk_topk48_simd : sgk_topk48_scalar;
+                    sgk_topk_tally t48 = {0, 0, 0, 0}, p48 = {0, 0, 0, 0};
+                    memset(got, 0xab, NV * 4 * sizeof *got);
+                    memset(part, 0xcd, NV * 4 * sizeof *part);
+                    sgk_topk48_lists(x, e48, idbits, 0, NV, f48, K, true, pf, got, &t48);
+                    for (size_t i = 0; i + 1 < sizeof cuts / sizeof cuts[0]; i++)
+                        sgk_topk48_lists(x, e48, idbits, cuts[i], cuts[i + 1], f48, K, true, pf,
+                                         part + cuts[i] * (uint64_t)K, &p48);
+                    for (uint64_t i = 0; i < NV * (uint64_t)K; i++)
+                        if (got[i] != want[i] || part[i] != want[i])
+                            fail_msg("48-bit entries, K %d, %s, prefetch %d: slot %llu %llx, in "
+                                     "pieces %llx, want %llx",
+                                     K, vec ? "vector" : "scalar", pf, (unsigned long long)i,
+                                     (unsigned long long)got[i], (unsigned long long)part[i],
+                                     (unsigned long long)want[i]);
+                    assert_memory_equal(&t48, &want_t, sizeof t48);
+                    assert_memory_equal(&p48, &want_t, sizeof p48);
                 }
             }
     }
+    free(e48);
     free(x);
     free(a);
     free(w);
@@ -223,6 +315,7 @@ static void test_topk_lists(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_e48_format),
         cmocka_unit_test(test_topk_versions),
         cmocka_unit_test(test_topk_lists),
     };
