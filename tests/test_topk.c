@@ -59,6 +59,24 @@ static void make_list(uint64_t *rng, uint32_t *a, uint32_t *w, uint64_t len, uin
     }
 }
 
+/* Two versions' slots (xo, yo) and counts (xc, yc) against a reference's
+ * (ref, rc): what names the versions and the reference. */
+static void expect_same(const char *what, uint64_t len, int variant, int K, int filter,
+                        const uint64_t *xo, const uint64_t *yo, const uint64_t *ref, uint64_t xc,
+                        uint64_t yc, uint64_t rc)
+{
+    for (int s = 0; s < K; s++)
+        if (xo[s] != ref[s] || yo[s] != ref[s])
+            fail_msg("%s, len %llu, variant %d, K %d, filter %d: slot %d %llx, %llx, want %llx",
+                     what, (unsigned long long)len, variant, K, filter, s,
+                     (unsigned long long)xo[s], (unsigned long long)yo[s],
+                     (unsigned long long)ref[s]);
+    if (xc != rc || yc != rc)
+        fail_msg("%s, len %llu, variant %d, K %d, filter %d: counts %llu, %llu, want %llu", what,
+                 (unsigned long long)len, variant, K, filter, (unsigned long long)xc,
+                 (unsigned long long)yc, (unsigned long long)rc);
+}
+
 /* The list's weights cut to wbits bits into wc, and the list packed with
  * idbits id bits into e (6 len bytes). */
 static void pack_list(const uint32_t *a, const uint32_t *w, uint64_t len, int idbits, int wbits,
@@ -126,17 +144,9 @@ static void test_topk_versions(void **state)
                     const uint64_t exact = oracle(a, w, len, v, f32, K, want);
                     const uint64_t sc = sgk_topk_scalar(a, w, len, v, f32, K, filter, s_out);
                     const uint64_t vc = sgk_topk_simd(a, w, len, v, f32, K, filter, v_out);
-                    for (int s = 0; s < K; s++)
-                        if (s_out[s] != want[s] || v_out[s] != want[s])
-                            fail_msg("len %llu, variant %d, K %d, filter %d: slot %d scalar "
-                                     "%llx, vector %llx, oracle %llx",
-                                     (unsigned long long)len, variant, K, filter, s,
-                                     (unsigned long long)s_out[s], (unsigned long long)v_out[s],
-                                     (unsigned long long)want[s]);
-                    if (sc != vc)
-                        fail_msg("len %llu, variant %d, K %d, filter %d: counts %llu / %llu",
-                                 (unsigned long long)len, variant, K, filter,
-                                 (unsigned long long)sc, (unsigned long long)vc);
+                    /* scalar and vector against the oracle; their counts equal */
+                    expect_same("scalar, vector", len, variant, K, filter, s_out, v_out, want,
+                                sc, vc, sc);
                     if (filter && len > SGK_TOPK_BLOCKS_PAST) {
                         assert_true(sc >= exact && sc <= len); /* entries passed over count */
                         filtered += sc > exact;
@@ -152,19 +162,8 @@ static void test_topk_versions(void **state)
                     const uint64_t cc = sgk_topk_scalar(a, wc, len, v, false, K, filter, c_out);
                     const uint64_t ps = sgk_topk48_scalar(e48, len, v, 21, K, filter, ps_out);
                     const uint64_t pv = sgk_topk48_simd(e48, len, v, 21, K, filter, pv_out);
-                    for (int s = 0; s < K; s++)
-                        if (ps_out[s] != c_out[s] || pv_out[s] != c_out[s])
-                            fail_msg("48-bit entries, len %llu, variant %d, K %d, filter %d: "
-                                     "slot %d scalar %llx, vector %llx, unpacked %llx",
-                                     (unsigned long long)len, variant, K, filter, s,
-                                     (unsigned long long)ps_out[s], (unsigned long long)pv_out[s],
-                                     (unsigned long long)c_out[s]);
-                    if (ps != cc || pv != cc)
-                        fail_msg("48-bit entries, len %llu, variant %d, K %d, filter %d: counts "
-                                 "%llu / %llu, unpacked %llu",
-                                 (unsigned long long)len, variant, K, filter,
-                                 (unsigned long long)ps, (unsigned long long)pv,
-                                 (unsigned long long)cc);
+                    expect_same("48-bit entries, scalar, vector (want: unpacked)", len,
+                                variant, K, filter, ps_out, pv_out, c_out, ps, pv, cc);
                     packed++;
                 }
         }
