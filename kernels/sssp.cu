@@ -131,9 +131,9 @@
 //     streams instead of being gathered. Uniform 26 at 6 GiB pinned (10
 //     settle passes, the largest most of the graph): 1.02-1.12 s with its
 //     dense passes gathered, 0.77 s with the dense one streamed so, 0.60-
-//     0.62 s with the gather off (the passes of middling density then
-//     stream their dense chunks; here they are gathered) (docs/
-//     benchmarks.md, forty-third session). Counter
+//     0.62 s with the gather off (its passes of middling density, gathered
+//     here, then go through the streaming's rule) (docs/benchmarks.md,
+//     forty-third session). Counter
 //     "settle_dense_passes"; "settle-dense" disables it. Counters "settle_gathered_passes", "settle_gathered_chunks",
 //     "settle_gathered_bytes" (in host_list_bytes too), "settle_gather_us"
 //     (the passes' host time), "settle_gather_wait_us" (waits for a
