@@ -74,7 +74,8 @@ typedef struct lsrc {
     uint64_t idm;
 } lsrc;
 
-static inline __attribute__((always_inline)) lsrc src_aw(const uint32_t *a, const uint32_t *w, bool f32)
+static inline __attribute__((always_inline)) lsrc src_aw(const uint32_t *a, const uint32_t *w,
+                                                         bool f32)
 {
     const lsrc s = {a, w, f32, NULL, 0, 0};
     return s;
@@ -420,7 +421,8 @@ static inline AVX512 __attribute__((always_inline)) void keys_out4(lsrc s, __m51
  * by a bitonic half-cleaner); slots past K are NONE. No branch and no
  * horizontal chain per key (K rounds of a horizontal minimum cost ~40 ns a
  * list). The slots are values, not an array, so that they stay in
- * registers at -O2 too. */
+ * registers at -O2 too. They are turned into the caller's keys as src's
+ * (slot_out; a source of A and W leaves them as they are). */
 static inline AVX512 __attribute__((always_inline)) void
 lanes_take(lsrc src, __m512i s0, __m512i s1, __m512i s2, __m512i s3, const int K, uint64_t *best)
 {
@@ -717,14 +719,6 @@ rows_add(lsrc s, uint64_t p, uint64_t e, uint32_t v, __m512i *x0, __m512i *x1, _
     }
 }
 
-/* The K smallest of the lanes' slots, as the caller takes them. */
-static inline AVX512 __attribute__((always_inline)) void lanes_out(lsrc s, __m512i x0, __m512i x1,
-                                                                   __m512i x2, __m512i x3,
-                                                                   const int K, uint64_t *out)
-{
-    lanes_take(s, x0, x1, x2, x3, K, out);
-}
-
 static inline AVX512 __attribute__((always_inline)) uint64_t
 topk_avx512_k(lsrc s, uint64_t len, uint32_t v, const int K, bool filter, uint64_t *out)
 {
@@ -736,17 +730,18 @@ topk_avx512_k(lsrc s, uint64_t len, uint32_t v, const int K, bool filter, uint64
      * ns, not 17-19 (development machine) */
     if (len <= 64) {
         rows64(s, 0, len, _mm512_set1_epi32((int)v), &x0, &x1, &x2, &x3, &leaving);
-        lanes_out(s, x0, x1, x2, x3, K, out);
+        lanes_take(s, x0, x1, x2, x3, K, out);
         return leaving;
     }
     if (!filter || len <= SGK_TOPK_BLOCKS_PAST) { /* the whole list as rows */
         rows_add(s, 0, len, v, &x0, &x1, &x2, &x3, &leaving);
-        lanes_out(s, x0, x1, x2, x3, K, out);
+        lanes_take(s, x0, x1, x2, x3, K, out);
         return leaving;
     }
     const uint64_t head = SGK_TOPK_HEAD;
     rows_add(s, 0, head, v, &x0, &x1, &x2, &x3, &leaving);
-    /* best in the source's order: the blocks below compare and insert such keys */
+    /* best kept as the source's keys (as A and W's are): the blocks below
+     * compare and insert such keys, and slot_out turns them at the end */
     lanes_take(src_aw(NULL, NULL, false), x0, x1, x2, x3, K, best);
     /* as the scalar code: blocks of 16 weights tested in one compare */
     leaving += len - head;

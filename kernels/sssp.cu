@@ -133,8 +133,8 @@
 //     dense passes gathered, 0.77 s with the dense one streamed so, 0.60-
 //     0.62 s with the gather off (its passes of middling density, gathered
 //     here, then go through the streaming's rule) (docs/benchmarks.md,
-//     forty-third session). Counter
-//     "settle_dense_passes"; "settle-dense" disables it. Counters "settle_gathered_passes", "settle_gathered_chunks",
+//     forty-third session). Counter "settle_dense_passes"; "settle-dense"
+//     disables it. Counters "settle_gathered_passes", "settle_gathered_chunks",
 //     "settle_gathered_bytes" (in host_list_bytes too), "settle_gather_us"
 //     (the passes' host time), "settle_gather_wait_us" (waits for a
 //     buffer's upload); "settle-gather" disables them. Beside the gather
@@ -3175,10 +3175,11 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     // read back, unless `covered` says that ran); a chunk whose size is at
     // most S and of which the pass reads half or more ("settle-rule"
     // disabled: any) is copied whole into a staging buffer by DMA on the
-    // copy stream and its vertices relaxed from there; the rest of the list (the device part's vertices and the
-    // other chunks') is relaxed from where the lists live, in order. The
-    // first sub-pass clears the settle pass's counters, the later ones the
-    // hub queue's only (its pushes to the near queue add up).
+    // copy stream and its vertices relaxed from there; the rest of the
+    // list (the device part's vertices and the other chunks') is relaxed
+    // from where the lists live, in order. The first sub-pass clears the
+    // settle pass's counters, the later ones the hub queue's only (its
+    // pushes to the near queue add up).
     auto settle_streamed = [&](const uint32_t *list, u64 cnt, bool covered) -> sg_status {
         if (!covered) SGK_TRY(settle_cover_back(list, cnt));
         const u64 *hpos = ss.hwork + ss.nc;
@@ -3503,8 +3504,9 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
             // where the chunks it would stream hold half its host entries
             // or more, it streams instead (see "Gathered settle passes").
             bool covered = false;
-            if (gathered && ss.on &&
-                (!dense_rule || 2.0 * (double)settled_cnt * (double)m >= (double)ss.S * (double)n)) {
+            const bool may_fill =
+                2.0 * (double)settled_cnt * (double)m >= (double)ss.S * (double)n;
+            if (gathered && ss.on && (!dense_rule || may_fill)) {
                 SGK_TRY(settle_cover_back(slist, settled_cnt));
                 covered = true;
                 u64 all = 0, dense = 0;

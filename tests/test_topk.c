@@ -108,7 +108,8 @@ static void test_e48_format(void **state)
     for (int idbits = 1; idbits <= 32; idbits += 31 - (idbits < 16) * 16) {
         for (int i = 0; i < N; i++) {
             a[i] = (uint32_t)(tu_rand(&rng) & ((1ull << idbits) - 1));
-            w[i] = (uint32_t)(tu_rand(&rng) & ((1ull << (48 - idbits > 32 ? 32 : 48 - idbits)) - 1));
+            const int wbits = 48 - idbits > 32 ? 32 : 48 - idbits;
+            w[i] = (uint32_t)(tu_rand(&rng) & ((1ull << wbits) - 1));
         }
         memset(e, 0xee, sizeof e);
         sgk_e48_pack(a, w, N, idbits, e);
