@@ -529,6 +529,34 @@ sg_status sgk_graph_set_host(sgk_graph *g, const uint64_t *x, const uint32_t *a,
     return SG_OK;
 }
 
+sg_status sgk_graph_set_packed(sgk_graph *g, const uint8_t *e, uint64_t from, int idbits,
+                               sg_error *err)
+{
+    g->he = nullptr;
+    g->he_from = g->d.m;
+    g->he_bits = 0;
+    if (!e) return SG_OK;
+    if (!g->d.has_weights || g->d.f32 || from > g->d.m || idbits < 1 || idbits > 32 ||
+        (idbits < 32 && g->d.n > (1ull << idbits)))
+        return sgi_fail(err, SG_E_INVALID,
+                        "a packed tail from entry %llu with %d id bits for a graph of %llu "
+                        "vertices and %llu entries (%s weights)",
+                        (unsigned long long)from, idbits, (unsigned long long)g->d.n,
+                        (unsigned long long)g->d.m,
+                        !g->d.has_weights ? "no" : g->d.f32 ? "f32" : "u32");
+    if (from < g->d.m) { // (copied by DMA: pinned, not managed)
+        const void *view = nullptr;
+        bool managed = false;
+        SGK_TRY(host_view(e + 6 * from, "the packed tail", &view, &managed, err));
+        if (managed)
+            return sgi_fail(err, SG_E_INVALID, "the packed tail is managed memory, not pinned");
+    }
+    g->he = e;
+    g->he_from = from;
+    g->he_bits = idbits;
+    return SG_OK;
+}
+
 uint64_t sgk_graph_kept_bytes(const sgk_graph *g) { return g && g->kept ? g->kept_bytes : 0; }
 
 // What g keeps, detached from it (g keeps nothing after).

@@ -323,15 +323,29 @@ uint64_t sgk_topk_packed(const uint64_t *x, const uint32_t *a, const uint32_t *w
     return topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, rec, idx, t);
 }
 
+/* topk_loop over 48-bit entries, with pairs where topk is the vector code. */
+static uint64_t topk48_run(const uint64_t *x, const uint8_t *e, int idbits, uint64_t v0,
+                           uint64_t v1, sgk_topk48_fn topk, int K, bool filter, bool prefetch,
+                           uint64_t *out, uint32_t *idx, sgk_topk_tally *t)
+{
+    const lsrc s = src_e48(e, idbits);
+    if (topk_pairs(NULL, topk))
+        return topk_loop(x, s, v0, v1, NULL, topk, K, filter, prefetch, out, idx, t, true);
+    return topk_loop(x, s, v0, v1, NULL, topk, K, filter, prefetch, out, idx, t, false);
+}
+
 void sgk_topk48_lists(const uint64_t *x, const uint8_t *e, int idbits, uint64_t v0, uint64_t v1,
                       sgk_topk48_fn topk, int K, bool filter, bool prefetch, uint64_t *out,
                       sgk_topk_tally *t)
 {
-    const lsrc s = src_e48(e, idbits);
-    if (topk_pairs(NULL, topk))
-        (void)topk_loop(x, s, v0, v1, NULL, topk, K, filter, prefetch, out, NULL, t, true);
-    else
-        (void)topk_loop(x, s, v0, v1, NULL, topk, K, filter, prefetch, out, NULL, t, false);
+    (void)topk48_run(x, e, idbits, v0, v1, topk, K, filter, prefetch, out, NULL, t);
+}
+
+uint64_t sgk_topk48_packed(const uint64_t *x, const uint8_t *e, int idbits, uint64_t v0,
+                           uint64_t v1, sgk_topk48_fn topk, int K, bool filter, bool prefetch,
+                           uint64_t *rec, uint32_t *idx, sgk_topk_tally *t)
+{
+    return topk48_run(x, e, idbits, v0, v1, topk, K, filter, prefetch, rec, idx, t);
 }
 
 int sgk_e48_bits(uint64_t n, uint32_t max_weight)
@@ -342,12 +356,19 @@ int sgk_e48_bits(uint64_t n, uint32_t max_weight)
     return (uint64_t)max_weight >> (48 - idbits) ? -1 : idbits;
 }
 
-void sgk_e48_pack(const uint32_t *a, const uint32_t *w, uint64_t cnt, int idbits, uint8_t *out)
+uint32_t sgk_e48_pack(const uint32_t *a, const uint32_t *w, uint64_t cnt, int idbits,
+                      uint8_t *out)
 {
+    uint32_t mx = 0;
     for (uint64_t p = 0; p < cnt; p++) {
         const uint64_t k = (uint64_t)w[p] << idbits | a[p];
-        for (int i = 0; i < 6; i++) out[6 * p + (uint64_t)i] = (uint8_t)(k >> (8 * i));
+        const uint32_t lo = (uint32_t)k;
+        const uint16_t hi = (uint16_t)(k >> 32);
+        memcpy(out + 6 * p, &lo, 4); /* (little-endian, as the readers assume) */
+        memcpy(out + 6 * p + 4, &hi, 2);
+        mx = w[p] > mx ? w[p] : mx;
     }
+    return mx;
 }
 
 #if SGK_HAVE_AVX512
@@ -867,6 +888,12 @@ uint64_t sgk_topk_simd_single(const uint32_t *a, const uint32_t *w, uint64_t len
     return sgk_topk_simd(a, w, len, v, f32, K, filter, out);
 }
 
+uint64_t sgk_topk48_simd_single(const uint8_t *e, uint64_t len, uint32_t v, int idbits, int K,
+                                bool filter, uint64_t *out)
+{
+    return sgk_topk48_simd(e, len, v, idbits, K, filter, out);
+}
+
 uint64_t sgk_topk48_simd(const uint8_t *e, uint64_t len, uint32_t v, int idbits, int K,
                          bool filter, uint64_t *out)
 {
@@ -916,6 +943,12 @@ uint64_t sgk_topk_simd_single(const uint32_t *a, const uint32_t *w, uint64_t len
 
 uint64_t sgk_topk48_simd(const uint8_t *e, uint64_t len, uint32_t v, int idbits, int K,
                          bool filter, uint64_t *out)
+{
+    return sgk_topk48_scalar(e, len, v, idbits, K, filter, out);
+}
+
+uint64_t sgk_topk48_simd_single(const uint8_t *e, uint64_t len, uint32_t v, int idbits, int K,
+                                bool filter, uint64_t *out)
 {
     return sgk_topk48_scalar(e, len, v, idbits, K, filter, out);
 }

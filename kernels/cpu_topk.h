@@ -121,8 +121,11 @@ uint64_t sgk_topk_packed(const uint64_t *x, const uint32_t *a, const uint32_t *w
  * a weight up to max_weight does not fit beside them. */
 int sgk_e48_bits(uint64_t n, uint32_t max_weight);
 
-/* Entries a[0..cnt), w[0..cnt) (u32 weights that fit) into out[0..6 cnt). */
-void sgk_e48_pack(const uint32_t *a, const uint32_t *w, uint64_t cnt, int idbits, uint8_t *out);
+/* Entries a[0..cnt), w[0..cnt) (u32 weights) into out[0..6 cnt); returns
+ * the largest weight packed, which the caller checks against the bits left
+ * (48 - idbits): an entry whose weight does not fit is garbled. */
+uint32_t sgk_e48_pack(const uint32_t *a, const uint32_t *w, uint64_t cnt, int idbits,
+                      uint8_t *out);
 
 /* Entry p of e. */
 static inline uint64_t sgk_e48_get(const uint8_t *e, uint64_t p)
@@ -144,12 +147,21 @@ uint64_t sgk_topk48_scalar(const uint8_t *e, uint64_t len, uint32_t v, int idbit
  * into the caller's keys in the vectors at the end. */
 uint64_t sgk_topk48_simd(const uint8_t *e, uint64_t len, uint32_t v, int idbits, int K,
                          bool filter, uint64_t *out);
+/* The same, but sgk_topk48_lists and sgk_topk48_packed given it take every
+ * list alone (as sgk_topk_simd_single). */
+uint64_t sgk_topk48_simd_single(const uint8_t *e, uint64_t len, uint32_t v, int idbits, int K,
+                                bool filter, uint64_t *out);
 
 /* sgk_topk_lists over 48-bit entries (list v: entries x[v] .. x[v + 1] of
  * e); given sgk_topk48_simd, lists of 17 to 64 entries in pairs. */
 void sgk_topk48_lists(const uint64_t *x, const uint8_t *e, int idbits, uint64_t v0, uint64_t v1,
                       sgk_topk48_fn topk, int K, bool filter, bool prefetch, uint64_t *out,
                       sgk_topk_tally *t);
+/* sgk_topk_packed over 48-bit entries: records only for the lists with
+ * entries. */
+uint64_t sgk_topk48_packed(const uint64_t *x, const uint8_t *e, int idbits, uint64_t v0,
+                           uint64_t v1, sgk_topk48_fn topk, int K, bool filter, bool prefetch,
+                           uint64_t *rec, uint32_t *idx, sgk_topk_tally *t);
 
 #ifdef __cplusplus
 }

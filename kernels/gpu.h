@@ -220,6 +220,16 @@ sg_status sgk_graph_create(sgk_ctx *c, const sgk_graph_desc *d, sgk_graph **out,
  * device cannot reach are SG_E_INVALID naming the array. */
 sg_status sgk_graph_set_host(sgk_graph *g, const uint64_t *x, const uint32_t *a,
                              const uint32_t *w, sg_error *err);
+/* The forest's packed tail (docs/plan.md): the host entries [from, m) of a
+ * split graph with u32 weights also as 48-bit entries, w << idbits | nb, 6
+ * bytes each at e + 6 p (kernels/cpu_topk.h, sgk_e48_pack), in pinned
+ * memory addressable for p in [from, m) and 2 bytes past. The in-place
+ * forest's first round then copies them to the device in one DMA a piece
+ * and its CPU threads read them, 6 bytes an entry where A and W take 8.
+ * SG_E_INVALID where e is not pinned, from is past m, idbits do not hold
+ * n's ids, or the graph has f32 weights or none. NULL e drops it. */
+sg_status sgk_graph_set_packed(sgk_graph *g, const uint8_t *e, uint64_t from, int idbits,
+                               sg_error *err);
 
 /* Host memory the device reads in place, for the spilled arrays:
  * sgk_managed_alloc is managed memory advised to live on the host

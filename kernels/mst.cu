@@ -1090,6 +1090,30 @@ __device__ __forceinline__ bool on_host(const StagedArr &a, uint64_t p)
     return !a.staged(p) && p >= a.g.s;
 }
 
+// A or W of a graph with the piece [p0, p1) of its packed tail staged in a
+// device buffer (sgk_graph_set_packed: entry p's 6 bytes at buf + 3 (p -
+// p0) halfwords, w << bits | nb; one DMA a piece for both arrays): A's view
+// takes the low `bits` (shift 0, mask 2^bits - 1), W's the rest (shift
+// bits, mask all ones). Other entries are read where they live.
+struct PackedArr {
+    sgk_arr<uint32_t> g;
+    const uint16_t *buf;
+    uint64_t p0, p1;
+    uint32_t shift, mask;
+    __device__ __forceinline__ bool staged(uint64_t p) const { return p >= p0 && p < p1; }
+    __device__ __forceinline__ uint32_t operator[](uint64_t p) const
+    {
+        if (!staged(p)) return g[p];
+        const uint16_t *q = buf + 3 * (p - p0);
+        const uint64_t e = (uint64_t)q[0] | (uint64_t)q[1] << 16 | (uint64_t)q[2] << 32;
+        return (uint32_t)(e >> shift) & mask;
+    }
+};
+__device__ __forceinline__ bool on_host(const PackedArr &a, uint64_t p)
+{
+    return !a.staged(p) && p >= a.g.s;
+}
+
 // The offer, tag or append of one walked entry (nb, its tree tn, key its
 // weight key where read) of vertex v in tree t at scan position sp.
 template <int MODE>
@@ -2363,6 +2387,9 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
         sgk_stats_set(stats, "prefix_loop_tiles", 0);
         sgk_stats_set(stats, "rank_fill_tiles", 0);
         sgk_stats_set(stats, "cpu_upload_bytes", 0);
+        sgk_stats_set(stats, "packed_tail", 0);
+        sgk_stats_set(stats, "packed_gpu_entries", 0);
+        sgk_stats_set(stats, "packed_cpu_entries", 0);
         sgk_stats_set(stats, "cpu_chunks", 0);
         sgk_stats_set(stats, "cpu_chunks_packed", 0);
     }
@@ -2388,7 +2415,8 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
 // longer at the median, shorter only with 8 threads; docs/benchmarks.md,
 // thirty-fifth session.)
 static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &mt, uint64_t maxe,
-                                sgk_topk_fn topk, bool f32, bool filter, bool prefetch,
+                                sgk_topk_fn topk, const uint8_t *e48, int idbits,
+                                sgk_topk48_fn topk48, bool f32, bool filter, bool prefetch,
                                 bool packed, bool sparse_only, int K, uint64_t *vc, uint64_t &lists,
                                 uint64_t &longs, uint64_t &entries, uint64_t &leaving,
                                 uint64_t &sent, uint64_t &chunks, uint64_t &packs,
@@ -2449,12 +2477,17 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
             sgk_topk_tally t = {0, 0, 0, 0};
             const uint64_t at = cut[pc] - v0;
             if (pack) {
-                const uint64_t r = sgk_topk_packed(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk,
-                                                   f32, K, filter, prefetch, out + at * K,
-                                                   idx + at, &t);
+                const uint64_t r =
+                    e48 ? sgk_topk48_packed(sh.x, e48, idbits, cut[pc], cut[pc + 1], topk48, K,
+                                            filter, prefetch, out + at * K, idx + at, &t)
+                        : sgk_topk_packed(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K,
+                                          filter, prefetch, out + at * K, idx + at, &t);
                 tbl[2 * pc] = (uint32_t)at;
                 tbl[2 * pc + 1] = (uint32_t)r;
                 nrec += r;
+            } else if (e48) {
+                sgk_topk48_lists(sh.x, e48, idbits, cut[pc], cut[pc + 1], topk48, K, filter,
+                                 prefetch, out + at * (uint64_t)K, &t);
             } else {
                 sgk_topk_lists(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K, filter,
                                prefetch, out + at * (uint64_t)K, &t);
@@ -2788,7 +2821,9 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // vertex's slot picked again, and again when nothing was refilled, not the
 // refilled vertices' alone; refill-minima off too), refill-minima (after a
 // refill the minima taken over every vertex again, not merged from the
-// refilled vertices' candidates).
+// refilled vertices' candidates), packed-tail (the first round reads A and
+// W, not the packed tail given with sgk_graph_set_packed), packed-cpu (its
+// CPU threads read A and W, the GPU's pieces the packed tail).
 // COUNTERS: weight_order (1: the heads were read), dense_trees (1: the
 // trees to merge are the vertices with a list, ids dense),
 // first_minima_fused (1: the first round took k_first_minima),
@@ -2803,7 +2838,9 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // share's), gpu_first_entries (the first round's
 // entries the GPU walked: with the CPU's, every entry once),
 // streamed_bytes and streamed_pieces (the streamed first round's, counted
-// in host_list_bytes too), rank_fill_tiles (the tiles filled by rank), iterations,
+// in host_list_bytes too), packed_tail (1: the first round read the packed
+// tail), packed_gpu_entries and packed_cpu_entries (the entries each side
+// read from it), rank_fill_tiles (the tiles filled by rank), iterations,
 // segments_scanned, edges_skipped, contractions, contracted_edges.
 
 namespace {
@@ -3066,7 +3103,18 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     uint64_t SC = 0;
     sgk_dbuf<uint32_t> sbuf;
     Pipe pipe;
-    const bool dma = !g->h_managed && !sgk_ctx_disabled(c, "dma-pull");
+    // The packed tail (sgk_graph_set_packed; u32 weights, lists read whole
+    // into the cache): the GPU's pieces
+    // are one DMA of 6 bytes an entry from its pinned memory (whatever holds
+    // A and W; not with "dma-pull" disabled), walked through PackedArr; the
+    // CPU threads' top-K reads it (sgk_topk48_*). "packed-tail" disabled: A
+    // and W, 8 bytes an entry; "packed-cpu" disabled: the CPU threads read
+    // A and W, the GPU's pieces the packed tail.
+    const bool e48 = g->he && !f32 && !word && K > 0 && !sgk_ctx_disabled(c, "packed-tail");
+    const bool cpu48 = e48 && !sgk_ctx_disabled(c, "packed-cpu");
+    const bool dma = (!g->h_managed || e48) && !sgk_ctx_disabled(c, "dma-pull");
+    const bool gpu48 = e48 && dma;
+    uint64_t packed_gpu = 0; // counter packed_gpu_entries
     const bool one_queue = dma && cpu_on && !sgk_ctx_disabled(c, "dma-queue");
     // On a graph with hubs the streamed pieces' walks read the weights first
     // (k_hfirst): W is copied whole; in a tile of one list A is read in
@@ -3183,10 +3231,37 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 SGK_CU(cudaEventRecord(pipe.freed[b], st));
                 continue;
             }
-            StagedArr sa{g->A, sbuf.p + (uint64_t)b * SC, q0 > g->A.s ? q0 : g->A.s, q1};
-            StagedArr sw{g->W, sbuf.p + (uint64_t)(2 + b) * SC, q0 > g->W.s ? q0 : g->W.s, q1};
             const cudaStream_t cs = one_queue ? c->copy : pipe.s; // (above)
             if (i >= 2) SGK_CU(cudaStreamWaitEvent(cs, pipe.freed[b], 0));
+            if (gpu48) { // one copy of the piece's packed entries (slot b: 8 SC bytes)
+                const uint64_t p0 = q0 > g->he_from ? q0 : g->he_from, p1 = q1 > p0 ? q1 : p0;
+                const uint16_t *pb = reinterpret_cast<const uint16_t *>(sbuf.p + 2 * b * SC);
+                if (p1 > p0)
+                    SGK_CU(cudaMemcpyAsync(const_cast<uint16_t *>(pb), g->he + 6 * p0,
+                                           6 * (p1 - p0), cudaMemcpyHostToDevice, cs));
+                streamed += 6 * (p1 - p0);
+                packed_gpu += p1 - p0;
+                SGK_CU(cudaEventRecord(pipe.ready[b], cs));
+                SGK_CU(cudaStreamWaitEvent(st, pipe.ready[b], 0));
+                const uint32_t bits = (uint32_t)g->he_bits;
+                const uint32_t idm = bits >= 32 ? 0xffffffffu : (1u << bits) - 1u;
+                const PackedArr pa{g->A, pb, p0, p1, 0, idm}, pw{g->W, pb, p0, p1, bits, ~0u};
+                if (rank) {
+                    k_hfill<true><<<sgrid, BLK, 0, st>>>(nr, off, R, gx, pa, pw, f32, comp, vc,
+                                                         K, q0, q1, dctr);
+                    SGK_LAUNCHED("k_hfill (packed)");
+                } else { // with hubs too: the piece holds W and A both
+                    k_hwalk<HW_FILL, false><<<sgrid, BLK, 0, st>>>(
+                        nr, off, R, gx, pa, pw, f32, comp, nullptr, vc, K, nullptr, nullptr,
+                        nullptr, nullptr, nullptr, 0, q0, q1, dctr);
+                    SGK_LAUNCHED("k_hwalk (packed)");
+                }
+                SGK_CU(cudaEventRecord(pipe.freed[b], st));
+                pieces++;
+                continue;
+            }
+            StagedArr sa{g->A, sbuf.p + (uint64_t)b * SC, q0 > g->A.s ? q0 : g->A.s, q1};
+            StagedArr sw{g->W, sbuf.p + (uint64_t)(2 + b) * SC, q0 > g->W.s ? q0 : g->W.s, q1};
             // weights first: A is copied by k_pull_mixed, which reads the
             // offsets the compute stream made
             if (i == 0 && wfirst) SGK_CU(cudaStreamWaitEvent(cs, pipe.t0, 0));
@@ -3342,6 +3417,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     const sgk_topk_fn topk = sgk_ctx_disabled(c, "topk-simd")    ? sgk_topk_scalar
                              : sgk_ctx_disabled(c, "topk-pairs") ? sgk_topk_simd_single
                                                                  : sgk_topk_simd;
+    const sgk_topk48_fn topk48 = topk == sgk_topk_scalar        ? sgk_topk48_scalar
+                                 : topk == sgk_topk_simd_single ? sgk_topk48_simd_single
+                                                                : sgk_topk48_simd;
     const bool prefetch = !sgk_ctx_disabled(c, "topk-prefetch");
     const bool packed = !sgk_ctx_disabled(c, "share-packed");
     const bool sparse_only = !sgk_ctx_disabled(c, "share-sparse");
@@ -3380,7 +3458,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             SGK_TRY(sgk_share_run(
                 c, mt, [&](sg_error *e) { return gpu_first(R, nr, mt, P, e); },
                 [&](sg_error *e) {
-                    return cpu_first_fill(c, *share, mt, maxe, topk, f32, filter, prefetch,
+                    return cpu_first_fill(c, *share, mt, maxe, topk, cpu48 ? g->he : nullptr,
+                                          g->he_bits, topk48, f32, filter, prefetch,
                                           packed, sparse_only, K, vc, cpu_lists, cpu_long,
                                           cpu_entries, cpu_inter, cpu_sent, cpu_chunks,
                                           cpu_packed, cpu_wait_us, e);
@@ -3648,6 +3727,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "host_list_bytes", h[C_HOSTB] + streamed + h[C_PULLA]);
     sgk_stats_set(stats, "streamed_bytes", streamed + h[C_PULLA]);
     sgk_stats_set(stats, "streamed_pieces", pieces);
+    sgk_stats_set(stats, "packed_tail", e48 ? 1 : 0);
+    sgk_stats_set(stats, "packed_gpu_entries", packed_gpu);
+    sgk_stats_set(stats, "packed_cpu_entries", cpu48 ? cpu_entries : 0);
     sgk_stats_set(stats, "first_sparse_tiles", h[C_SPARSE]);
     sgk_stats_set(stats, "first_loop_tiles", h[C_LOOPT]);
     sgk_stats_set(stats, "prefix_sparse_tiles", h[C_PSPARSE]);

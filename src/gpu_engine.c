@@ -13,6 +13,7 @@
 #include "internal.h"
 #include "sg_config.h"
 #if SG_HAVE_CUDA
+#include "cpu_topk.h"
 #include "gpu.h"
 #endif
 
@@ -122,11 +123,22 @@ sg_status sgi_gpu_managed_room(sg_run *run, uint64_t bytes, const char *path, sg
 
 static double gib(uint64_t b) { return (double)b / (double)(1ull << 30); }
 
+/* Frees the run's packed tail (the device copy that read it is gone). */
+static void packed_drop(sg_run *run)
+{
+    if (!run->e48) return;
+    if (run->e48_pinned) sgk_host_unregister((uint8_t *)run->e48 + run->e48_pin_off);
+    sgi_free(run->e48);
+    run->e48 = NULL;
+    run->e48_pinned = false;
+}
+
 void sgi_gpu_release(sg_run *run)
 {
     sgk_graph_free(DGRAPH(run));
     run->dgraph = NULL;
     run->dgraph_uid = 0;
+    packed_drop(run);
     sgk_ctx_free(CTX(run));
     run->gpu = NULL;
 }
@@ -160,6 +172,7 @@ static bool dgraph_matches(const sg_run *run, const sg_graph *g, bool weights)
 static void dgraph_drop(sg_run *run)
 {
     sgk_graph_free(DGRAPH(run));
+    packed_drop(run);
     run->dgraph = NULL;
     run->dgraph_uid = 0;
     run->dgraph_split = false;
@@ -540,6 +553,89 @@ static bool cpu_share(const sg_run *run, const sg_graph *g, bool planned, sgk_cp
     return true;
 }
 
+/* The forest's packed tail (sgk_graph_set_packed; docs/plan.md, "The
+ * packed tail"): the host entries of g past the split copy's device
+ * prefixes of A and W again as 48-bit entries (w << idbits | nb), 6 bytes
+ * each where A and W take 8, packed by the run's threads into plain memory
+ * (2 MiB pages; the part below the split is never touched) and pinned, so
+ * that the forest's first round moves a quarter fewer bytes over the link
+ * and from host memory. A and W stay as they are (the later rounds'
+ * refills, the other algorithms and --verify read them). Kept with the
+ * split copy, freed with it. Its time is the load's; counters
+ * packed_tail_bytes, packed_tail_build_us (0 when an earlier call's was
+ * kept) and packed_tail_refused: 0 built or kept, 1 the switch
+ * "packed-tail" is off, 2 f32 weights or none, 3 an id and a weight do not
+ * fit 48 bits, 4 the host lacks the memory (twice its bytes), 5 it could
+ * not be allocated or pinned. Refused, the forest reads A and W. */
+static sg_status packed_ensure(sg_run *run, const sg_graph *g, sg_error *err)
+{
+    sgk_graph *dg = DGRAPH(run);
+    const sgk_graph_desc *d = sgk_graph_get_desc(dg);
+    const uint64_t from = d->a_dev < d->w_dev ? d->a_dev : d->w_dev, m = g->m;
+    sg_run_set(run, "packed_tail_build_us", 0);
+    if (run->e48) return SG_OK;
+    sg_run_set(run, "packed_tail_bytes", 0);
+    int refused = 0;
+    const int bits = sgk_e48_bits(g->n, 0);
+    if (sgi_switch_off("packed-tail"))
+        refused = 1;
+    else if (!g->w || g->wt == SG_WEIGHT_F32)
+        refused = 2;
+    else if (bits < 0)
+        refused = 3;
+    sg_run_set(run, "packed_tail_refused", (uint64_t)refused);
+    if (refused || !d->split || from >= m) return SG_OK;
+    const double t0 = sgi_now();
+    const uint64_t bytes = 6 * (m - from);
+    const long pages = sysconf(_SC_AVPHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && psize > 0 && (uint64_t)pages * (uint64_t)psize < 2 * bytes) {
+        sg_run_set(run, "packed_tail_refused", 4);
+        return SG_OK;
+    }
+    const size_t len = (size_t)(6 * m + 16);
+    uint8_t *e = sgi_huge_alloc(len);
+    if (!e) {
+        sg_run_set(run, "packed_tail_refused", 5);
+        return SG_OK;
+    }
+    /* pieces of 1 Mi entries, each packed (and its pages first touched) by
+     * one thread */
+    const uint64_t piece = (uint64_t)1 << 20, np = (m - from + piece - 1) / piece;
+    uint32_t mx = 0;
+#pragma omp parallel for schedule(static) reduction(max : mx) num_threads(run->threads)
+    for (uint64_t i = 0; i < np; i++) {
+        const uint64_t p0 = from + i * piece, p1 = p0 + piece < m ? p0 + piece : m;
+        const uint32_t x = sgk_e48_pack(g->a + p0, g->w + p0, p1 - p0, bits, e + 6 * p0);
+        mx = x > mx ? x : mx;
+    }
+    memset(e + 6 * m, 0, 16); /* the vector loads' 2 bytes past the last entry */
+    if ((uint64_t)mx >> (48 - bits)) {
+        sgi_free(e);
+        sg_run_set(run, "packed_tail_refused", 3);
+        return SG_OK;
+    }
+    const size_t lo = (size_t)(6 * from) & ~(size_t)4095;
+    sg_error pe = {0};
+    if (sgk_host_pin(run->device, e + lo, len - lo, &pe) != SG_OK) {
+        sgi_free(e);
+        sg_run_set(run, "packed_tail_refused", 5);
+        return SG_OK;
+    }
+    run->e48 = e;
+    run->e48_pin_off = lo;
+    run->e48_pinned = true;
+    const sg_status st = sgk_graph_set_packed(dg, e, from, bits, err);
+    if (st != SG_OK) {
+        packed_drop(run);
+        return st;
+    }
+    const double secs = sgi_now() - t0;
+    run->seconds[SG_PHASE_LOAD] += secs;
+    sg_run_set(run, "packed_tail_bytes", bytes);
+    sg_run_set(run, "packed_tail_build_us", (uint64_t)llround(secs * 1e6));
+    return SG_OK;
+}
+
 sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error *err)
 {
     sgk_ctx *c = NULL;
@@ -548,6 +644,7 @@ sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error 
     SG_TRY(ctx_get(run, &c, err));
     const bool hybrid = run->backend == SG_BACKEND_HYBRID;
     SG_TRY(dgraph_for(run, c, g, SGI_ALGO_MST, false, err));
+    if (hybrid) SG_TRY(packed_ensure(run, g, err));
     const double t0 = sgi_now();
     sgi_run_progress(run, "compute", 0.0);
     SG_ALLOC(f, sgi_forest_alloc(g->n, g->n ? g->n - 1 : 0, g->wt), err, "the forest");

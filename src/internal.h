@@ -39,6 +39,10 @@ struct sg_run {
     sg_plan plan;
     double hybrid_seconds;        /* its measured time (the device call) */
     bool dgraph_split;            /* the device copy is a hybrid split one */
+    void *e48;                    /* the forest's packed tail for the split copy
+                                   * (src/gpu_engine.c, packed_ensure), or NULL: */
+    size_t e48_pin_off;           /* pinned from this byte on (e48_pinned) */
+    bool e48_pinned;
     int threads;                  /* > 0 */
     sg_progress_fn progress;      /* may be NULL */
     void *progress_ctx;

@@ -1981,6 +1981,145 @@ static void test_hybrid_first_minima(void **state)
     sg_run_free(cpu);
 }
 
+/* The forest's packed tail (src/gpu_engine.c packed_ensure, kernels/mst.cu):
+ * the host entries past the device prefixes of A and W again as 48-bit
+ * entries, which the first round's GPU pieces (one DMA each) and CPU
+ * threads read. Every family with u32 weights, at splits that leave all,
+ * some or none of the lists on the host (A and W split apart), gives
+ * Kruskal's forest by default and with each path the tail meets switched
+ * another way: the tail off, no CPU share, the CPU share's many small
+ * chunks, its results unpacked, its top-K scalar or without pairs, the
+ * GPU's reads in place (no pieces), its walks by k_hwalk's offers, the CPU
+ * threads reading A and W beside the GPU's packed pieces. The
+ * counters say the tail was built where the host holds entries (6 bytes
+ * each), and that the two sides read each of its entries once when the
+ * first round streams; f32 weights and ids with weights past 48 bits
+ * refuse it and the forest is still exact. */
+static void test_hybrid_packed_tail(void **state)
+{
+    (void)state;
+    static const int fr[][3] = {{0, 0, 0}, {3, 5, 1}, {6, 2, 4}};
+    static const char *const modes[] = {NULL,         "packed-tail",  "cpu-share",
+                                        "share-chunks", "share-packed", "topk-simd",
+                                        "topk-pairs",   "stream-first", "fill-rank",
+                                        "packed-cpu"};
+    enum { NM = sizeof modes / sizeof modes[0] };
+    sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
+    char what[300];
+    uint64_t gpu_read[NM] = {0}, cpu_read[NM] = {0}, built = 0;
+    for (int mi = 0; mi < NM; mi++) {
+        char *saved = env_push(modes[mi]);
+        const char *md = modes[mi] ? modes[mi] : "none";
+        for (int k = 0; k < TG_NKINDS; k++) {
+            sg_graph *g = tg_make((tg_kind)k, SMALL_N, 13, false, false);
+            const uint64_t n = nverts(g), *x = sg_graph_offsets(g), m = x[n];
+            char base[200];
+            describe(base, sizeof base, (tg_kind)k, SMALL_N, 13, false, false, g);
+            for (int i = 0; i < 3; i++) {
+                snprintf(what, sizeof what, "%s, hybrid split %d/8 %d/8 %d/8, disabled: %s",
+                         base, fr[i][0], fr[i][1], fr[i][2], md);
+                sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
+                mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
+                uint64_t tail = 0, pg = 0, pc = 0, bytes = 0, refused = 0, slots = 0, word = 0;
+                uint64_t ce = 0;
+                if (!tu_counter(run, "packed_tail", &tail) ||
+                    !tu_counter(run, "cpu_entries_read", &ce) ||
+                    !tu_counter(run, "weight_order", &word) ||
+                    !tu_counter(run, "packed_gpu_entries", &pg) ||
+                    !tu_counter(run, "packed_cpu_entries", &pc) ||
+                    !tu_counter(run, "packed_tail_bytes", &bytes) ||
+                    !tu_counter(run, "packed_tail_refused", &refused) ||
+                    !tu_counter(run, "cache_slots", &slots))
+                    fail_msg("%s: no packed_tail / packed_gpu_entries / packed_cpu_entries / "
+                             "packed_tail_bytes / packed_tail_refused / cache_slots / "
+                             "weight_order / cpu_entries_read counters",
+                             what);
+                const uint64_t pa = x[fr[i][1] * n / 8], pw = x[fr[i][2] * n / 8];
+                const uint64_t from = pa < pw ? pa : pw; /* the first host entry */
+                const bool off = mi == 1;
+                if (refused != (off ? 1u : 0u) || bytes != (off ? 0 : 6 * (m - from)))
+                    fail_msg("%s: packed tail refused %llu, %llu bytes; want %d, %llu", what,
+                             (unsigned long long)refused, (unsigned long long)bytes, off,
+                             (unsigned long long)(off ? 0 : 6 * (m - from)));
+                /* (lists read from their heads, in weight order on a
+                 * graph with hubs, do not stream) */
+                const bool want = !off && from < m && slots > 0 && word == 0;
+                if (tail != (want ? 1u : 0u) || (!tail && (pg || pc)))
+                    fail_msg("%s: packed_tail %llu (want %d), read by the GPU %llu, the CPU "
+                             "%llu",
+                             what, (unsigned long long)tail, want, (unsigned long long)pg,
+                             (unsigned long long)pc);
+                /* streamed, the two sides read every host entry once (the
+                 * CPU from A and W with "packed-cpu" off); the GPU nothing
+                 * in place, the CPU nothing without a share */
+                const bool streams = mi != 7, cpu48 = mi != 9;
+                if (tail && ((streams && pg + ce != m - from) || (!streams && pg != 0) ||
+                             (mi == 2 && ce != 0) || pc != (cpu48 ? ce : 0)))
+                    fail_msg("%s: the packed tail's %llu entries read %llu by the GPU and "
+                             "%llu by the CPU (%llu entries by the CPU in all)",
+                             what, (unsigned long long)(m - from), (unsigned long long)pg,
+                             (unsigned long long)pc, (unsigned long long)ce);
+                gpu_read[mi] += pg;
+                cpu_read[mi] += pc;
+                built += bytes > 0;
+                sg_run_free(run);
+            }
+            sg_graph_free(g);
+        }
+        env_pop(saved);
+    }
+    for (int mi = 0; mi < NM; mi++)
+        if (mi != 1 && (gpu_read[mi] == 0) != (mi == 7))
+            fail_msg("disabled %s: the GPU read %llu packed entries", modes[mi] ? modes[mi] : "none",
+                     (unsigned long long)gpu_read[mi]);
+    for (int mi = 0; mi < NM; mi++)
+        if (mi != 1 && (cpu_read[mi] == 0) != (mi == 2 || mi == 9))
+            fail_msg("disabled %s: the CPU read %llu packed entries", modes[mi] ? modes[mi] : "none",
+                     (unsigned long long)cpu_read[mi]);
+    assert_true(built > 0);
+    /* refused: f32 weights; and 2^17 ids beside a weight of 2^31 */
+    {
+        sg_graph *g = tg_make(TG_RANDOM, SMALL_N, 13, false, true);
+        static const int half[3] = {4, 4, 4};
+        sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, half, nverts(g));
+        mst_check(cpu, run, SG_BACKEND_HYBRID, g, "random, f32 weights, split 4/8");
+        uint64_t refused = 0, tail = 1;
+        assert_true(tu_counter(run, "packed_tail_refused", &refused) &&
+                    tu_counter(run, "packed_tail", &tail));
+        assert_int_equal(refused, 2);
+        assert_int_equal(tail, 0);
+        sg_run_free(run);
+        sg_graph_free(g);
+    }
+    {
+        enum { N = 70000 };
+        uint32_t *u = malloc(N * sizeof *u), *v = malloc(N * sizeof *v), *w = malloc(N * sizeof *w);
+        assert_true(u && v && w);
+        uint64_t ne = 0;
+        for (uint32_t a = 0; a + 1 < N; a += 2) /* pairs, and a few heavy edges across */
+            u[ne] = a, v[ne] = a + 1, w[ne] = 1 + a % 5, ne++;
+        for (uint32_t a = 1; a + 2 < N && ne < N; a += 4)
+            u[ne] = a, v[ne] = a + 2, w[ne] = a % 7 ? 9 : 0x80000000u, ne++;
+        sg_graph *g = tg_from_edges(N, ne, u, v, w, false, false);
+        static const int half[3] = {4, 4, 4};
+        for (int mi = 0; mi < 2; mi++) {
+            char *saved = env_push(mi ? "packed-tail" : NULL);
+            sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, half, N);
+            mst_check(cpu, run, SG_BACKEND_HYBRID, g, "70000 vertices, weights to 2^31");
+            uint64_t refused = 0, tail = 1;
+            assert_true(tu_counter(run, "packed_tail_refused", &refused) &&
+                        tu_counter(run, "packed_tail", &tail));
+            assert_int_equal(refused, mi ? 1 : 3);
+            assert_int_equal(tail, 0);
+            sg_run_free(run);
+            env_pop(saved);
+        }
+        sg_graph_free(g);
+        free(u), free(v), free(w);
+    }
+    sg_run_free(cpu);
+}
+
 /* SSSP's light index built with the CPU threads (kernels/sssp.cu,
  * IndexShare): the lists wholly past the device prefixes of A and W are
  * counted and copied by the threads and by the GPU, meeting where their
@@ -3080,6 +3219,7 @@ int main(void)
         cmocka_unit_test(test_hybrid_first_loops),
         cmocka_unit_test(test_hybrid_fill_rank),
         cmocka_unit_test(test_hybrid_first_minima),
+        cmocka_unit_test(test_hybrid_packed_tail),
         cmocka_unit_test(test_hybrid_sssp_share),
         cmocka_unit_test(test_hybrid_budget),
         cmocka_unit_test(test_hybrid_weight_order),

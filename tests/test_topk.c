@@ -112,11 +112,34 @@ static void test_e48_format(void **state)
             w[i] = (uint32_t)(tu_rand(&rng) & ((1ull << wbits) - 1));
         }
         memset(e, 0xee, sizeof e);
-        sgk_e48_pack(a, w, N, idbits, e);
+        uint32_t wmax = 0;
+        for (int i = 0; i < N; i++) wmax = w[i] > wmax ? w[i] : wmax;
+        assert_int_equal(sgk_e48_pack(a, w, N, idbits, e), wmax);
         for (int i = 0; i < N; i++)
             assert_true(sgk_e48_get(e, (uint64_t)i) == ((uint64_t)w[i] << idbits | a[i]));
         assert_int_equal(e[6 * N], 0xee); /* nothing past the entries */
     }
+}
+
+/* sgk_topk_packed's (or sgk_topk48_packed's) r records of lists [c0, c1)
+ * in part and pidx: the lists with entries in order, their slots those of
+ * want, nothing written past them (part and pidx filled with 0xcd before). */
+static void expect_records(const uint64_t *x, uint64_t c0, uint64_t c1, uint64_t r,
+                           const uint64_t *part, const uint32_t *pidx, const uint64_t *want, int K,
+                           uint64_t nv)
+{
+    uint64_t q = 0;
+    for (uint64_t v = c0; v < c1; v++) {
+        if (x[v + 1] == x[v]) continue;
+        assert_true(q < r);
+        assert_int_equal(pidx[q], v);
+        assert_memory_equal(part + q * K, want + v * (uint64_t)K, 8 * K);
+        q++;
+    }
+    assert_int_equal(q, r);
+    for (uint64_t z = r * (uint64_t)K; z < nv * (uint64_t)K; z++)
+        assert_true(part[z] == 0xcdcdcdcdcdcdcdcdull);
+    for (uint64_t z = r; z < nv; z++) assert_int_equal(pidx[z], 0xcdcdcdcdu);
 }
 
 static void test_topk_versions(void **state)
@@ -257,32 +280,34 @@ static void test_topk_lists(void **state)
                      * order, nothing written past the records */
                     sgk_topk_tally tk = {0, 0, 0, 0};
                     for (size_t i = 0; i + 1 < sizeof cuts / sizeof cuts[0]; i++) {
-                        const uint64_t c0 = cuts[i], c1 = cuts[i + 1];
                         memset(part, 0xcd, NV * 4 * sizeof *part);
                         memset(pidx, 0xcd, NV * sizeof *pidx);
-                        const uint64_t r = sgk_topk_packed(x, a, w, c0, c1, fn, f32, K, true, pf,
-                                                           part, pidx, &tk);
-                        uint64_t q = 0;
-                        for (uint64_t v = c0; v < c1; v++) {
-                            if (x[v + 1] == x[v]) continue;
-                            assert_true(q < r);
-                            assert_int_equal(pidx[q], v);
-                            assert_memory_equal(part + q * K, want + v * (uint64_t)K, 8 * K);
-                            q++;
-                        }
-                        assert_int_equal(q, r);
-                        for (uint64_t z = r * (uint64_t)K; z < NV * (uint64_t)K; z++)
-                            assert_true(part[z] == 0xcdcdcdcdcdcdcdcdull);
-                        for (uint64_t z = r; z < NV; z++) assert_int_equal(pidx[z], 0xcdcdcdcdu);
+                        const uint64_t r = sgk_topk_packed(x, a, w, cuts[i], cuts[i + 1], fn, f32,
+                                                           K, true, pf, part, pidx, &tk);
+                        expect_records(x, cuts[i], cuts[i + 1], r, part, pidx, want, K, NV);
                     }
                     assert_memory_equal(&tk, &want_t, sizeof tk);
-                    if (f32 || vec == 2) continue;
-                    /* 48-bit entries (12 id bits), whole and in the same
-                     * pieces, the scalar and the vector code (its pairs) */
+                    if (f32) continue;
+                    /* 48-bit entries (12 id bits), whole, in the same pieces
+                     * and packed, the scalar and the vector code (its pairs
+                     * and without) */
                     const int idbits = sgk_e48_bits(NV, 1u << 20);
                     assert_int_equal(idbits, 12);
-                    sgk_e48_pack(a, w, m, idbits, e48);
-                    const sgk_topk48_fn f48 = vec ? sgk_topk48_simd : sgk_topk48_scalar;
+                    uint32_t wmax = 0;
+                    for (uint64_t i = 0; i < m; i++) wmax = w[i] > wmax ? w[i] : wmax;
+                    assert_int_equal(sgk_e48_pack(a, w, m, idbits, e48), wmax);
+                    const sgk_topk48_fn f48 = vec == 2 ? sgk_topk48_simd_single
+                                              : vec    ? sgk_topk48_simd
+                                                       : sgk_topk48_scalar;
+                    sgk_topk_tally k48 = {0, 0, 0, 0};
+                    for (size_t i = 0; i + 1 < sizeof cuts / sizeof cuts[0]; i++) {
+                        memset(part, 0xcd, NV * 4 * sizeof *part);
+                        memset(pidx, 0xcd, NV * sizeof *pidx);
+                        const uint64_t r = sgk_topk48_packed(x, e48, idbits, cuts[i], cuts[i + 1],
+                                                             f48, K, true, pf, part, pidx, &k48);
+                        expect_records(x, cuts[i], cuts[i + 1], r, part, pidx, want, K, NV);
+                    }
+                    assert_memory_equal(&k48, &want_t, sizeof k48);
                     sgk_topk_tally t48 = {0, 0, 0, 0}, p48 = {0, 0, 0, 0};
                     memset(got, 0xab, NV * 4 * sizeof *got);
                     memset(part, 0xcd, NV * 4 * sizeof *part);
