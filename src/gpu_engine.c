@@ -592,8 +592,9 @@ static sg_status packed_ensure(sg_run *run, const sg_graph *g, sg_error *err)
         sg_run_set(run, "packed_tail_refused", 4);
         return SG_OK;
     }
-    const size_t len = (size_t)(6 * m + 16);
-    uint8_t *e = sgi_huge_alloc(len);
+    /* whole pages (2 MiB from 2 MiB up), so that pinning shares none */
+    const size_t len = ((size_t)(6 * m + 16) + 4095) & ~(size_t)4095;
+    uint8_t *e = len >= ((size_t)2 << 20) ? sgi_huge_alloc(len) : sgi_aligned_alloc(4096, len);
     if (!e) {
         sg_run_set(run, "packed_tail_refused", 5);
         return SG_OK;
@@ -605,7 +606,8 @@ static sg_status packed_ensure(sg_run *run, const sg_graph *g, sg_error *err)
 #pragma omp parallel for schedule(static) reduction(max : mx) num_threads(run->threads)
     for (uint64_t i = 0; i < np; i++) {
         const uint64_t p0 = from + i * piece, p1 = p0 + piece < m ? p0 + piece : m;
-        const uint32_t x = sgk_e48_pack(g->a + p0, g->w + p0, p1 - p0, bits, e + 6 * p0);
+        const uint32_t *const w = g->w; /* (void *: u32 weights here) */
+        const uint32_t x = sgk_e48_pack(g->a + p0, w + p0, p1 - p0, bits, e + 6 * p0);
         mx = x > mx ? x : mx;
     }
     memset(e + 6 * m, 0, 16); /* the vector loads' 2 bytes past the last entry */

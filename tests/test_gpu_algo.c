@@ -902,6 +902,14 @@ static char *env_push(const char *names)
     return saved;
 }
 
+/* env_push of "first,names" (first alone for NULL names). */
+static char *env_push_also(const char *first, const char *names)
+{
+    char all[512];
+    snprintf(all, sizeof all, "%s%s%s", first, names ? "," : "", names ? names : "");
+    return env_push(all);
+}
+
 static void env_pop(char *saved)
 {
     if (saved) {
@@ -1457,7 +1465,9 @@ static void test_hybrid_bfs_gather(void **state)
  * not ("topk-prefetch" off), in chunks of at most 16 entries, many to a share
  * ("share-chunks" off), and without it ("cpu-share" off); beside it the
  * GPU's pieces are copied on the context's copy stream in small pieces, or
- * ("dma-queue" off) on a stream of their own. The GPU's streamed pieces
+ * ("dma-queue" off) on a stream of their own. (Every mode with "packed-tail"
+ * off: these are the paths over A and W; test_hybrid_packed_tail has the
+ * packed tail's.) The GPU's streamed pieces
  * are W whole and A for the tiles that span lists, a tile of one list
  * reading A in place at its candidates alone (by default: the hubs of
  * "star" and "hub-last" give such tiles with every list streamed,
@@ -1559,7 +1569,7 @@ static void test_hybrid_forest_cache(void **state)
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     char what[300];
     for (int mi = 0; mi < NMODES; mi++) {
-        char *saved = env_push(modes[mi]);
+        char *saved = env_push_also("packed-tail", modes[mi]); /* (A and W: above) */
         /* the CPU threads' chunks go packed (each list with entries as K
          * slots and its vertex, and a table of 8 bytes a piece, 16 pieces
          * of 2 threads): the first one, and a later one where the chunk
@@ -1853,7 +1863,8 @@ static void test_hybrid_fill_rank(void **state)
  * the device (the first round's device prefix, walked in place): the tiles
  * with a self-loop candidate read A whole, the others at their candidates,
  * and the forest is the oracle's; with the walk's register cap and without
- * ("first-occupancy" off). */
+ * ("first-occupancy" off). Over A and W ("packed-tail" off: the packed
+ * tail's pieces are walked whole). */
 static void test_hybrid_first_loops(void **state)
 {
     (void)state;
@@ -1877,7 +1888,7 @@ static void test_hybrid_first_loops(void **state)
             ne++;
         }
         sg_graph *g = tg_from_edges(N, ne, u, v, w, false, f32);
-        char *saved = env_push(mode);
+        char *saved = env_push_also("packed-tail", mode); /* (A and W: above) */
         sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
         sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, on_device ? all : none, N);
         char what[160];
@@ -1981,6 +1992,14 @@ static void test_hybrid_first_minima(void **state)
     sg_run_free(cpu);
 }
 
+/* The counters names[0..k) of run into out, failing where one is missing. */
+static void need_counters(const sg_run *run, const char *what, const char *const *names,
+                          uint64_t *out, int k)
+{
+    for (int i = 0; i < k; i++)
+        if (!tu_counter(run, names[i], &out[i])) fail_msg("%s: no counter %s", what, names[i]);
+}
+
 /* The forest's packed tail (src/gpu_engine.c packed_ensure, kernels/mst.cu):
  * the host entries past the device prefixes of A and W again as 48-bit
  * entries, which the first round's GPU pieces (one DMA each) and CPU
@@ -2020,20 +2039,14 @@ static void test_hybrid_packed_tail(void **state)
                          base, fr[i][0], fr[i][1], fr[i][2], md);
                 sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
                 mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
-                uint64_t tail = 0, pg = 0, pc = 0, bytes = 0, refused = 0, slots = 0, word = 0;
-                uint64_t ce = 0;
-                if (!tu_counter(run, "packed_tail", &tail) ||
-                    !tu_counter(run, "cpu_entries_read", &ce) ||
-                    !tu_counter(run, "weight_order", &word) ||
-                    !tu_counter(run, "packed_gpu_entries", &pg) ||
-                    !tu_counter(run, "packed_cpu_entries", &pc) ||
-                    !tu_counter(run, "packed_tail_bytes", &bytes) ||
-                    !tu_counter(run, "packed_tail_refused", &refused) ||
-                    !tu_counter(run, "cache_slots", &slots))
-                    fail_msg("%s: no packed_tail / packed_gpu_entries / packed_cpu_entries / "
-                             "packed_tail_bytes / packed_tail_refused / cache_slots / "
-                             "weight_order / cpu_entries_read counters",
-                             what);
+                static const char *const names[] = {
+                    "packed_tail",       "packed_gpu_entries", "packed_cpu_entries",
+                    "packed_tail_bytes", "packed_tail_refused", "cache_slots",
+                    "weight_order",      "cpu_entries_read"};
+                uint64_t c[8];
+                need_counters(run, what, names, c, 8);
+                const uint64_t tail = c[0], pg = c[1], pc = c[2], bytes = c[3], refused = c[4];
+                const uint64_t slots = c[5], word = c[6], ce = c[7];
                 const uint64_t pa = x[fr[i][1] * n / 8], pw = x[fr[i][2] * n / 8];
                 const uint64_t from = pa < pw ? pa : pw; /* the first host entry */
                 const bool off = mi == 1;
@@ -2083,11 +2096,11 @@ static void test_hybrid_packed_tail(void **state)
         static const int half[3] = {4, 4, 4};
         sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, half, nverts(g));
         mst_check(cpu, run, SG_BACKEND_HYBRID, g, "random, f32 weights, split 4/8");
-        uint64_t refused = 0, tail = 1;
-        assert_true(tu_counter(run, "packed_tail_refused", &refused) &&
-                    tu_counter(run, "packed_tail", &tail));
-        assert_int_equal(refused, 2);
-        assert_int_equal(tail, 0);
+        static const char *const names[] = {"packed_tail_refused", "packed_tail"};
+        uint64_t c[2];
+        need_counters(run, "f32 weights", names, c, 2);
+        assert_int_equal(c[0], 2);
+        assert_int_equal(c[1], 0);
         sg_run_free(run);
         sg_graph_free(g);
     }
@@ -2106,11 +2119,11 @@ static void test_hybrid_packed_tail(void **state)
             char *saved = env_push(mi ? "packed-tail" : NULL);
             sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, half, N);
             mst_check(cpu, run, SG_BACKEND_HYBRID, g, "70000 vertices, weights to 2^31");
-            uint64_t refused = 0, tail = 1;
-            assert_true(tu_counter(run, "packed_tail_refused", &refused) &&
-                        tu_counter(run, "packed_tail", &tail));
-            assert_int_equal(refused, mi ? 1 : 3);
-            assert_int_equal(tail, 0);
+            static const char *const names[] = {"packed_tail_refused", "packed_tail"};
+            uint64_t c[2];
+            need_counters(run, "weights to 2^31", names, c, 2);
+            assert_int_equal(c[0], mi ? 1 : 3);
+            assert_int_equal(c[1], 0);
             sg_run_free(run);
             env_pop(saved);
         }
