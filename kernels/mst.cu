@@ -3165,7 +3165,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         const uint64_t room = free_room();
         const uint64_t want = one_queue && most > smin ? smin : most;
         SC = room / 16 < want ? room / 16 : want;
-        if (SC >= smin && (!dma || (g->ha && g->hw))) {
+        if (SC >= smin && (!dma || gpu48 || (g->ha && g->hw))) {
             SGK_TRY(sbuf.alloc(c, 4 * SC, "the forest's streamed pieces", err));
             pipe.stream = true;
         } else {
@@ -3233,7 +3233,10 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             }
             const cudaStream_t cs = one_queue ? c->copy : pipe.s; // (above)
             if (i >= 2) SGK_CU(cudaStreamWaitEvent(cs, pipe.freed[b], 0));
-            if (gpu48) { // one copy of the piece's packed entries (slot b: 8 SC bytes)
+            // one copy of the piece's packed entries (slot b: 8 SC bytes); a
+            // piece across the tail's start reads the entries before it in
+            // place, and one before it A and W as below
+            if (gpu48 && q1 > g->he_from) {
                 const uint64_t p0 = q0 > g->he_from ? q0 : g->he_from, p1 = q1 > p0 ? q1 : p0;
                 const uint16_t *pb = reinterpret_cast<const uint16_t *>(sbuf.p + 2 * b * SC);
                 if (p1 > p0)

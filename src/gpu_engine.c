@@ -554,7 +554,7 @@ static bool cpu_share(const sg_run *run, const sg_graph *g, bool planned, sgk_cp
 }
 
 /* The forest's packed tail (sgk_graph_set_packed; docs/plan.md, "The
- * packed tail"): the host entries of g past the split copy's device
+ * packed tail"): the host entries of g past both the split copy's device
  * prefixes of A and W again as 48-bit entries (w << idbits | nb), 6 bytes
  * each where A and W take 8, packed by the run's threads into plain memory
  * (2 MiB pages; the part below the split is never touched) and pinned, so
@@ -571,7 +571,9 @@ static sg_status packed_ensure(sg_run *run, const sg_graph *g, sg_error *err)
 {
     sgk_graph *dg = DGRAPH(run);
     const sgk_graph_desc *d = sgk_graph_get_desc(dg);
-    const uint64_t from = d->a_dev < d->w_dev ? d->a_dev : d->w_dev, m = g->m;
+    /* (where both A and W are on the host: where only W is, the GPU's
+     * pieces read 4 bytes an entry) */
+    const uint64_t from = d->a_dev > d->w_dev ? d->a_dev : d->w_dev, m = g->m;
     sg_run_set(run, "packed_tail_build_us", 0);
     if (run->e48) return SG_OK;
     sg_run_set(run, "packed_tail_bytes", 0);

@@ -2048,7 +2048,7 @@ static void test_hybrid_packed_tail(void **state)
                 const uint64_t tail = c[0], pg = c[1], pc = c[2], bytes = c[3], refused = c[4];
                 const uint64_t slots = c[5], word = c[6], ce = c[7];
                 const uint64_t pa = x[fr[i][1] * n / 8], pw = x[fr[i][2] * n / 8];
-                const uint64_t from = pa < pw ? pa : pw; /* the first host entry */
+                const uint64_t from = pa > pw ? pa : pw; /* A and W both on the host */
                 const bool off = mi == 1;
                 if (refused != (off ? 1u : 0u) || bytes != (off ? 0 : 6 * (m - from)))
                     fail_msg("%s: packed tail refused %llu, %llu bytes; want %d, %llu", what,
