@@ -3236,7 +3236,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             // one copy of the piece's packed entries (slot b: 8 SC bytes); a
             // piece across the tail's start reads the entries before it in
             // place, and one before it A and W as below
-            if (gpu48 && q1 > g->he_from) {
+            if (gpu48 && q1 > g->he_from) { // (slot b: 6 SC of its 8 SC bytes)
                 const uint64_t p0 = q0 > g->he_from ? q0 : g->he_from, p1 = q1 > p0 ? q1 : p0;
                 const uint16_t *pb = reinterpret_cast<const uint16_t *>(sbuf.p + 2 * b * SC);
                 if (p1 > p0)
@@ -3263,8 +3263,11 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 pieces++;
                 continue;
             }
-            StagedArr sa{g->A, sbuf.p + (uint64_t)b * SC, q0 > g->A.s ? q0 : g->A.s, q1};
-            StagedArr sw{g->W, sbuf.p + (uint64_t)(2 + b) * SC, q0 > g->W.s ? q0 : g->W.s, q1};
+            // slot b: A's piece, then W's (the packed piece above takes the
+            // same 8 SC bytes, so that freed[b] guards both kinds)
+            StagedArr sa{g->A, sbuf.p + (uint64_t)(2 * b) * SC, q0 > g->A.s ? q0 : g->A.s, q1};
+            StagedArr sw{g->W, sbuf.p + (uint64_t)(2 * b + 1) * SC, q0 > g->W.s ? q0 : g->W.s,
+                         q1};
             // weights first: A is copied by k_pull_mixed, which reads the
             // offsets the compute stream made
             if (i == 0 && wfirst) SGK_CU(cudaStreamWaitEvent(cs, pipe.t0, 0));
