@@ -530,11 +530,12 @@ sg_status sgk_graph_set_host(sgk_graph *g, const uint64_t *x, const uint32_t *a,
 }
 
 sg_status sgk_graph_set_packed(sgk_graph *g, const uint8_t *e, uint64_t from, int idbits,
-                               sg_error *err)
+                               bool cpu, sg_error *err)
 {
     g->he = nullptr;
     g->he_from = g->d.m;
     g->he_bits = 0;
+    g->he_cpu = false;
     if (!e) return SG_OK;
     if (!g->d.has_weights || g->d.f32 || from > g->d.m || idbits < 1 || idbits > 32 ||
         (idbits < 32 && g->d.n > (1ull << idbits)))
@@ -554,6 +555,7 @@ sg_status sgk_graph_set_packed(sgk_graph *g, const uint8_t *e, uint64_t from, in
     g->he = e;
     g->he_from = from;
     g->he_bits = idbits;
+    g->he_cpu = cpu;
     return SG_OK;
 }
 

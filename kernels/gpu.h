@@ -224,12 +224,14 @@ sg_status sgk_graph_set_host(sgk_graph *g, const uint64_t *x, const uint32_t *a,
  * split graph with u32 weights also as 48-bit entries, w << idbits | nb, 6
  * bytes each at e + 6 p (kernels/cpu_topk.h, sgk_e48_pack), in pinned
  * memory addressable for p in [from, m) and 2 bytes past. The in-place
- * forest's first round then copies them to the device in one DMA a piece
- * and its CPU threads read them, 6 bytes an entry where A and W take 8.
- * SG_E_INVALID where e is not pinned, from is past m, idbits do not hold
- * n's ids, or the graph has f32 weights or none. NULL e drops it. */
+ * forest's first round then copies the GPU's pieces from it, one DMA a
+ * piece, 6 bytes an entry where A and W take 8; with `cpu` its CPU threads
+ * read it too (else A and W: their top-K over 48-bit entries is slower on
+ * the H100 host's 16 threads, docs/benchmarks.md). SG_E_INVALID where e is
+ * not pinned, from is past m, idbits do not hold n's ids, or the graph has
+ * f32 weights or none. NULL e drops it. */
 sg_status sgk_graph_set_packed(sgk_graph *g, const uint8_t *e, uint64_t from, int idbits,
-                               sg_error *err);
+                               bool cpu, sg_error *err);
 
 /* Host memory the device reads in place, for the spilled arrays:
  * sgk_managed_alloc is managed memory advised to live on the host

@@ -288,7 +288,8 @@ struct sgk_graph {
     const uint64_t *hx;       // the host offsets as given (whole), or NULL
     const uint8_t *he;        // the packed tail (sgk_graph_set_packed), or NULL:
     uint64_t he_from;         // its entries [he_from, m) at he + 6 p,
-    int he_bits;              // w << he_bits | nb
+    int he_bits;              // w << he_bits | nb; read by the CPU threads too:
+    bool he_cpu;
     bool h_managed;           // host A or W is managed memory (else pinned / registered)
     bool spilled;             // some entries live on the host
     // What an executor keeps on the device between its calls on this graph

@@ -2821,9 +2821,7 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // vertex's slot picked again, and again when nothing was refilled, not the
 // refilled vertices' alone; refill-minima off too), refill-minima (after a
 // refill the minima taken over every vertex again, not merged from the
-// refilled vertices' candidates), packed-tail (the first round reads A and
-// W, not the packed tail given with sgk_graph_set_packed), packed-cpu (its
-// CPU threads read A and W, the GPU's pieces the packed tail).
+// refilled vertices' candidates).
 // COUNTERS: weight_order (1: the heads were read), dense_trees (1: the
 // trees to merge are the vertices with a list, ids dense),
 // first_minima_fused (1: the first round took k_first_minima),
@@ -3104,14 +3102,12 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_dbuf<uint32_t> sbuf;
     Pipe pipe;
     // The packed tail (sgk_graph_set_packed; u32 weights, lists read whole
-    // into the cache): the GPU's pieces
-    // are one DMA of 6 bytes an entry from its pinned memory (whatever holds
-    // A and W; not with "dma-pull" disabled), walked through PackedArr; the
-    // CPU threads' top-K reads it (sgk_topk48_*). "packed-tail" disabled: A
-    // and W, 8 bytes an entry; "packed-cpu" disabled: the CPU threads read
-    // A and W, the GPU's pieces the packed tail.
-    const bool e48 = g->he && !f32 && !word && K > 0 && !sgk_ctx_disabled(c, "packed-tail");
-    const bool cpu48 = e48 && !sgk_ctx_disabled(c, "packed-cpu");
+    // into the cache): the GPU's pieces past its start are one DMA of 6
+    // bytes an entry from its pinned memory (whatever holds A and W; not
+    // with "dma-pull" disabled), walked through PackedArr; where the caller
+    // asked (he_cpu), the CPU threads' top-K reads it too (sgk_topk48_*).
+    const bool e48 = g->he && !f32 && !word && K > 0;
+    const bool cpu48 = e48 && g->he_cpu;
     const bool dma = (!g->h_managed || e48) && !sgk_ctx_disabled(c, "dma-pull");
     const bool gpu48 = e48 && dma;
     uint64_t packed_gpu = 0; // counter packed_gpu_entries

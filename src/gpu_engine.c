@@ -554,19 +554,25 @@ static bool cpu_share(const sg_run *run, const sg_graph *g, bool planned, sgk_cp
 }
 
 /* The forest's packed tail (sgk_graph_set_packed; docs/plan.md, "The
- * packed tail"): the host entries of g past both the split copy's device
+ * packed tail"), an experiment turned on by SPILLGRAPH_GPU_ENABLE=
+ * packed-tail: the host entries of g past both the split copy's device
  * prefixes of A and W again as 48-bit entries (w << idbits | nb), 6 bytes
  * each where A and W take 8, packed by the run's threads into plain memory
  * (2 MiB pages; the part below the split is never touched) and pinned, so
- * that the forest's first round moves a quarter fewer bytes over the link
- * and from host memory. A and W stay as they are (the later rounds'
+ * that the first round's GPU pieces move a quarter fewer bytes over the
+ * link; its CPU threads read it too with "packed-cpu" enabled as well. A
+ * and W stay as they are (the CPU threads by default, the later rounds'
  * refills, the other algorithms and --verify read them). Kept with the
- * split copy, freed with it. Its time is the load's; counters
- * packed_tail_bytes, packed_tail_build_us (0 when an earlier call's was
- * kept) and packed_tail_refused: 0 built or kept, 1 the switch
- * "packed-tail" is off, 2 f32 weights or none, 3 an id and a weight do not
- * fit 48 bits, 4 the host lacks the memory (twice its bytes), 5 it could
- * not be allocated or pinned. Refused, the forest reads A and W. */
+ * split copy, freed with it. Its time is the load's. Off by default: on
+ * the H100 host (docs/benchmarks.md, forty-fourth session) the GPU's
+ * pieces ran ~30 % more entries a second and SSCA2 24's first round ~10 %
+ * shorter, but the build took 0.2-0.3 s of the load there, many times
+ * what it saves, until the loader writes the tail as it decodes.
+ * Counters packed_tail_bytes, packed_tail_build_us (0 when an earlier
+ * call's was kept) and packed_tail_refused: 0 built or kept, 1 not enabled
+ * (or disabled), 2 f32 weights or none, 3 an id and a weight do not fit 48
+ * bits, 4 the host lacks the memory (twice its bytes), 5 it could not be
+ * allocated or pinned. Refused, the forest reads A and W. */
 static sg_status packed_ensure(sg_run *run, const sg_graph *g, sg_error *err)
 {
     sgk_graph *dg = DGRAPH(run);
@@ -579,7 +585,7 @@ static sg_status packed_ensure(sg_run *run, const sg_graph *g, sg_error *err)
     sg_run_set(run, "packed_tail_bytes", 0);
     int refused = 0;
     const int bits = sgk_e48_bits(g->n, 0);
-    if (sgi_switch_off("packed-tail"))
+    if (!sgi_switch_on("packed-tail"))
         refused = 1;
     else if (!g->w || g->wt == SG_WEIGHT_F32)
         refused = 2;
@@ -628,7 +634,8 @@ static sg_status packed_ensure(sg_run *run, const sg_graph *g, sg_error *err)
     run->e48 = e;
     run->e48_pin_off = lo;
     run->e48_pinned = true;
-    const sg_status st = sgk_graph_set_packed(dg, e, from, bits, err);
+    const bool cpu = sgi_switch_on("packed-cpu");
+    const sg_status st = sgk_graph_set_packed(dg, e, from, bits, cpu, err);
     if (st != SG_OK) {
         packed_drop(run);
         return st;

@@ -75,6 +75,11 @@ typedef struct sgi_prefault sgi_prefault;
  * (SPILLGRAPH_GPU_DISABLE=name,...: docs/design.md; the name "prepare" is
  * read here, for either backend). */
 bool sgi_switch_off(const char *name);
+/* Whether experimental path `name` is turned on for this process
+ * (SPILLGRAPH_GPU_ENABLE=name,...: docs/design.md) and not off: the forest's
+ * packed tail ("packed-tail", and "packed-cpu" for its CPU threads too;
+ * src/gpu_engine.c). */
+bool sgi_switch_on(const char *name);
 sg_status sgi_prefault_start(const sg_graph_options *opt, uint64_t n, sg_weight_type wt,
                              int pin_device, sgi_prefault **out, sg_error *err);
 void sgi_prefault_finish(sgi_prefault *p, sg_run *run, uint64_t uid);

@@ -187,9 +187,11 @@ void sg_clusters_free(sg_clusters *c)
  * the graph loads (a second or more at that size, 16 threads decoding),
  * and the load joins it at its end. The byte is 0; the search overwrites
  * every entry. */
-bool sgi_switch_off(const char *name)
+/* Whether the comma-separated list in environment variable `var` names
+ * `name`. */
+static bool env_lists(const char *var, const char *name)
 {
-    const char *list = getenv("SPILLGRAPH_GPU_DISABLE");
+    const char *list = getenv(var);
     const size_t k = strlen(name);
     for (const char *p = list; p && *p;) {
         const char *e = strchr(p, ',');
@@ -198,6 +200,16 @@ bool sgi_switch_off(const char *name)
         p = e ? e + 1 : NULL;
     }
     return false;
+}
+
+bool sgi_switch_on(const char *name)
+{
+    return env_lists("SPILLGRAPH_GPU_ENABLE", name) && !sgi_switch_off(name);
+}
+
+bool sgi_switch_off(const char *name)
+{
+    return env_lists("SPILLGRAPH_GPU_DISABLE", name);
 }
 
 struct sgi_prefault {

@@ -888,37 +888,37 @@ static void test_edge_cases(void **state)
 
 /* ------------------------------------------------------------ optimisation switches */
 
-/* Sets SPILLGRAPH_GPU_DISABLE to names (unset for NULL) for the device
- * contexts made next (a context reads it at the run's first GPU use);
- * returns the value before, for env_pop. */
-static char *env_push(const char *names)
+/* Sets environment variable var to names (unset for NULL): for
+ * SPILLGRAPH_GPU_DISABLE, for the device contexts made next (a context
+ * reads it at the run's first GPU use); SPILLGRAPH_GPU_ENABLE is read at
+ * each use. Returns the value before, for env_var_pop (env_push and
+ * env_pop: SPILLGRAPH_GPU_DISABLE's). */
+static char *env_var_push(const char *var, const char *names)
 {
-    const char *before = getenv("SPILLGRAPH_GPU_DISABLE");
+    const char *before = getenv(var);
     char *saved = before ? strdup(before) : NULL;
     if (names)
-        assert_int_equal(setenv("SPILLGRAPH_GPU_DISABLE", names, 1), 0);
+        assert_int_equal(setenv(var, names, 1), 0);
     else
-        assert_int_equal(unsetenv("SPILLGRAPH_GPU_DISABLE"), 0);
+        assert_int_equal(unsetenv(var), 0);
     return saved;
 }
 
-/* env_push of "first,names" (first alone for NULL names). */
-static char *env_push_also(const char *first, const char *names)
-{
-    char all[512];
-    snprintf(all, sizeof all, "%s%s%s", first, names ? "," : "", names ? names : "");
-    return env_push(all);
-}
-
-static void env_pop(char *saved)
+static void env_var_pop(const char *var, char *saved)
 {
     if (saved) {
-        setenv("SPILLGRAPH_GPU_DISABLE", saved, 1);
+        setenv(var, saved, 1);
         free(saved);
     } else {
-        unsetenv("SPILLGRAPH_GPU_DISABLE");
+        unsetenv(var);
     }
 }
+
+static char *env_push(const char *names)
+{
+    return env_var_push("SPILLGRAPH_GPU_DISABLE", names);
+}
+static void env_pop(char *saved) { env_var_pop("SPILLGRAPH_GPU_DISABLE", saved); }
 
 static void test_disable_switches(void **state)
 {
@@ -1465,9 +1465,7 @@ static void test_hybrid_bfs_gather(void **state)
  * not ("topk-prefetch" off), in chunks of at most 16 entries, many to a share
  * ("share-chunks" off), and without it ("cpu-share" off); beside it the
  * GPU's pieces are copied on the context's copy stream in small pieces, or
- * ("dma-queue" off) on a stream of their own. (Every mode with "packed-tail"
- * off: these are the paths over A and W; test_hybrid_packed_tail has the
- * packed tail's.) The GPU's streamed pieces
+ * ("dma-queue" off) on a stream of their own. The GPU's streamed pieces
  * are W whole and A for the tiles that span lists, a tile of one list
  * reading A in place at its candidates alone (by default: the hubs of
  * "star" and "hub-last" give such tiles with every list streamed,
@@ -1569,7 +1567,7 @@ static void test_hybrid_forest_cache(void **state)
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     char what[300];
     for (int mi = 0; mi < NMODES; mi++) {
-        char *saved = env_push_also("packed-tail", modes[mi]); /* (A and W: above) */
+        char *saved = env_push(modes[mi]);
         /* the CPU threads' chunks go packed (each list with entries as K
          * slots and its vertex, and a table of 8 bytes a piece, 16 pieces
          * of 2 threads): the first one, and a later one where the chunk
@@ -1863,8 +1861,7 @@ static void test_hybrid_fill_rank(void **state)
  * the device (the first round's device prefix, walked in place): the tiles
  * with a self-loop candidate read A whole, the others at their candidates,
  * and the forest is the oracle's; with the walk's register cap and without
- * ("first-occupancy" off). Over A and W ("packed-tail" off: the packed
- * tail's pieces are walked whole). */
+ * ("first-occupancy" off). */
 static void test_hybrid_first_loops(void **state)
 {
     (void)state;
@@ -1888,7 +1885,7 @@ static void test_hybrid_first_loops(void **state)
             ne++;
         }
         sg_graph *g = tg_from_edges(N, ne, u, v, w, false, f32);
-        char *saved = env_push_also("packed-tail", mode); /* (A and W: above) */
+        char *saved = env_push(mode);
         sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
         sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, on_device ? all : none, N);
         char what[160];
@@ -2000,17 +1997,18 @@ static void need_counters(const sg_run *run, const char *what, const char *const
         if (!tu_counter(run, names[i], &out[i])) fail_msg("%s: no counter %s", what, names[i]);
 }
 
-/* The forest's packed tail (src/gpu_engine.c packed_ensure, kernels/mst.cu):
- * the host entries past the device prefixes of A and W again as 48-bit
- * entries, which the first round's GPU pieces (one DMA each) and CPU
- * threads read. Every family with u32 weights, at splits that leave all,
- * some or none of the lists on the host (A and W split apart), gives
- * Kruskal's forest by default and with each path the tail meets switched
- * another way: the tail off, no CPU share, the CPU share's many small
- * chunks, its results unpacked, its top-K scalar or without pairs, the
- * GPU's reads in place (no pieces), its walks by k_hwalk's offers (with
- * and without a CPU share), the CPU threads reading A and W beside the
- * GPU's packed pieces. The
+/* The forest's packed tail (src/gpu_engine.c packed_ensure, kernels/mst.cu;
+ * SPILLGRAPH_GPU_ENABLE=packed-tail, and packed-cpu): the host entries past
+ * both device prefixes of A and W again as 48-bit entries, which the first
+ * round's GPU pieces (one DMA each) and, with packed-cpu, its CPU threads
+ * read. Every family with u32 weights, at splits that leave all, some or
+ * none of the lists on the host (A and W split apart, so that pieces over
+ * A and W come before and across the tail's start), gives Kruskal's forest
+ * with the tail and with each path it meets switched another way: not
+ * enabled, disabled, no CPU share, the CPU share's many small chunks, its
+ * results unpacked, its top-K scalar or without pairs, the GPU's reads in
+ * place (no pieces), its walks by k_hwalk's offers (with and without a CPU
+ * share), the CPU threads on A and W beside the GPU's packed pieces. The
  * counters say the tail was built where the host holds entries (6 bytes
  * each), and that the two sides read each of its entries once when the
  * first round streams; f32 weights and ids with weights past 48 bits
@@ -2019,25 +2017,31 @@ static void test_hybrid_packed_tail(void **state)
 {
     (void)state;
     static const int fr[][3] = {{0, 0, 0}, {3, 5, 1}, {6, 2, 4}};
-    static const char *const modes[] = {NULL,         "packed-tail",  "cpu-share",
-                                        "share-chunks", "share-packed", "topk-simd",
-                                        "topk-pairs",   "stream-first", "fill-rank",
-                                        "packed-cpu",   "cpu-share,fill-rank"};
+    /* SPILLGRAPH_GPU_DISABLE, SPILLGRAPH_GPU_ENABLE */
+    static const char *const both = "packed-tail,packed-cpu";
+    static const char *const modes[][2] = {
+        {NULL, both},           {NULL, NULL},         {"cpu-share", both},
+        {"share-chunks", both}, {"share-packed", both}, {"topk-simd", both},
+        {"topk-pairs", both},   {"stream-first", both}, {"fill-rank", both},
+        {NULL, "packed-tail"},  {"cpu-share,fill-rank", both}, {"packed-tail", both}};
     enum { NM = sizeof modes / sizeof modes[0] };
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
-    char what[300];
+    char what[400];
     uint64_t gpu_read[NM] = {0}, cpu_read[NM] = {0}, built = 0;
     for (int mi = 0; mi < NM; mi++) {
-        char *saved = env_push(modes[mi]);
-        const char *md = modes[mi] ? modes[mi] : "none";
+        char *saved = env_push(modes[mi][0]);
+        char *saved_on = env_var_push("SPILLGRAPH_GPU_ENABLE", modes[mi][1]);
+        char md[120];
+        snprintf(md, sizeof md, "disabled: %s, enabled: %s", modes[mi][0] ? modes[mi][0] : "none",
+                 modes[mi][1] ? modes[mi][1] : "none");
         for (int k = 0; k < TG_NKINDS; k++) {
             sg_graph *g = tg_make((tg_kind)k, SMALL_N, 13, false, false);
             const uint64_t n = nverts(g), *x = sg_graph_offsets(g), m = x[n];
             char base[200];
             describe(base, sizeof base, (tg_kind)k, SMALL_N, 13, false, false, g);
             for (int i = 0; i < 3; i++) {
-                snprintf(what, sizeof what, "%s, hybrid split %d/8 %d/8 %d/8, disabled: %s",
-                         base, fr[i][0], fr[i][1], fr[i][2], md);
+                snprintf(what, sizeof what, "%s, hybrid split %d/8 %d/8 %d/8, %s", base,
+                         fr[i][0], fr[i][1], fr[i][2], md);
                 sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
                 mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
                 static const char *const names[] = {
@@ -2050,7 +2054,7 @@ static void test_hybrid_packed_tail(void **state)
                 const uint64_t slots = c[5], word = c[6], ce = c[7];
                 const uint64_t pa = x[fr[i][1] * n / 8], pw = x[fr[i][2] * n / 8];
                 const uint64_t from = pa > pw ? pa : pw; /* A and W both on the host */
-                const bool off = mi == 1;
+                const bool off = mi == 1 || mi == 11; /* not enabled, or disabled */
                 if (refused != (off ? 1u : 0u) || bytes != (off ? 0 : 6 * (m - from)))
                     fail_msg("%s: packed tail refused %llu, %llu bytes; want %d, %llu", what,
                              (unsigned long long)refused, (unsigned long long)bytes, off,
@@ -2064,7 +2068,7 @@ static void test_hybrid_packed_tail(void **state)
                              what, (unsigned long long)tail, want, (unsigned long long)pg,
                              (unsigned long long)pc);
                 /* streamed, the two sides read every host entry once (the
-                 * CPU from A and W with "packed-cpu" off); the GPU nothing
+                 * CPU from A and W without "packed-cpu"); the GPU nothing
                  * in place, the CPU nothing without a share */
                 const bool streams = mi != 7, cpu48 = mi != 9, no_share = mi == 2 || mi == 10;
                 if (tail && ((streams && pg + ce != m - from) || (!streams && pg != 0) ||
@@ -2080,20 +2084,22 @@ static void test_hybrid_packed_tail(void **state)
             }
             sg_graph_free(g);
         }
+        env_var_pop("SPILLGRAPH_GPU_ENABLE", saved_on);
         env_pop(saved);
     }
     /* the GPU's pieces: surely without a CPU share (with one, on graphs
      * this small the threads may take every list past both prefixes) */
     for (int mi = 0; mi < NM; mi++)
         if ((mi == 7 && gpu_read[mi] > 0) || ((mi == 2 || mi == 10) && gpu_read[mi] == 0))
-            fail_msg("disabled %s: the GPU read %llu packed entries", modes[mi] ? modes[mi] : "none",
+            fail_msg("mode %d: the GPU read %llu packed entries", mi,
                      (unsigned long long)gpu_read[mi]);
     for (int mi = 0; mi < NM; mi++)
-        if (mi != 1 && (cpu_read[mi] == 0) != (mi == 2 || mi == 9 || mi == 10))
-            fail_msg("disabled %s: the CPU read %llu packed entries", modes[mi] ? modes[mi] : "none",
+        if (mi != 1 && mi != 11 && (cpu_read[mi] == 0) != (mi == 2 || mi == 9 || mi == 10))
+            fail_msg("mode %d: the CPU read %llu packed entries", mi,
                      (unsigned long long)cpu_read[mi]);
     assert_true(built > 0);
     /* refused: f32 weights; and 2^17 ids beside a weight of 2^31 */
+    char *saved_on = env_var_push("SPILLGRAPH_GPU_ENABLE", "packed-tail");
     {
         sg_graph *g = tg_make(TG_RANDOM, SMALL_N, 13, false, true);
         static const int half[3] = {4, 4, 4};
@@ -2133,6 +2139,7 @@ static void test_hybrid_packed_tail(void **state)
         sg_graph_free(g);
         free(u), free(v), free(w);
     }
+    env_var_pop("SPILLGRAPH_GPU_ENABLE", saved_on);
     sg_run_free(cpu);
 }
 
