@@ -34,9 +34,9 @@
  * networks (thirty-fourth session: 28 for 32 and 41 for 64 as rows, call
  * 2).
  *
- * 48-bit entries (cpu_topk.h; the first piece of the packed tail, which
- * would hold the spilled lists so: docs/benchmarks.md, forty-third
- * session): the same code over entries whose values are their keys, each
+ * 48-bit entries (cpu_topk.h; the packed tail's, src/gpu_engine.c, which
+ * the forest's CPU threads read with SPILLGRAPH_GPU_ENABLE=packed-cpu:
+ * docs/benchmarks.md, forty-third and forty-fourth sessions): the same code over entries whose values are their keys, each
  * half of 16 read by one load and one word permute, the slots turned into
  * the caller's keys once, in the vectors, before they are taken out. The
  * functions take the list's source as a struct (lsrc) and are inlined per
@@ -45,7 +45,10 @@
  * within 3 %). On that machine (AMD EPYC, two threads) the 48-bit top-K
  * takes 7-24 % longer an entry than over A and W (topk_store: SSCA2 22
  * 2.8-3.0 against 3.7-4.0 G entries/s, R-MAT 22 2.5 against 2.65): its
- * reads are a quarter smaller, its compute a little larger. */
+ * reads are a quarter smaller, its compute a little larger. On the H100
+ * host's 16 threads, bound by their compute, it was 12-22 % slower too
+ * (SSCA2 26 7.3 against 9.1-9.4, R-MAT 26 6.0 against 6.8-7.3), so the
+ * forest's threads read A and W by default. */
 #include "cpu_topk.h"
 
 #include <string.h>
