@@ -36,9 +36,10 @@
  *
  * 48-bit entries (cpu_topk.h; the packed tail's, src/gpu_engine.c, which
  * the forest's CPU threads read with SPILLGRAPH_GPU_ENABLE=packed-cpu:
- * docs/benchmarks.md, forty-third and forty-fourth sessions): the same code over entries whose values are their keys, each
- * half of 16 read by one load and one word permute, the slots turned into
- * the caller's keys once, in the vectors, before they are taken out. The
+ * docs/benchmarks.md, forty-third and forty-fourth sessions): the same
+ * code over entries whose values are their keys, each half of 16 read by
+ * one load and one word permute, the slots turned into the caller's keys
+ * once, in the vectors, before they are taken out. The
  * functions take the list's source as a struct (lsrc) and are inlined per
  * kind with the source's pointers constant, so the A-and-W code is what it
  * was (topk_bench at -O3 on the development machine: the same ns an entry
@@ -370,6 +371,23 @@ uint32_t sgk_e48_pack(const uint32_t *a, const uint32_t *w, uint64_t cnt, int id
         memcpy(out + 6 * p, &lo, 4); /* (little-endian, as the readers assume) */
         memcpy(out + 6 * p + 4, &hi, 2);
         mx = w[p] > mx ? w[p] : mx;
+    }
+    return mx;
+}
+
+uint32_t sgk_e48_pack_range(const uint32_t *a, const uint32_t *w, uint64_t from, uint64_t to,
+                            int idbits, int threads, uint8_t *e)
+{
+    /* pieces of 1 Mi entries, each packed (and its pages first touched) by
+     * one thread */
+    const uint64_t piece = (uint64_t)1 << 20;
+    const int64_t np = to > from ? (int64_t)((to - from + piece - 1) / piece) : 0;
+    uint32_t mx = 0;
+#pragma omp parallel for schedule(static) reduction(max : mx) num_threads(threads > 0 ? threads : 1)
+    for (int64_t i = 0; i < np; i++) {
+        const uint64_t p0 = from + (uint64_t)i * piece, p1 = p0 + piece < to ? p0 + piece : to;
+        const uint32_t x = sgk_e48_pack(a + p0, w + p0, p1 - p0, idbits, e + 6 * p0);
+        mx = x > mx ? x : mx;
     }
     return mx;
 }

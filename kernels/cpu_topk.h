@@ -126,6 +126,12 @@ int sgk_e48_bits(uint64_t n, uint32_t max_weight);
  * (48 - idbits): an entry whose weight does not fit is garbled. */
 uint32_t sgk_e48_pack(const uint32_t *a, const uint32_t *w, uint64_t cnt, int idbits,
                       uint8_t *out);
+/* Entries [from, to) of whole arrays a and w into e + 6 from .. e + 6 to
+ * (the entries at their own positions), in pieces on `threads` OpenMP
+ * threads (each piece's pages first touched by its thread); returns the
+ * largest weight packed, as sgk_e48_pack. */
+uint32_t sgk_e48_pack_range(const uint32_t *a, const uint32_t *w, uint64_t from, uint64_t to,
+                            int idbits, int threads, uint8_t *e);
 
 /* Entry p of e. */
 static inline uint64_t sgk_e48_get(const uint8_t *e, uint64_t p)

@@ -607,17 +607,7 @@ static sg_status packed_ensure(sg_run *run, const sg_graph *g, sg_error *err)
         sg_run_set(run, "packed_tail_refused", 5);
         return SG_OK;
     }
-    /* pieces of 1 Mi entries, each packed (and its pages first touched) by
-     * one thread */
-    const uint64_t piece = (uint64_t)1 << 20, np = (m - from + piece - 1) / piece;
-    uint32_t mx = 0;
-#pragma omp parallel for schedule(static) reduction(max : mx) num_threads(run->threads)
-    for (uint64_t i = 0; i < np; i++) {
-        const uint64_t p0 = from + i * piece, p1 = p0 + piece < m ? p0 + piece : m;
-        const uint32_t *const w = g->w; /* (void *: u32 weights here) */
-        const uint32_t x = sgk_e48_pack(g->a + p0, w + p0, p1 - p0, bits, e + 6 * p0);
-        mx = x > mx ? x : mx;
-    }
+    const uint32_t mx = sgk_e48_pack_range(g->a, g->w, from, m, bits, run->threads, e);
     memset(e + 6 * m, 0, 16); /* the vector loads' 2 bytes past the last entry */
     if ((uint64_t)mx >> (48 - bits)) {
         sgi_free(e);

@@ -121,6 +121,43 @@ static void test_e48_format(void **state)
     }
 }
 
+/* sgk_e48_pack_range: the entries of a range of whole arrays at their own
+ * positions, over several threads' pieces (1 Mi entries each: three and a
+ * part here), nothing written outside, the largest weight of the range
+ * alone returned (a heavier one lies outside it); an empty range writes
+ * nothing. */
+static void test_e48_pack_range(void **state)
+{
+    (void)state;
+    const uint64_t M = (3u << 20) + 12345, from = 1234567, to = M - 7;
+    const int idbits = 22;
+    uint32_t *a = malloc(M * sizeof *a), *w = malloc(M * sizeof *w);
+    uint8_t *e = malloc(6 * M + 2);
+    assert_true(a && w && e);
+    uint64_t rng = 4242;
+    uint32_t wmax = 0;
+    for (uint64_t p = 0; p < M; p++) {
+        a[p] = (uint32_t)(tu_rand(&rng) & ((1u << idbits) - 1));
+        w[p] = (uint32_t)(tu_rand(&rng) & ((1u << 20) - 1));
+        if (p >= from && p < to) wmax = w[p] > wmax ? w[p] : wmax;
+    }
+    w[from - 1] = w[to] = 1u << 25; /* outside the range */
+    memset(e, 0xee, 6 * M + 2);
+    assert_int_equal(sgk_e48_pack_range(a, w, from, to, idbits, 3, e), wmax);
+    for (uint64_t p = from; p < to; p++)
+        if (sgk_e48_get(e, p) != ((uint64_t)w[p] << idbits | a[p]))
+            fail_msg("entry %llu: %llx, want %llx", (unsigned long long)p,
+                     (unsigned long long)sgk_e48_get(e, p),
+                     (unsigned long long)((uint64_t)w[p] << idbits | a[p]));
+    for (uint64_t b = 0; b < 6 * from; b++) assert_int_equal(e[b], 0xee);
+    for (uint64_t b = 6 * to; b < 6 * M + 2; b++) assert_int_equal(e[b], 0xee);
+    assert_int_equal(sgk_e48_pack_range(a, w, to, to, idbits, 3, e), 0);
+    for (uint64_t b = 6 * to; b < 6 * M + 2; b++) assert_int_equal(e[b], 0xee);
+    free(a);
+    free(w);
+    free(e);
+}
+
 /* sgk_topk_packed's (or sgk_topk48_packed's) r records of lists [c0, c1)
  * in part and pidx: the lists with entries in order, their slots those of
  * want, nothing written past them (part and pidx filled with 0xcd before). */
@@ -341,6 +378,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_e48_format),
+        cmocka_unit_test(test_e48_pack_range),
         cmocka_unit_test(test_topk_versions),
         cmocka_unit_test(test_topk_lists),
     };
