@@ -3103,13 +3103,14 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     Pipe pipe;
     // The packed tail (sgk_graph_set_packed; u32 weights, lists read whole
     // into the cache): the GPU's pieces past its start are one DMA of 6
-    // bytes an entry from its pinned memory (whatever holds A and W; not
-    // with "dma-pull" disabled), walked through PackedArr; where the caller
+    // bytes an entry from its pinned memory (whatever holds A and W, whose
+    // pieces before it are copied as below; not with "dma-pull" disabled),
+    // walked through PackedArr; where the caller
     // asked (he_cpu), the CPU threads' top-K reads it too (sgk_topk48_*).
     const bool e48 = g->he && !f32 && !word && K > 0;
     const bool cpu48 = e48 && g->he_cpu;
-    const bool dma = (!g->h_managed || e48) && !sgk_ctx_disabled(c, "dma-pull");
-    const bool gpu48 = e48 && dma;
+    const bool dma = !g->h_managed && !sgk_ctx_disabled(c, "dma-pull");
+    const bool gpu48 = e48 && !sgk_ctx_disabled(c, "dma-pull"); // (the tail is pinned)
     uint64_t packed_gpu = 0; // counter packed_gpu_entries
     const bool one_queue = dma && cpu_on && !sgk_ctx_disabled(c, "dma-queue");
     // On a graph with hubs the streamed pieces' walks read the weights first
