@@ -1,7 +1,9 @@
 /* Counted allocation with failure injection (SQLite test_malloc style). */
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "sg_common.h"
@@ -83,4 +85,24 @@ char *sgi_strdup(const char *s)
     char *d = sgi_malloc(n);
     if (d) memcpy(d, s, n);
     return d;
+}
+
+uint64_t sgi_available_memory(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f) {
+        char line[256];
+        unsigned long long kib;
+        while (fgets(line, sizeof line, f)) {
+            if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
+                fclose(f);
+                return (uint64_t)kib * 1024;
+            }
+        }
+        fclose(f);
+    }
+    long pages = sysconf(_SC_AVPHYS_PAGES);
+    long page = sysconf(_SC_PAGESIZE);
+    if (pages < 0 || page < 0) return UINT64_MAX; /* unknown: do not refuse */
+    return (uint64_t)pages * (uint64_t)page;
 }

@@ -56,6 +56,10 @@ void sgi_free(void *p);
  * aligned and advised for transparent huge pages, which cuts TLB misses in
  * random access over hundreds of MiB. Contents uninitialised. */
 void *sgi_huge_alloc(size_t n);
+/* Bytes of memory available to a new allocation: MemAvailable from
+ * /proc/meminfo (page cache counts as available), else free pages;
+ * UINT64_MAX when neither can be read. */
+uint64_t sgi_available_memory(void);
 char *sgi_strdup(const char *s);
 /* Test hooks: the allocation `n` calls from now fails (0 = the next one);
  * n < 0 disables. Failing persists for that one call only. */

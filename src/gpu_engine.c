@@ -595,8 +595,7 @@ static sg_status packed_ensure(sg_run *run, const sg_graph *g, sg_error *err)
     if (refused || !d->split || from >= m) return SG_OK;
     const double t0 = sgi_now();
     const uint64_t bytes = 6 * (m - from);
-    const long pages = sysconf(_SC_AVPHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-    if (pages > 0 && psize > 0 && (uint64_t)pages * (uint64_t)psize < 2 * bytes) {
+    if (sgi_available_memory() < 2 * bytes) {
         sg_run_set(run, "packed_tail_refused", 4);
         return SG_OK;
     }

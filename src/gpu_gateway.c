@@ -21,6 +21,7 @@ int sg_gpu_count(void)
 }
 
 uint64_t sg_device_margin(uint64_t total_bytes) { return sgi_device_margin(total_bytes); }
+uint64_t sg_available_memory(void) { return sgi_available_memory(); }
 
 sg_status sg_gpu_info_get(int index, sg_gpu_info *out, sg_error *err)
 {

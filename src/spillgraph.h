@@ -651,6 +651,10 @@ typedef struct sg_gpu_info {
     char module_loading[8];
 } sg_gpu_info;
 
+/* Bytes of host memory available to a new allocation: MemAvailable from
+ * /proc/meminfo (page cache counts as available), else free pages;
+ * UINT64_MAX when neither can be read. */
+SG_API uint64_t sg_available_memory(void);
 /* True when this build has the GPU path (built with CUDA). */
 SG_API bool sg_gpu_built(void);
 /* The device memory a default budget leaves free: max(256 MiB, 3% of

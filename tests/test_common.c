@@ -128,6 +128,17 @@ static void side_balance(void **state)
     assert_true(fabs(sgi_side_balance(10, 1, 10, 0, 0.02, 0.8) - 0.8) < eps); /* no host time */
 }
 
+/* The host memory a new allocation may take: some, at most the machine's,
+ * through the library's call and the public one. */
+static void available_memory(void **state)
+{
+    (void)state;
+    const uint64_t phys = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+    const uint64_t a = sgi_available_memory(), p = sg_available_memory();
+    assert_true(a > 0 && a <= phys);
+    assert_true(p > 0 && p <= phys);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -137,6 +148,7 @@ int main(void)
         cmocka_unit_test(read_all_reports_truncation),
         cmocka_unit_test(first_list_from),
         cmocka_unit_test(side_balance),
+        cmocka_unit_test(available_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -376,26 +376,6 @@ double cli_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-uint64_t cli_available_memory(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    if (f) {
-        char line[256];
-        unsigned long long kib;
-        while (fgets(line, sizeof line, f)) {
-            if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
-                fclose(f);
-                return (uint64_t)kib * 1024;
-            }
-        }
-        fclose(f);
-    }
-    long pages = sysconf(_SC_AVPHYS_PAGES);
-    long page = sysconf(_SC_PAGESIZE);
-    if (pages < 0 || page < 0) return UINT64_MAX; /* unknown: do not refuse */
-    return (uint64_t)pages * (uint64_t)page;
-}
-
 /* ------------------------------------------------------------ JSON */
 
 /* Length of the valid UTF-8 sequence starting at s, or 0 if invalid. */

@@ -121,9 +121,6 @@ cli_str cli_utc_time(uint64_t unix_seconds);    /* "2025-11-22T05:30:12Z" */
 
 double cli_now(void); /* monotonic seconds */
 
-/* Bytes of memory available to a new allocation: MemAvailable from
- * /proc/meminfo (page cache counts as available), else free pages. */
-uint64_t cli_available_memory(void);
 
 /* ------------------------------------------------------------ JSON
  * One object per command, written on one line to `f`:

@@ -214,7 +214,7 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     in.n_pts = k;
     in.device_budget = budget;
     in.managed_cap = managed_cap;
-    in.host_bytes = cli_available_memory();
+    in.host_bytes = sg_available_memory();
     in.rates = rates;
     /* the forest the hybrid backend runs: the in-place executor over whole
      * lists, or over their heads on a store in weight order with hubs (the
@@ -459,7 +459,7 @@ int cmd_calibrate(int argc, char **argv, const cli_env *env)
         return cli_fail_status(cmd, st, &err);
     }
     /* Host memory: the CPU buffer, the pinned one and the managed one. */
-    const uint64_t avail = cli_available_memory();
+    const uint64_t avail = sg_available_memory();
     if (avail && o.bytes > avail / 4) {
         if (bytes_given)
             return cli_fail(cmd, "--bytes %s: three buffers of it need more than 3/4 of the %s "

@@ -721,7 +721,7 @@ int cmd_scan(int argc, char **argv, const cli_env *env)
         total += need[a];
     }
     arrays[n_arrays] = '\0';
-    uint64_t avail = cli_available_memory();
+    uint64_t avail = sg_available_memory();
     void *buf[SG_NARRAYS] = {NULL, NULL, NULL};
     size_t len[SG_NARRAYS] = {0, 0, 0};
     sg_read_stats *runs = NULL;
