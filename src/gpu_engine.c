@@ -644,7 +644,7 @@ sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error 
     SG_TRY(ctx_get(run, &c, err));
     const bool hybrid = run->backend == SG_BACKEND_HYBRID;
     SG_TRY(dgraph_for(run, c, g, SGI_ALGO_MST, false, err));
-    if (hybrid) SG_TRY(packed_ensure(run, g, err));
+    if (hybrid && g->n > 0 && run->dgraph) SG_TRY(packed_ensure(run, g, err));
     const double t0 = sgi_now();
     sgi_run_progress(run, "compute", 0.0);
     SG_ALLOC(f, sgi_forest_alloc(g->n, g->n ? g->n - 1 : 0, g->wt), err, "the forest");
