@@ -127,10 +127,9 @@ static double gib(uint64_t b) { return (double)b / (double)(1ull << 30); }
 static void packed_drop(sg_run *run)
 {
     if (!run->e48) return;
-    if (run->e48_pinned) sgk_host_unregister((uint8_t *)run->e48 + run->e48_pin_off);
+    sgk_host_unregister((uint8_t *)run->e48 + run->e48_pin_off); /* (kept only pinned) */
     sgi_free(run->e48);
     run->e48 = NULL;
-    run->e48_pinned = false;
 }
 
 void sgi_gpu_release(sg_run *run)
@@ -622,7 +621,6 @@ static sg_status packed_ensure(sg_run *run, const sg_graph *g, sg_error *err)
     }
     run->e48 = e;
     run->e48_pin_off = lo;
-    run->e48_pinned = true;
     const bool cpu = sgi_switch_on("packed-cpu");
     const sg_status st = sgk_graph_set_packed(dg, e, from, bits, cpu, err);
     if (st != SG_OK) {

@@ -41,8 +41,7 @@ struct sg_run {
     bool dgraph_split;            /* the device copy is a hybrid split one */
     void *e48;                    /* the forest's packed tail for the split copy
                                    * (src/gpu_engine.c, packed_ensure), or NULL: */
-    size_t e48_pin_off;           /* pinned from this byte on (e48_pinned) */
-    bool e48_pinned;
+    size_t e48_pin_off;           /* pinned from this byte on */
     int threads;                  /* > 0 */
     sg_progress_fn progress;      /* may be NULL */
     void *progress_ctx;

@@ -2017,23 +2017,36 @@ static void test_hybrid_packed_tail(void **state)
 {
     (void)state;
     static const int fr[][3] = {{0, 0, 0}, {3, 5, 1}, {6, 2, 4}};
-    /* SPILLGRAPH_GPU_DISABLE, SPILLGRAPH_GPU_ENABLE */
+    /* SPILLGRAPH_GPU_DISABLE, SPILLGRAPH_GPU_ENABLE, and what they mean:
+     * no tail (not enabled, or disabled), the GPU's reads in place (no
+     * pieces), the CPU threads on A and W, no CPU share */
     static const char *const both = "packed-tail,packed-cpu";
-    static const char *const modes[][2] = {
-        {NULL, both},           {NULL, NULL},         {"cpu-share", both},
-        {"share-chunks", both}, {"share-packed", both}, {"topk-simd", both},
-        {"topk-pairs", both},   {"stream-first", both}, {"fill-rank", both},
-        {NULL, "packed-tail"},  {"cpu-share,fill-rank", both}, {"packed-tail", both}};
+    static const struct {
+        const char *dis, *en;
+        bool off, in_place, cpu_aw, no_share;
+    } modes[] = {
+        {NULL, both, false, false, false, false},
+        {NULL, NULL, true, false, false, false},
+        {"cpu-share", both, false, false, false, true},
+        {"share-chunks", both, false, false, false, false},
+        {"share-packed", both, false, false, false, false},
+        {"topk-simd", both, false, false, false, false},
+        {"topk-pairs", both, false, false, false, false},
+        {"stream-first", both, false, true, false, false},
+        {"fill-rank", both, false, false, false, false},
+        {NULL, "packed-tail", false, false, true, false},
+        {"cpu-share,fill-rank", both, false, false, false, true},
+        {"packed-tail", both, true, false, false, false}};
     enum { NM = sizeof modes / sizeof modes[0] };
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     char what[400];
     uint64_t gpu_read[NM] = {0}, cpu_read[NM] = {0}, built = 0;
     for (int mi = 0; mi < NM; mi++) {
-        char *saved = env_push(modes[mi][0]);
-        char *saved_on = env_var_push("SPILLGRAPH_GPU_ENABLE", modes[mi][1]);
+        char *saved = env_push(modes[mi].dis);
+        char *saved_on = env_var_push("SPILLGRAPH_GPU_ENABLE", modes[mi].en);
         char md[120];
-        snprintf(md, sizeof md, "disabled: %s, enabled: %s", modes[mi][0] ? modes[mi][0] : "none",
-                 modes[mi][1] ? modes[mi][1] : "none");
+        snprintf(md, sizeof md, "disabled: %s, enabled: %s", modes[mi].dis ? modes[mi].dis : "none",
+                 modes[mi].en ? modes[mi].en : "none");
         for (int k = 0; k < TG_NKINDS; k++) {
             sg_graph *g = tg_make((tg_kind)k, SMALL_N, 13, false, false);
             const uint64_t n = nverts(g), *x = sg_graph_offsets(g), m = x[n];
@@ -2054,7 +2067,7 @@ static void test_hybrid_packed_tail(void **state)
                 const uint64_t slots = c[5], word = c[6], ce = c[7];
                 const uint64_t pa = x[fr[i][1] * n / 8], pw = x[fr[i][2] * n / 8];
                 const uint64_t from = pa > pw ? pa : pw; /* A and W both on the host */
-                const bool off = mi == 1 || mi == 11; /* not enabled, or disabled */
+                const bool off = modes[mi].off;
                 if (refused != (off ? 1u : 0u) || bytes != (off ? 0 : 6 * (m - from)))
                     fail_msg("%s: packed tail refused %llu, %llu bytes; want %d, %llu", what,
                              (unsigned long long)refused, (unsigned long long)bytes, off,
@@ -2070,9 +2083,10 @@ static void test_hybrid_packed_tail(void **state)
                 /* streamed, the two sides read every host entry once (the
                  * CPU from A and W without "packed-cpu"); the GPU nothing
                  * in place, the CPU nothing without a share */
-                const bool streams = mi != 7, cpu48 = mi != 9, no_share = mi == 2 || mi == 10;
+                const bool streams = !modes[mi].in_place;
                 if (tail && ((streams && pg + ce != m - from) || (!streams && pg != 0) ||
-                             (no_share && ce != 0) || pc != (cpu48 ? ce : 0)))
+                             (modes[mi].no_share && ce != 0) ||
+                             pc != (modes[mi].cpu_aw ? 0 : ce)))
                     fail_msg("%s: the packed tail's %llu entries read %llu by the GPU and "
                              "%llu by the CPU (%llu entries by the CPU in all)",
                              what, (unsigned long long)(m - from), (unsigned long long)pg,
@@ -2089,14 +2103,15 @@ static void test_hybrid_packed_tail(void **state)
     }
     /* the GPU's pieces: surely without a CPU share (with one, on graphs
      * this small the threads may take every list past both prefixes) */
-    for (int mi = 0; mi < NM; mi++)
-        if ((mi == 7 && gpu_read[mi] > 0) || ((mi == 2 || mi == 10) && gpu_read[mi] == 0))
+    for (int mi = 0; mi < NM; mi++) {
+        if ((modes[mi].in_place && gpu_read[mi] > 0) || (modes[mi].no_share && gpu_read[mi] == 0))
             fail_msg("mode %d: the GPU read %llu packed entries", mi,
                      (unsigned long long)gpu_read[mi]);
-    for (int mi = 0; mi < NM; mi++)
-        if (mi != 1 && mi != 11 && (cpu_read[mi] == 0) != (mi == 2 || mi == 9 || mi == 10))
+        if (!modes[mi].off &&
+            (cpu_read[mi] == 0) != (modes[mi].no_share || modes[mi].cpu_aw))
             fail_msg("mode %d: the CPU read %llu packed entries", mi,
                      (unsigned long long)cpu_read[mi]);
+    }
     assert_true(built > 0);
     /* refused: f32 weights; and 2^17 ids beside a weight of 2^31 */
     char *saved_on = env_var_push("SPILLGRAPH_GPU_ENABLE", "packed-tail");
