@@ -1970,6 +1970,23 @@ static sg_status find_round(sgk_ctx *c, const uint32_t *scan, uint64_t ns, XA x,
     return SG_OK;
 }
 
+// A round past sgi_boruvka_round_limit(n) (twice the rounds a right run
+// can take, plus 8): an error naming it, where minima that do not shrink
+// the trees (a corrupted copy of the graph, a wrong kernel) would otherwise
+// run the rounds without end. "merge" disabled (a test mode) makes every
+// round merge nothing, to show it.
+static sg_status round_guard(uint64_t iters, uint64_t n, uint64_t k, sg_error *err)
+{
+    const uint64_t limit = sgi_boruvka_round_limit(n);
+    if (iters <= limit) return SG_OK;
+    return sgi_fail(err, SG_E_DEVICE,
+                    "GPU forest: round %llu on %llu vertices, %llu trees left: past the %llu "
+                    "rounds any right run stays within (the rounds do not merge the trees; "
+                    "is the graph's copy in memory corrupted?)",
+                    (unsigned long long)iters, (unsigned long long)n, (unsigned long long)k,
+                    (unsigned long long)limit);
+}
+
 // The merge of one round, the same in vertex and edge mode: each tree's
 // chosen tree (nxt), 2-cycles broken towards the smaller id and the forest
 // edges recorded, pointer jumping to the roots (a device flag read back per
@@ -1988,6 +2005,11 @@ static sg_status merge_round(sgk_ctx *c, uint64_t n, uint64_t k, uint64_t cap, b
 {
     cudaStream_t st = c->stream;
     size_t tb = tmp_bytes;
+    if (sgk_ctx_disabled(c, "merge")) { // a test mode: no tree has a minimum
+        k_reset_best<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB);
+        SGK_LAUNCHED("k_reset_best");
+        chosen = false;
+    }
     if (!chosen) {
         k_choose<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB, comp, nxt);
         SGK_LAUNCHED("k_choose");
@@ -2261,6 +2283,7 @@ static sg_status edge_rounds(Ctx &X, uint64_t n, uint64_t &k, uint64_t ne, uint6
     int cur = 0;
     while (ne > 0 && k > 1) {
         iters++;
+        SGK_TRY(round_guard(iters, n, k, err));
         sgk_dbuf<uint32_t> *A = C[cur], *B = C[1 - cur];
         k_ereduce1<<<grid(c, ne), BLK, 0, st>>>(ne, A[0], A[1], A[3], A[4], bestA);
         SGK_LAUNCHED("k_ereduce1");
@@ -2619,6 +2642,7 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
     while (ns > 0 && k > 1) {
         iters++;
         scanned += ns;
+        SGK_TRY(round_guard(iters, n, k, err));
         SGK_TRY(find_round(c, scan, ns, (const uint64_t *)g->x, EntDev{E.p}, lo.p, comp.p,
                            SinkCore{candA.p, candB.p, candT.p}, unres.p, heavy.p, probe, dctr.p,
                            err));
@@ -2821,7 +2845,8 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // vertex's slot picked again, and again when nothing was refilled, not the
 // refilled vertices' alone; refill-minima off too), refill-minima (after a
 // refill the minima taken over every vertex again, not merged from the
-// refilled vertices' candidates).
+// refilled vertices' candidates); merge (a test mode: no round merges a
+// tree, and the rounds stop at round_guard's limit with an error).
 // COUNTERS: weight_order (1: the heads were read), dense_trees (1: the
 // trees to merge are the vertices with a list, ids dense),
 // first_minima_fused (1: the first round took k_first_minima),
@@ -3561,6 +3586,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     while (ns > 0 && k > 1) {
         const double tr = sgi_now();
         iters++;
+        SGK_TRY(round_guard(iters, n, k, err));
         scanned += ns;
         const bool parts = iters == 1 && K > 0 && !word; // through first_round
         if (parts) SGK_CU(cudaEventRecord(pipe.v[0], st));

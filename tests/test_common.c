@@ -130,6 +130,25 @@ static void side_balance(void **state)
 
 /* The host memory a new allocation may take: some, at most the machine's,
  * through the library's call and the public one. */
+/* The forest's round limit: twice bits(n) plus 8, so past the bits(n) + 2
+ * rounds a right run takes (tu_expect_rounds) with room. */
+static void boruvka_round_limit(void **state)
+{
+    (void)state;
+    assert_int_equal(sgi_boruvka_round_limit(0), 8);
+    assert_int_equal(sgi_boruvka_round_limit(1), 10);
+    assert_int_equal(sgi_boruvka_round_limit(2), 12);
+    assert_int_equal(sgi_boruvka_round_limit(3), 12);
+    assert_int_equal(sgi_boruvka_round_limit(4), 14);
+    assert_int_equal(sgi_boruvka_round_limit((uint64_t)1 << 27), 2 * 28 + 8);
+    assert_int_equal(sgi_boruvka_round_limit(UINT64_MAX), 2 * 64 + 8);
+    for (unsigned b = 1; b < 64; b++) {
+        const uint64_t n = (uint64_t)1 << b;
+        assert_true(sgi_boruvka_round_limit(n) >= 2 * (b + 1 + 2));
+        assert_true(sgi_boruvka_round_limit(n - 1) <= sgi_boruvka_round_limit(n));
+    }
+}
+
 static void available_memory(void **state)
 {
     (void)state;
@@ -149,6 +168,7 @@ int main(void)
         cmocka_unit_test(first_list_from),
         cmocka_unit_test(side_balance),
         cmocka_unit_test(available_memory),
+        cmocka_unit_test(boruvka_round_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

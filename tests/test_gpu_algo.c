@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sg_common.h"
 #include "sg_config.h"
 #include "spillgraph.h"
 #include "testgraphs.h"
@@ -172,6 +173,8 @@ static void mst_check(sg_run *cpu, sg_run *gpu, sg_backend want, const sg_graph 
     if (sg_verify_forest(g, fg, &err) != SG_OK)
         fail_msg("%s: gpu forest against Kruskal: %s", what, err.msg);
     expect_same_forest(fg, fc, what);
+    tu_expect_rounds(cpu, fc->n_vertices, what);
+    if (want != SG_BACKEND_CPU) tu_expect_rounds(gpu, fg->n_vertices, what);
     /* the forest crosses the bus in 12 bytes per edge (a graph without
      * vertices never reaches the device) */
     uint64_t bytes = 0;
@@ -1990,6 +1993,58 @@ static void test_hybrid_first_minima(void **state)
 }
 
 /* The counters names[0..k) of run into out, failing where one is missing. */
+/* The forest's rounds are bounded (kernels/mst.cu, round_guard): with
+ * "merge" disabled (a test mode: no round merges a tree) the in-core GPU
+ * forest, its edge rounds ("merge,vertex-cache": contracted at once) and
+ * the hybrid one (lists on the device, on the host, split) stop with
+ * SG_E_DEVICE at round sgi_boruvka_round_limit(n) + 1, instead of running
+ * without end; a fresh run without it gives Kruskal's forest in at most
+ * bits(n) + 2 rounds (mst_check). R-MAT (hubs), SSCA2 and a path, u32 and
+ * f32 weights. */
+static void test_forest_round_guard(void **state)
+{
+    (void)state;
+    enum { N = 3000 };
+    static const int splits[][3] = {{8, 8, 8}, {0, 0, 0}, {4, 4, 4}};
+    static const tg_kind kinds[] = {TG_RMAT, TG_SSCA2, TG_PATH};
+    sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
+    for (size_t ki = 0; ki < sizeof kinds / sizeof kinds[0]; ki++)
+        for (int f32 = 0; f32 < 2; f32++) {
+            sg_graph *g = tg_make(kinds[ki], N, 1, false, f32);
+            const uint64_t n = nverts(g);
+            for (int cfg = 0; cfg < 5; cfg++) {
+                const bool hybrid = cfg >= 2;
+                const char *mode = cfg == 1 ? "merge,vertex-cache" : "merge";
+                char what[160];
+                snprintf(what, sizeof what, "%s, %s weights, %s%s, disabled: %s",
+                         tg_name(kinds[ki]), f32 ? "f32" : "u32", hybrid ? "hybrid split " : "gpu",
+                         hybrid ? (cfg == 2 ? "all device" : cfg == 3 ? "all host" : "half")
+                                : "",
+                         mode);
+                char *saved = env_push(mode);
+                sg_run *run = hybrid ? mkhybrid(SG_BACKEND_HYBRID, 0, splits[cfg - 2], n)
+                                     : mkrun(SG_BACKEND_GPU, 0);
+                sg_forest *f = NULL;
+                sg_error err = {0};
+                const sg_status st = sg_mst(run, g, &f, &err);
+                unsigned long long round = 0;
+                if (st != SG_E_DEVICE || sscanf(err.msg, "GPU forest: round %llu", &round) != 1 ||
+                    round != sgi_boruvka_round_limit(n) + 1)
+                    fail_msg("%s: status %d, \"%s\" (want the round past %llu)", what, (int)st,
+                             err.msg, (unsigned long long)sgi_boruvka_round_limit(n));
+                if (f != NULL) fail_msg("%s: a forest returned with the error", what);
+                env_pop(saved);
+                sg_run_free(run);
+                run = hybrid ? mkhybrid(SG_BACKEND_HYBRID, 0, splits[cfg - 2], n)
+                             : mkrun(SG_BACKEND_GPU, 0);
+                mst_check(cpu, run, hybrid ? SG_BACKEND_HYBRID : SG_BACKEND_GPU, g, what);
+                sg_run_free(run);
+            }
+            sg_graph_free(g);
+        }
+    sg_run_free(cpu);
+}
+
 static void need_counters(const sg_run *run, const char *what, const char *const *names,
                           uint64_t *out, int k)
 {
@@ -3258,6 +3313,7 @@ int main(void)
         cmocka_unit_test(test_hybrid_fill_rank),
         cmocka_unit_test(test_hybrid_first_minima),
         cmocka_unit_test(test_hybrid_packed_tail),
+        cmocka_unit_test(test_forest_round_guard),
         cmocka_unit_test(test_hybrid_sssp_share),
         cmocka_unit_test(test_hybrid_budget),
         cmocka_unit_test(test_hybrid_weight_order),

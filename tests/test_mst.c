@@ -34,6 +34,7 @@ static sg_forest *mst_ok(const sg_graph *g, int threads)
     sg_error err = {0};
     sg_status st = sg_mst(r, g, &f, &err);
     if (st != SG_OK) fail_msg("sg_mst: %s", err.msg);
+    tu_expect_rounds(r, f->n_vertices, "the CPU forest");
     sg_run_free(r);
     return f;
 }

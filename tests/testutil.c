@@ -194,3 +194,17 @@ bool tu_counter(const sg_run *run, const char *name, uint64_t *value)
     }
     return false;
 }
+
+void tu_expect_rounds(const sg_run *run, uint64_t n, const char *what)
+{
+    uint64_t rounds = 0;
+    if (!tu_counter(run, "iterations", &rounds)) {
+        if (n > 0) fail_msg("%s: no iterations counter", what);
+        return;
+    }
+    unsigned bits = 0;
+    while (bits < 64 && (n >> bits) != 0) bits++;
+    if (rounds > bits + 2)
+        fail_msg("%s: %llu rounds for %llu vertices (at most %u)", what,
+                 (unsigned long long)rounds, (unsigned long long)n, bits + 2);
+}
