@@ -1970,11 +1970,14 @@ static sg_status find_round(sgk_ctx *c, const uint32_t *scan, uint64_t ns, XA x,
     return SG_OK;
 }
 
+__global__ void k_iota(uint64_t k, uint32_t *idx);
+
 // A round past sgi_boruvka_round_limit(n) (twice the rounds a right run
 // can take, plus 8): an error naming it, where minima that do not shrink
 // the trees (a corrupted copy of the graph, a wrong kernel) would otherwise
 // run the rounds without end. "merge" disabled (a test mode) makes every
-// round merge nothing, to show it.
+// tree choose itself, so that rounds merge nothing and keep every list
+// (the minima stand), to show it.
 static sg_status round_guard(uint64_t iters, uint64_t n, uint64_t k, sg_error *err)
 {
     const uint64_t limit = sgi_boruvka_round_limit(n);
@@ -2005,14 +2008,13 @@ static sg_status merge_round(sgk_ctx *c, uint64_t n, uint64_t k, uint64_t cap, b
 {
     cudaStream_t st = c->stream;
     size_t tb = tmp_bytes;
-    if (sgk_ctx_disabled(c, "merge")) { // a test mode: no tree has a minimum
-        k_reset_best<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB);
-        SGK_LAUNCHED("k_reset_best");
-        chosen = false;
-    }
     if (!chosen) {
         k_choose<<<grid(c, k), BLK, 0, st>>>(k, bestA, bestB, comp, nxt);
         SGK_LAUNCHED("k_choose");
+    }
+    if (sgk_ctx_disabled(c, "merge")) { // a test mode: every tree chooses itself
+        k_iota<<<grid(c, k), BLK, 0, st>>>(k, nxt);
+        SGK_LAUNCHED("k_iota");
     }
     k_record<<<grid(c, k), BLK, 0, st>>>(k, nxt, bestA, bestB, par, ou, ov, ow, cap, f32, dctr);
     SGK_LAUNCHED("k_record");
