@@ -2606,7 +2606,7 @@ static void test_hybrid_budget(void **state)
     incore[0] = sgk_sssp_bytes(n, sg_graph_offsets(g)[n], SGK_SSSP_BUCKETS) + graph_bytes[0];
     incore[1] = sgk_bfs_bytes(n, sg_graph_offsets(g)[n], true) + graph_bytes[1];
 #endif
-    unsigned spilled_budgets = 0;
+    unsigned spilled_budgets = 0, x_room = 0;
     for (unsigned i = 0; i < sizeof frac / sizeof frac[0]; i++)
         for (int a = 0; a < 2; a++) {
             const uint64_t budget = work[a] + (uint64_t)(frac[i] * (double)graph_bytes[a]) + 4096;
@@ -2625,13 +2625,24 @@ static void test_hybrid_budget(void **state)
             if (dev + pl.work_bytes > budget)
                 fail_msg("%s: plan puts %llu + %llu bytes on the device", what,
                          (unsigned long long)dev, (unsigned long long)pl.work_bytes);
-            if (frac[i] >= 0.2 && pl.split[0] != n)
-                fail_msg("%s: X (%llu bytes) not all on the device", what,
-                         (unsigned long long)(n + 1) * 8);
+            /* X is placed first: all of it where the budget holds it beside
+             * this plan's working arrays (which include the rooms it keeps:
+             * BFS's gather buffers over pinned lists, 6 KB on the small
+             * graph, more than a fifth of it) */
+            if (budget >= pl.work_bytes + (n + 1) * 8) {
+                x_room++;
+                if (pl.split[0] != n)
+                    fail_msg("%s: X (%llu bytes) not all on the device, %llu bytes beside the "
+                             "working arrays", what, (unsigned long long)(n + 1) * 8,
+                             (unsigned long long)(budget - pl.work_bytes));
+            }
             if (frac[i] == 0.0 && pl.split[1] != 0 && pl.split[1] == n)
                 fail_msg("%s: A all on the device with no room for it", what);
             sg_run_free(run);
         }
+    if (x_room < 2)
+        fail_msg("rmat n %llu: only %u spilling budgets hold X beside the working arrays",
+                 (unsigned long long)n, x_room);
     if (spilled_budgets < (small_only ? 4u : 10u))
         fail_msg("rmat n %llu: only %u of the 10 budgets spill (in core: sssp %llu, bfs %llu bytes)",
                  (unsigned long long)n, spilled_budgets, (unsigned long long)incore[0],
