@@ -3336,7 +3336,17 @@ int main(void)
         cmocka_unit_test(test_settle_gather),
         cmocka_unit_test(test_prepared_pinned),
     };
-    const char *only = getenv("SG_TEST_ONLY"); /* e.g. "test_bfs", for sanitizer runs */
-    if (only) cmocka_set_test_filter(only);
+    /* e.g. "test_bfs" (meson runs each so, tests/meson.build), or a pattern */
+    const char *only = getenv("SG_TEST_ONLY");
+    if (only) {
+        bool named = strpbrk(only, "*?") != NULL;
+        for (size_t i = 0; i < sizeof tests / sizeof tests[0] && !named; i++)
+            named = strcmp(tests[i].name, only) == 0;
+        if (!named) {
+            fprintf(stderr, "SG_TEST_ONLY=%s names no test of test_gpu_algo\n", only);
+            return 1;
+        }
+        cmocka_set_test_filter(only);
+    }
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
