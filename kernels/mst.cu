@@ -1973,7 +1973,7 @@ static sg_status find_round(sgk_ctx *c, const uint32_t *scan, uint64_t ns, XA x,
 __global__ void k_iota(uint64_t k, uint32_t *idx);
 
 // A round past sgi_boruvka_round_limit(n) (twice the rounds a right run
-// can take, plus 8): an error naming it, where minima that do not shrink
+// can take, plus 4): an error naming it, where minima that do not shrink
 // the trees (a corrupted copy of the graph, a wrong kernel) would otherwise
 // run the rounds without end. "merge" disabled (a test mode) makes every
 // tree choose itself, so that rounds merge nothing and keep every list

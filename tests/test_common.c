@@ -128,13 +128,15 @@ static void side_balance(void **state)
     assert_true(fabs(sgi_side_balance(10, 1, 10, 0, 0.02, 0.8) - 0.8) < eps); /* no host time */
 }
 
-/* The host memory a new allocation may take: some, at most the machine's,
- * through the library's call and the public one. */
-/* The forest's round limit: twice bits(n) plus 8, so past the bits(n) + 2
- * rounds a right run takes (tu_expect_rounds) with room. */
+/* The forest's rounds: bits(n) + 2 for a right run, and the GPU's limit
+ * twice that plus 4. */
 static void boruvka_round_limit(void **state)
 {
     (void)state;
+    assert_int_equal(sgi_boruvka_rounds_max(0), 2);
+    assert_int_equal(sgi_boruvka_rounds_max(1), 3);
+    assert_int_equal(sgi_boruvka_rounds_max(4096), 15);
+    assert_int_equal(sgi_boruvka_rounds_max(4095), 14);
     assert_int_equal(sgi_boruvka_round_limit(0), 8);
     assert_int_equal(sgi_boruvka_round_limit(1), 10);
     assert_int_equal(sgi_boruvka_round_limit(2), 12);
@@ -144,11 +146,14 @@ static void boruvka_round_limit(void **state)
     assert_int_equal(sgi_boruvka_round_limit(UINT64_MAX), 2 * 64 + 8);
     for (unsigned b = 1; b < 64; b++) {
         const uint64_t n = (uint64_t)1 << b;
-        assert_true(sgi_boruvka_round_limit(n) >= 2 * (b + 1 + 2));
+        assert_true(sgi_boruvka_round_limit(n) == 2 * sgi_boruvka_rounds_max(n) + 4);
+        assert_true(sgi_boruvka_rounds_max(n) == b + 1 + 2);
         assert_true(sgi_boruvka_round_limit(n - 1) <= sgi_boruvka_round_limit(n));
     }
 }
 
+/* The host memory a new allocation may take: some, at most the machine's,
+ * through the library's call and the public one. */
 static void available_memory(void **state)
 {
     (void)state;

@@ -1,5 +1,7 @@
 #include "testutil.h"
 
+#include "sg_common.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -202,9 +204,8 @@ void tu_expect_rounds(const sg_run *run, uint64_t n, const char *what)
         if (n > 0) fail_msg("%s: no iterations counter", what);
         return;
     }
-    unsigned bits = 0;
-    while (bits < 64 && (n >> bits) != 0) bits++;
-    if (rounds > bits + 2)
-        fail_msg("%s: %llu rounds for %llu vertices (at most %u)", what,
-                 (unsigned long long)rounds, (unsigned long long)n, bits + 2);
+    if (rounds > sgi_boruvka_rounds_max(n))
+        fail_msg("%s: %llu rounds for %llu vertices (at most %llu)", what,
+                 (unsigned long long)rounds, (unsigned long long)n,
+                 (unsigned long long)sgi_boruvka_rounds_max(n));
 }

@@ -54,10 +54,8 @@ uint64_t tu_rand(uint64_t *state);
 
 /* The run's counter `name` into *value; false when the run has not set it. */
 bool tu_counter(const sg_run *run, const char *name, uint64_t *value);
-/* A forest run's rounds (counter "iterations") within bits(n) + 2: every
- * round merges each tree that has a leaving edge into another, so those
- * trees at least halve, and one more round may drop the last lists. The
- * GPU forest fails past sgi_boruvka_round_limit(n), twice that plus 4. */
+/* A forest run's rounds (counter "iterations") within
+ * sgi_boruvka_rounds_max(n), bits(n) + 2 (common/sg_common.h). */
 void tu_expect_rounds(const sg_run *run, uint64_t n, const char *what);
 
 #endif
