@@ -22,11 +22,6 @@
 static const char gen_usage[] =
     "usage: spillgraph gen KIND [OPTIONS] -o STORE   (kinds: " GEN_KINDS ")";
 
-static const char rmat_usage[] =
-    "usage: spillgraph gen rmat --scale S -o STORE [--edge-factor F] [--seed N]\n"
-    "         [--max-weight W] [--force] [--threads N] [--shard-size SIZE]\n"
-    "         [--block-size SIZE] [--zstd-level L] [--json] [--quiet]";
-
 static void gen_help(void)
 {
     printf("%s\n"
@@ -45,39 +40,6 @@ static void gen_help(void)
            "Every kind writes an undirected, weighted graph that depends only on its\n"
            "options, never on the thread count; 'spillgraph gen KIND --help' for each.\n",
            gen_usage);
-}
-
-static void rmat_help(void)
-{
-    printf("%s\n"
-           "\n"
-           "Generates an undirected Graph500 R-MAT graph (a=.57 b=.19 c=.19) into the\n"
-           "store STORE: vertex labels permuted, self-loops dropped, duplicate edges\n"
-           "keep the lightest weight, both directions of every edge stored. The graph\n"
-           "depends only on the options, never on the thread count.\n"
-           "\n"
-           "options:\n"
-           "  --scale S          2^S vertices, S in 1..32 (required)\n"
-           "  --edge-factor F    F*2^S edges drawn (default 16)\n"
-           "  --seed N           random seed (default 1)\n"
-           "  --max-weight W     weights uniform in [1, W] (default 1048576 = 2^20)\n"
-           "  -o, --output STORE the store directory to create (required)\n"
-           "  --force            replace STORE if it exists (atomically)\n"
-           "  --threads N        worker threads (default: OpenMP's, OMP_NUM_THREADS)\n"
-           "  --shard-size SIZE  target raw bytes per shard file, >= 64 (default 256M)\n"
-           "  --block-size SIZE  target raw bytes per block, 64 to 64M (default 1M)\n"
-           "  --zstd-level L     zstd level 1..22 for every array (default: 9 for A,\n"
-           "                     3 for X and W; A decodes faster at 9)\n"
-           "  --json             print the summary as one JSON object\n"
-           "  --quiet            no progress bar and no text summary\n"
-           "  -h, --help         show this help\n"
-           "\n"
-           "Sizes take K, M, G, T (or KiB, MiB, GiB, TiB) as powers of 1024.\n"
-           "Memory: about 8 bytes per directed edge plus 8 per vertex.\n"
-           "\n"
-           "example:\n"
-           "  spillgraph gen rmat --scale 22 -o rmat22.sg\n",
-           rmat_usage);
 }
 
 enum {
@@ -102,157 +64,10 @@ enum {
     OPT_HUB_DEGREE,
 };
 
-static const cli_option rmat_opts[] = {
-    {"scale", 0, true, OPT_SCALE},
-    {"edge-factor", 0, true, OPT_EDGE_FACTOR},
-    {"seed", 0, true, OPT_SEED},
-    {"max-weight", 0, true, OPT_MAX_WEIGHT},
-    {"output", 'o', true, OPT_OUTPUT},
-    {"force", 'f', false, OPT_FORCE},
-    {"threads", 't', true, OPT_THREADS},
-    {"shard-size", 0, true, OPT_SHARD_SIZE},
-    {"block-size", 0, true, OPT_BLOCK_SIZE},
-    {"zstd-level", 0, true, OPT_ZSTD_LEVEL},
-    {"json", 0, false, OPT_JSON},
-    {"quiet", 'q', false, OPT_QUIET},
-    {NULL, 0, false, 0},
-};
-
-static void print_summary(const char *path, const sg_rmat_options *o, const sg_gen_report *r,
-                          double total)
-{
-    printf("generated R-MAT scale %u, edge factor %u, seed %" PRIu64 ", max weight %" PRIu32
-           "\n",
-           o->scale, o->edge_factor, o->seed, o->max_weight);
-    printf("  vertices               %s\n", cli_count(r->n_vertices).s);
-    printf("  edges generated        %s\n", cli_count(r->generated).s);
-    printf("  self-loops dropped     %s\n", cli_count(r->self_loops).s);
-    printf("  duplicates dropped     %s\n", cli_count(r->duplicates).s);
-    printf("  undirected edges       %s\n", cli_count(r->n_edges / 2).s);
-    printf("  directed edges stored  %s\n", cli_count(r->n_edges).s);
-    printf("  time                   generate %s, build %s, write %s; total %s\n",
-           cli_seconds(r->seconds_generate).s, cli_seconds(r->seconds_build).s,
-           cli_seconds(r->seconds_write).s, cli_seconds(total).s);
-    printf("  store                  %s\n", path);
-}
-
-static void print_json(const char *path, const sg_rmat_options *o, const sg_gen_report *r,
-                       double total)
-{
-    cli_json j;
-    cli_json_begin(&j, stdout);
-    cli_json_str(&j, "command", "gen");
-    cli_json_str(&j, "kind", "rmat");
-    cli_json_str(&j, "path", path);
-    cli_json_u64(&j, "scale", o->scale);
-    cli_json_u64(&j, "edge_factor", o->edge_factor);
-    cli_json_u64(&j, "seed", o->seed);
-    cli_json_u64(&j, "max_weight", o->max_weight);
-    cli_json_int(&j, "threads", o->threads);
-    cli_json_u64(&j, "n_vertices", r->n_vertices);
-    cli_json_u64(&j, "generated", r->generated);
-    cli_json_u64(&j, "self_loops", r->self_loops);
-    cli_json_u64(&j, "duplicates", r->duplicates);
-    cli_json_u64(&j, "undirected_edges", r->n_edges / 2);
-    cli_json_u64(&j, "n_edges", r->n_edges);
-    cli_json_num(&j, "seconds_generate", r->seconds_generate);
-    cli_json_num(&j, "seconds_build", r->seconds_build);
-    cli_json_num(&j, "seconds_write", r->seconds_write);
-    cli_json_num(&j, "seconds_total", total);
-    cli_json_end(&j);
-}
-
-static int gen_rmat(int argc, char **argv, const cli_env *env)
-{
-    static const char cmd[] = "gen rmat";
-    if (cli_wants_help(argc, argv)) {
-        rmat_help();
-        return CLI_EXIT_OK;
-    }
-
-    sg_rmat_options o;
-    sg_rmat_defaults(&o);
-    const char *out = NULL;
-    bool have_scale = false, json = false, quiet = false;
-    uint64_t v;
-
-    cli_parser p;
-    cli_parser_init(&p, cmd, rmat_usage, rmat_opts, argc, argv);
-    for (int id; (id = cli_next(&p)) != CLI_END;) {
-        switch (id) {
-        case CLI_BAD: return CLI_EXIT_USAGE;
-        case CLI_POSITIONAL:
-            return cli_usage_error(cmd, rmat_usage, "unexpected argument '%s'", p.value);
-        case OPT_SCALE:
-            if (!cli_value_u64(&p, 1, 32, &v)) return CLI_EXIT_USAGE;
-            o.scale = (unsigned)v;
-            have_scale = true;
-            break;
-        case OPT_EDGE_FACTOR:
-            if (!cli_value_u64(&p, 1, 1u << 20, &v)) return CLI_EXIT_USAGE;
-            o.edge_factor = (unsigned)v;
-            break;
-        case OPT_SEED:
-            if (!cli_value_u64(&p, 0, UINT64_MAX, &o.seed)) return CLI_EXIT_USAGE;
-            break;
-        case OPT_MAX_WEIGHT:
-            if (!cli_value_u64(&p, 1, UINT32_MAX, &v)) return CLI_EXIT_USAGE;
-            o.max_weight = (uint32_t)v;
-            break;
-        case OPT_OUTPUT: out = p.value; break;
-        case OPT_FORCE: o.store.force = true; break;
-        case OPT_THREADS:
-            if (!cli_value_int(&p, 0, 4096, &o.threads)) return CLI_EXIT_USAGE;
-            o.store.threads = o.threads;
-            break;
-        case OPT_SHARD_SIZE:
-            if (!cli_value_size(&p, 64, UINT64_MAX, &o.store.shard_bytes)) return CLI_EXIT_USAGE;
-            break;
-        case OPT_BLOCK_SIZE:
-            if (!cli_value_size(&p, 64, 64u << 20, &v)) return CLI_EXIT_USAGE;
-            o.store.block_bytes = (uint32_t)v;
-            break;
-        case OPT_ZSTD_LEVEL:
-            if (!cli_value_int(&p, 1, 22, &o.store.zstd_level)) return CLI_EXIT_USAGE;
-            break;
-        case OPT_JSON: json = true; break;
-        case OPT_QUIET: quiet = true; break;
-        }
-    }
-    if (!have_scale) return cli_usage_error(cmd, rmat_usage, "missing --scale");
-    if (!out) return cli_usage_error(cmd, rmat_usage, "missing the output store (-o STORE)");
-    if (!out[0]) return cli_usage_error(cmd, rmat_usage, "the output path is empty");
-
-    char *creator = cli_command_line(env->full_argc, env->full_argv);
-    if (!creator) return cli_fail(cmd, "out of memory");
-    o.store.creator = creator;
-
-    cli_progress bar;
-    cli_progress_init(&bar, !quiet);
-    o.progress = cli_progress_cb;
-    o.progress_ctx = &bar;
-
-    sg_gen_report rep;
-    memset(&rep, 0, sizeof rep);
-    sg_error err = {0};
-    double t0 = cli_now();
-    sg_status st = sg_gen_rmat(out, &o, &rep, &err);
-    double total = cli_now() - t0;
-    cli_progress_end(&bar);
-    free(creator);
-    o.store.creator = NULL;
-    if (st != SG_OK) return cli_fail_status(cmd, st, &err);
-
-    if (json)
-        print_json(out, &o, &rep, total);
-    else if (!quiet)
-        print_summary(out, &o, &rep, total);
-    return CLI_EXIT_OK;
-}
-
-/* ---------------------------------------------------------------- ssca2, uniform, grid
- * What the three kinds share: the output, seed, weights, threads, store
- * layout and printing options, parsed by common_option(). */
+/* ---------------------------------------------------------------- what every kind shares
+ * The output, seed, weights, threads, store layout and printing options
+ * (common_option), the parse (gen_parse), the run (run_gen) and the
+ * summary's common part. */
 
 typedef struct gen_common {
     const char *out;
@@ -348,6 +163,10 @@ static bool value_fraction(cli_parser *p, double *out)
 /* The library call of one kind, on its options. */
 typedef sg_status (*gen_call)(const char *path, const void *o, sg_gen_report *rep,
                               sg_error *err);
+static sg_status call_rmat(const char *path, const void *o, sg_gen_report *rep, sg_error *err)
+{
+    return sg_gen_rmat(path, o, rep, err);
+}
 static sg_status call_ssca2(const char *path, const void *o, sg_gen_report *rep, sg_error *err)
 {
     return sg_gen_ssca2(path, o, rep, err);
@@ -433,12 +252,152 @@ static void json_end(cli_json *j, const gen_common *c, const sg_gen_report *r, d
     cli_json_end(j);
 }
 
+/* A kind's own JSON keys, and the first line of its text summary. */
+typedef void (*kind_json_fn)(cli_json *j, const void *o);
+typedef void (*kind_title_fn)(const void *o);
+
+/* Runs the kind's generator (run_gen) and prints its summary: JSON, text,
+ * or nothing (--quiet). */
+static int gen_finish(const char *cmd, const cli_env *env, const gen_common *c,
+                      sg_write_options *store, sg_progress_fn *progress, void **progress_ctx,
+                      gen_call call, const void *o, const char *kind, kind_json_fn json,
+                      kind_title_fn title)
+{
+    sg_gen_report rep;
+    double total = 0;
+    const int rc = run_gen(cmd, env, c, store, progress, progress_ctx, call, o, &rep, &total);
+    if (rc != CLI_EXIT_OK) return rc;
+    if (c->json) {
+        cli_json j;
+        json_begin(&j, kind, c);
+        json(&j, o);
+        json_end(&j, c, &rep, total);
+    } else if (!c->quiet) {
+        title(o);
+        summary_lines(c->out, &rep, total);
+    }
+    return CLI_EXIT_OK;
+}
+
+/* One kind's own options (past the common ones) into its arguments: 1
+ * parsed, 0 not one of its, -1 a usage error was printed. */
+typedef int (*kind_option_fn)(int id, cli_parser *p, void *args);
+
+/* Parses a kind's command line: the common options into c, the kind's by
+ * `opt` into args. Returns -1 when fine, else the exit code. */
+static int gen_parse(const char *cmd, const char *usage, const cli_option *opts, int argc,
+                     char **argv, gen_common *c, kind_option_fn opt, void *args)
+{
+    cli_parser p;
+    cli_parser_init(&p, cmd, usage, opts, argc, argv);
+    for (int id; (id = cli_next(&p)) != CLI_END;) {
+        if (id == CLI_BAD) return CLI_EXIT_USAGE;
+        if (id == CLI_POSITIONAL)
+            return cli_usage_error(cmd, usage, "unexpected argument '%s'", p.value);
+        int r = common_option(id, &p, c);
+        if (r == 0) r = opt(id, &p, args);
+        if (r < 0) return CLI_EXIT_USAGE;
+    }
+    return -1;
+}
+
+/* --scale S (1..32) and --edge-factor F, for the kinds that take them. */
+static int scale_option(int id, cli_parser *p, unsigned *scale, unsigned *edge_factor)
+{
+    uint64_t v;
+    if (id == OPT_SCALE) {
+        if (!cli_value_u64(p, 1, 32, &v)) return -1;
+        *scale = (unsigned)v;
+        return 1;
+    }
+    if (id == OPT_EDGE_FACTOR && edge_factor) {
+        if (!cli_value_u64(p, 1, 1u << 20, &v)) return -1;
+        *edge_factor = (unsigned)v;
+        return 1;
+    }
+    return 0;
+}
+
 /* Checks what every kind needs after parsing; returns -1 when fine. */
 static int common_required(const char *cmd, const char *usage, const gen_common *c)
 {
     if (!c->out) return cli_usage_error(cmd, usage, "missing the output store (-o STORE)");
     if (!c->out[0]) return cli_usage_error(cmd, usage, "the output path is empty");
     return -1;
+}
+
+/* ------------------------------------------------ rmat */
+
+static const char rmat_usage[] =
+    "usage: spillgraph gen rmat --scale S -o STORE [--edge-factor F]\n" COMMON_USAGE;
+
+static void rmat_help(void)
+{
+    printf("%s\n"
+           "\n"
+           "Generates an undirected Graph500 R-MAT graph (a=.57 b=.19 c=.19) into the\n"
+           "store STORE: vertex labels permuted, self-loops dropped, duplicate edges\n"
+           "keep the lightest weight, both directions of every edge stored.\n"
+           "\n"
+           "options:\n"
+           "  --scale S          2^S vertices, S in 1..32 (required)\n"
+           "  --edge-factor F    F*2^S edges drawn (default 16)\n" COMMON_HELP
+           "Memory: about 8 bytes per directed edge plus 8 per vertex.\n"
+           "\n"
+           "example:\n"
+           "  spillgraph gen rmat --scale 22 -o rmat22.sg\n",
+           rmat_usage);
+}
+
+static const cli_option rmat_opts[] = {
+    {"scale", 0, true, OPT_SCALE},
+    {"edge-factor", 0, true, OPT_EDGE_FACTOR},
+    COMMON_OPTS,
+    {NULL, 0, false, 0},
+};
+
+static int rmat_option(int id, cli_parser *p, void *args)
+{
+    sg_rmat_options *o = args;
+    return scale_option(id, p, &o->scale, &o->edge_factor);
+}
+
+static void rmat_json(cli_json *j, const void *args)
+{
+    const sg_rmat_options *o = args;
+    cli_json_u64(j, "scale", o->scale);
+    cli_json_u64(j, "edge_factor", o->edge_factor);
+}
+
+static void rmat_title(const void *args)
+{
+    const sg_rmat_options *o = args;
+    printf("generated R-MAT scale %u, edge factor %u, seed %" PRIu64 ", max weight %" PRIu32 "\n",
+           o->scale, o->edge_factor, o->seed, o->max_weight);
+}
+
+static int gen_rmat(int argc, char **argv, const cli_env *env)
+{
+    static const char cmd[] = "gen rmat";
+    if (cli_wants_help(argc, argv)) {
+        rmat_help();
+        return CLI_EXIT_OK;
+    }
+    sg_rmat_options o;
+    sg_rmat_defaults(&o);
+    gen_common c;
+    common_init(&c, o.seed, o.max_weight);
+    int rc = gen_parse(cmd, rmat_usage, rmat_opts, argc, argv, &c, rmat_option, &o);
+    if (rc >= 0) return rc;
+    if (o.scale == 0) return cli_usage_error(cmd, rmat_usage, "missing --scale");
+    rc = common_required(cmd, rmat_usage, &c);
+    if (rc >= 0) return rc;
+    o.seed = c.seed;
+    o.max_weight = c.max_weight;
+    o.threads = c.threads;
+
+    return gen_finish(cmd, env, &c, &o.store, &o.progress, &o.progress_ctx, call_rmat, &o,
+                      "rmat", rmat_json, rmat_title);
 }
 
 /* ------------------------------------------------ ssca2 */
@@ -481,6 +440,39 @@ static const cli_option ssca2_opts[] = {
     {NULL, 0, false, 0},
 };
 
+static int ssca2_option(int id, cli_parser *p, void *args)
+{
+    sg_ssca2_options *o = args;
+    uint64_t v;
+    switch (id) {
+    case OPT_MAX_CLIQUE:
+        if (!cli_value_u64(p, 1, 65536, &v)) return -1;
+        o->max_clique_size = (uint32_t)v;
+        return 1;
+    case OPT_INTER_PROB: return value_fraction(p, &o->inter_prob) ? 1 : -1;
+    case OPT_NO_PERMUTE: o->permute = false; return 1;
+    }
+    return scale_option(id, p, &o->scale, NULL);
+}
+
+static void ssca2_json(cli_json *j, const void *args)
+{
+    const sg_ssca2_options *o = args;
+    cli_json_u64(j, "scale", o->scale);
+    cli_json_u64(j, "max_clique_size", o->max_clique_size);
+    cli_json_num(j, "inter_prob", o->inter_prob);
+    cli_json_bool(j, "permute", o->permute);
+}
+
+static void ssca2_title(const void *args)
+{
+    const sg_ssca2_options *o = args;
+    printf("generated SSCA#2 scale %u, max clique size %" PRIu32 ", inter-clique "
+           "probability %g, seed %" PRIu64 ", max weight %" PRIu32 "%s\n",
+           o->scale, o->max_clique_size, o->inter_prob, o->seed, o->max_weight,
+           o->permute ? "" : ", labels not permuted");
+}
+
 static int gen_ssca2(int argc, char **argv, const cli_env *env)
 {
     static const char cmd[] = "gen ssca2";
@@ -492,61 +484,17 @@ static int gen_ssca2(int argc, char **argv, const cli_env *env)
     sg_ssca2_defaults(&o);
     gen_common c;
     common_init(&c, o.seed, o.max_weight);
-    bool have_scale = false;
-    uint64_t v;
-    cli_parser p;
-    cli_parser_init(&p, cmd, ssca2_usage, ssca2_opts, argc, argv);
-    for (int id; (id = cli_next(&p)) != CLI_END;) {
-        if (id == CLI_BAD) return CLI_EXIT_USAGE;
-        if (id == CLI_POSITIONAL)
-            return cli_usage_error(cmd, ssca2_usage, "unexpected argument '%s'", p.value);
-        const int r = common_option(id, &p, &c);
-        if (r < 0) return CLI_EXIT_USAGE;
-        if (r > 0) continue;
-        switch (id) {
-        case OPT_SCALE:
-            if (!cli_value_u64(&p, 1, 32, &v)) return CLI_EXIT_USAGE;
-            o.scale = (unsigned)v;
-            have_scale = true;
-            break;
-        case OPT_MAX_CLIQUE:
-            if (!cli_value_u64(&p, 1, 65536, &v)) return CLI_EXIT_USAGE;
-            o.max_clique_size = (uint32_t)v;
-            break;
-        case OPT_INTER_PROB:
-            if (!value_fraction(&p, &o.inter_prob)) return CLI_EXIT_USAGE;
-            break;
-        case OPT_NO_PERMUTE: o.permute = false; break;
-        }
-    }
-    if (!have_scale) return cli_usage_error(cmd, ssca2_usage, "missing --scale");
-    const int bad = common_required(cmd, ssca2_usage, &c);
-    if (bad >= 0) return bad;
+    int rc = gen_parse(cmd, ssca2_usage, ssca2_opts, argc, argv, &c, ssca2_option, &o);
+    if (rc >= 0) return rc;
+    if (o.scale == 0) return cli_usage_error(cmd, ssca2_usage, "missing --scale");
+    rc = common_required(cmd, ssca2_usage, &c);
+    if (rc >= 0) return rc;
     o.seed = c.seed;
     o.max_weight = c.max_weight;
     o.threads = c.threads;
 
-    sg_gen_report rep;
-    double total = 0;
-    const int rc = run_gen(cmd, env, &c, &o.store, &o.progress, &o.progress_ctx, call_ssca2, &o,
-                           &rep, &total);
-    if (rc != CLI_EXIT_OK) return rc;
-    if (c.json) {
-        cli_json j;
-        json_begin(&j, "ssca2", &c);
-        cli_json_u64(&j, "scale", o.scale);
-        cli_json_u64(&j, "max_clique_size", o.max_clique_size);
-        cli_json_num(&j, "inter_prob", o.inter_prob);
-        cli_json_bool(&j, "permute", o.permute);
-        json_end(&j, &c, &rep, total);
-    } else if (!c.quiet) {
-        printf("generated SSCA#2 scale %u, max clique size %" PRIu32 ", inter-clique "
-               "probability %g, seed %" PRIu64 ", max weight %" PRIu32 "%s\n",
-               o.scale, o.max_clique_size, o.inter_prob, o.seed, o.max_weight,
-               o.permute ? "" : ", labels not permuted");
-        summary_lines(c.out, &rep, total);
-    }
-    return CLI_EXIT_OK;
+    return gen_finish(cmd, env, &c, &o.store, &o.progress, &o.progress_ctx, call_ssca2, &o,
+                      "ssca2", ssca2_json, ssca2_title);
 }
 
 /* ------------------------------------------------ uniform */
@@ -580,6 +528,27 @@ static const cli_option uniform_opts[] = {
     {NULL, 0, false, 0},
 };
 
+static int uniform_option(int id, cli_parser *p, void *args)
+{
+    sg_uniform_options *o = args;
+    return scale_option(id, p, &o->scale, &o->edge_factor);
+}
+
+static void uniform_json(cli_json *j, const void *args)
+{
+    const sg_uniform_options *o = args;
+    cli_json_u64(j, "scale", o->scale);
+    cli_json_u64(j, "edge_factor", o->edge_factor);
+}
+
+static void uniform_title(const void *args)
+{
+    const sg_uniform_options *o = args;
+    printf("generated uniform random scale %u, edge factor %u, seed %" PRIu64
+           ", max weight %" PRIu32 "\n",
+           o->scale, o->edge_factor, o->seed, o->max_weight);
+}
+
 static int gen_uniform(int argc, char **argv, const cli_env *env)
 {
     static const char cmd[] = "gen uniform";
@@ -591,54 +560,17 @@ static int gen_uniform(int argc, char **argv, const cli_env *env)
     sg_uniform_defaults(&o);
     gen_common c;
     common_init(&c, o.seed, o.max_weight);
-    bool have_scale = false;
-    uint64_t v;
-    cli_parser p;
-    cli_parser_init(&p, cmd, uniform_usage, uniform_opts, argc, argv);
-    for (int id; (id = cli_next(&p)) != CLI_END;) {
-        if (id == CLI_BAD) return CLI_EXIT_USAGE;
-        if (id == CLI_POSITIONAL)
-            return cli_usage_error(cmd, uniform_usage, "unexpected argument '%s'", p.value);
-        const int r = common_option(id, &p, &c);
-        if (r < 0) return CLI_EXIT_USAGE;
-        if (r > 0) continue;
-        switch (id) {
-        case OPT_SCALE:
-            if (!cli_value_u64(&p, 1, 32, &v)) return CLI_EXIT_USAGE;
-            o.scale = (unsigned)v;
-            have_scale = true;
-            break;
-        case OPT_EDGE_FACTOR:
-            if (!cli_value_u64(&p, 1, 1u << 20, &v)) return CLI_EXIT_USAGE;
-            o.edge_factor = (unsigned)v;
-            break;
-        }
-    }
-    if (!have_scale) return cli_usage_error(cmd, uniform_usage, "missing --scale");
-    const int bad = common_required(cmd, uniform_usage, &c);
-    if (bad >= 0) return bad;
+    int rc = gen_parse(cmd, uniform_usage, uniform_opts, argc, argv, &c, uniform_option, &o);
+    if (rc >= 0) return rc;
+    if (o.scale == 0) return cli_usage_error(cmd, uniform_usage, "missing --scale");
+    rc = common_required(cmd, uniform_usage, &c);
+    if (rc >= 0) return rc;
     o.seed = c.seed;
     o.max_weight = c.max_weight;
     o.threads = c.threads;
 
-    sg_gen_report rep;
-    double total = 0;
-    const int rc = run_gen(cmd, env, &c, &o.store, &o.progress, &o.progress_ctx, call_uniform,
-                           &o, &rep, &total);
-    if (rc != CLI_EXIT_OK) return rc;
-    if (c.json) {
-        cli_json j;
-        json_begin(&j, "uniform", &c);
-        cli_json_u64(&j, "scale", o.scale);
-        cli_json_u64(&j, "edge_factor", o.edge_factor);
-        json_end(&j, &c, &rep, total);
-    } else if (!c.quiet) {
-        printf("generated uniform random scale %u, edge factor %u, seed %" PRIu64
-               ", max weight %" PRIu32 "\n",
-               o.scale, o.edge_factor, o.seed, o.max_weight);
-        summary_lines(c.out, &rep, total);
-    }
-    return CLI_EXIT_OK;
+    return gen_finish(cmd, env, &c, &o.store, &o.progress, &o.progress_ctx, call_uniform, &o,
+                      "uniform", uniform_json, uniform_title);
 }
 
 /* ------------------------------------------------ grid */
@@ -681,6 +613,54 @@ static const cli_option grid_opts[] = {
     {NULL, 0, false, 0},
 };
 
+/* The grid's options, and which were given (for the checks after them). */
+typedef struct grid_args {
+    sg_grid_options *o;
+    bool have_rows, have_cols, have_hubs, have_degree;
+} grid_args;
+
+static int grid_option(int id, cli_parser *p, void *args)
+{
+    grid_args *a = args;
+    uint64_t v;
+    switch (id) {
+    case OPT_ROWS:
+        a->have_rows = true;
+        return cli_value_u64(p, 1, 1ull << 32, &a->o->rows) ? 1 : -1;
+    case OPT_COLS:
+        a->have_cols = true;
+        return cli_value_u64(p, 1, 1ull << 32, &a->o->cols) ? 1 : -1;
+    case OPT_HUBS:
+        a->have_hubs = true;
+        return value_fraction(p, &a->o->hubs) ? 1 : -1;
+    case OPT_HUB_DEGREE:
+        if (!cli_value_u64(p, 1, UINT32_MAX, &v)) return -1;
+        a->o->hub_degree = (uint32_t)v;
+        a->have_degree = true;
+        return 1;
+    }
+    return 0;
+}
+
+static void grid_json(cli_json *j, const void *args)
+{
+    const sg_grid_options *o = args;
+    cli_json_u64(j, "rows", o->rows);
+    cli_json_u64(j, "cols", o->cols);
+    cli_json_num(j, "hubs", o->hubs);
+    cli_json_u64(j, "hub_degree", o->hub_degree);
+}
+
+static void grid_title(const void *args)
+{
+    const sg_grid_options *o = args;
+    printf("generated grid %" PRIu64 " x %" PRIu64 ", seed %" PRIu64 ", max weight %" PRIu32,
+           o->rows, o->cols, o->seed, o->max_weight);
+    if (o->hubs > 0)
+        printf(", hubs %g with %" PRIu32 " extra edges each", o->hubs, o->hub_degree);
+    printf("\n");
+}
+
 static int gen_grid(int argc, char **argv, const cli_env *env)
 {
     static const char cmd[] = "gen grid";
@@ -692,75 +672,27 @@ static int gen_grid(int argc, char **argv, const cli_env *env)
     sg_grid_defaults(&o);
     gen_common c;
     common_init(&c, o.seed, o.max_weight);
-    bool have_rows = false, have_cols = false, have_hubs = false, have_degree = false;
-    uint64_t v;
-    cli_parser p;
-    cli_parser_init(&p, cmd, grid_usage, grid_opts, argc, argv);
-    for (int id; (id = cli_next(&p)) != CLI_END;) {
-        if (id == CLI_BAD) return CLI_EXIT_USAGE;
-        if (id == CLI_POSITIONAL)
-            return cli_usage_error(cmd, grid_usage, "unexpected argument '%s'", p.value);
-        const int r = common_option(id, &p, &c);
-        if (r < 0) return CLI_EXIT_USAGE;
-        if (r > 0) continue;
-        switch (id) {
-        case OPT_ROWS:
-            if (!cli_value_u64(&p, 1, 1ull << 32, &o.rows)) return CLI_EXIT_USAGE;
-            have_rows = true;
-            break;
-        case OPT_COLS:
-            if (!cli_value_u64(&p, 1, 1ull << 32, &o.cols)) return CLI_EXIT_USAGE;
-            have_cols = true;
-            break;
-        case OPT_HUBS:
-            if (!value_fraction(&p, &o.hubs)) return CLI_EXIT_USAGE;
-            have_hubs = true;
-            break;
-        case OPT_HUB_DEGREE:
-            if (!cli_value_u64(&p, 1, UINT32_MAX, &v)) return CLI_EXIT_USAGE;
-            o.hub_degree = (uint32_t)v;
-            have_degree = true;
-            break;
-        }
-    }
-    if (!have_rows || !have_cols)
-        return cli_usage_error(cmd, grid_usage, "missing %s", have_rows ? "--cols" : "--rows");
-    if (have_hubs && o.hubs > 0 && !have_degree)
+    grid_args a = {.o = &o};
+    int rc = gen_parse(cmd, grid_usage, grid_opts, argc, argv, &c, grid_option, &a);
+    if (rc >= 0) return rc;
+    if (!a.have_rows || !a.have_cols)
+        return cli_usage_error(cmd, grid_usage, "missing %s", a.have_rows ? "--cols" : "--rows");
+    if (a.have_hubs && o.hubs > 0 && !a.have_degree)
         return cli_usage_error(cmd, grid_usage, "--hubs needs --hub-degree");
-    if (have_degree && !have_hubs)
+    if (a.have_degree && !a.have_hubs)
         return cli_usage_error(cmd, grid_usage, "--hub-degree needs --hubs");
     if (o.rows > (1ull << 32) / o.cols)
         return cli_usage_error(cmd, grid_usage,
                                "%" PRIu64 " x %" PRIu64 " is more than 2^32 vertices", o.rows,
                                o.cols);
-    const int bad = common_required(cmd, grid_usage, &c);
-    if (bad >= 0) return bad;
+    rc = common_required(cmd, grid_usage, &c);
+    if (rc >= 0) return rc;
     o.seed = c.seed;
     o.max_weight = c.max_weight;
     o.threads = c.threads;
 
-    sg_gen_report rep;
-    double total = 0;
-    const int rc = run_gen(cmd, env, &c, &o.store, &o.progress, &o.progress_ctx, call_grid, &o,
-                           &rep, &total);
-    if (rc != CLI_EXIT_OK) return rc;
-    if (c.json) {
-        cli_json j;
-        json_begin(&j, "grid", &c);
-        cli_json_u64(&j, "rows", o.rows);
-        cli_json_u64(&j, "cols", o.cols);
-        cli_json_num(&j, "hubs", o.hubs);
-        cli_json_u64(&j, "hub_degree", o.hub_degree);
-        json_end(&j, &c, &rep, total);
-    } else if (!c.quiet) {
-        printf("generated grid %" PRIu64 " x %" PRIu64 ", seed %" PRIu64 ", max weight %" PRIu32,
-               o.rows, o.cols, o.seed, o.max_weight);
-        if (o.hubs > 0) printf(", hubs %g with %" PRIu32 " extra edges each", o.hubs,
-                               o.hub_degree);
-        printf("\n");
-        summary_lines(c.out, &rep, total);
-    }
-    return CLI_EXIT_OK;
+    return gen_finish(cmd, env, &c, &o.store, &o.progress, &o.progress_ctx, call_grid, &o,
+                      "grid", grid_json, grid_title);
 }
 
 int cmd_gen(int argc, char **argv, const cli_env *env)
