@@ -1998,7 +1998,6 @@ static void test_hybrid_first_minima(void **state)
     sg_run_free(cpu);
 }
 
-/* The counters names[0..k) of run into out, failing where one is missing. */
 /* The forest's rounds are bounded (kernels/mst.cu, round_guard): with
  * "merge" disabled (a test mode: no round merges a tree) the in-core GPU
  * forest, its edge rounds ("merge,vertex-cache": contracted at once) and
@@ -2051,6 +2050,7 @@ static void test_forest_round_guard(void **state)
     sg_run_free(cpu);
 }
 
+/* The counters names[0..k) of run into out, failing where one is missing. */
 static void need_counters(const sg_run *run, const char *what, const char *const *names,
                           uint64_t *out, int k)
 {
