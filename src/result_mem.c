@@ -177,16 +177,6 @@ void sg_clusters_free(sg_clusters *c)
     sgi_free(c);
 }
 
-/* ------------------------------------------------ sg_graph_options.prepare
- *
- * A search's result is written once by the search itself (the CPU's
- * initialisation, the GPU's download), so its pages are faulted in inside
- * the search's time: for R-MAT 26's 268 MB of levels a download into fresh
- * pages took 12-25 ms on the H100 host against ~7 ms into present ones
- * (docs/benchmarks.md). A helper thread writes a byte of every page while
- * the graph loads (a second or more at that size, 16 threads decoding),
- * and the load joins it at its end. The byte is 0; the search overwrites
- * every entry. */
 /* Whether the comma-separated list in environment variable `var` names
  * `name`. */
 static bool env_lists(const char *var, const char *name)
@@ -212,6 +202,16 @@ bool sgi_switch_off(const char *name)
     return env_lists("SPILLGRAPH_GPU_DISABLE", name);
 }
 
+/* ------------------------------------------------ sg_graph_options.prepare
+ *
+ * A search's result is written once by the search itself (the CPU's
+ * initialisation, the GPU's download), so its pages are faulted in inside
+ * the search's time: for R-MAT 26's 268 MB of levels a download into fresh
+ * pages took 12-25 ms on the H100 host against ~7 ms into present ones
+ * (docs/benchmarks.md). A helper thread writes a byte of every page while
+ * the graph loads (a second or more at that size, 16 threads decoding),
+ * and the load joins it at its end. The byte is 0; the search overwrites
+ * every entry. */
 struct sgi_prefault {
     pthread_t th;
     bool started;
