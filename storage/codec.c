@@ -263,6 +263,46 @@ sg_status sgi_codec_decode_into(sgi_codec *c, const sgi_block_entry *e, const ui
     return SG_OK;
 }
 
+sg_status sgi_codec_decode_w24(sgi_codec *c, const sgi_block_entry *e, const uint8_t *src,
+                              size_t skip, size_t count, uint16_t *d16, uint8_t *d8,
+                              uint32_t *wide, sg_error *err)
+{
+    if (e->array != SG_ARRAY_W)
+        return sgi_fail(err, SG_E_INVALID, "24-bit decode of a block that holds no weights");
+    bool raw;
+    sg_status st = decode_planes(c, e, src, &raw, err);
+    if (st != SG_OK) return st;
+    const size_t n = e->n_elems;
+    if (skip + count > n) return sgi_fail(err, SG_E_INVALID, "decode range past the block");
+    uint32_t top = 0; /* the high bytes ORed: 0 when every weight fits */
+    if (raw) {
+        const uint32_t *restrict v = c->vals + skip;
+        for (size_t i = 0; i < count; i++) {
+            d16[i] = (uint16_t)v[i];
+            d8[i] = (uint8_t)(v[i] >> 16);
+            top |= v[i] >> 24;
+        }
+    } else { /* the low two planes interleaved, the third copied, the fourth tested */
+        const uint8_t *restrict p0 = c->planes + skip, *restrict p1 = p0 + n,
+                                *restrict p2 = p1 + n, *restrict p3 = p2 + n;
+        for (size_t i = 0; i < count; i++) {
+            d16[i] = (uint16_t)(p0[i] | p1[i] << 8);
+            top |= p3[i];
+        }
+        memcpy(d8, p2, count);
+    }
+    *wide = 0;
+    if (top)
+        for (size_t i = 0; i < count; i++) {
+            const uint32_t v = raw ? c->vals[skip + i] : PLANE_VAL(c->planes, n, skip + i);
+            if (v >> 24) {
+                *wide = v;
+                break;
+            }
+        }
+    return SG_OK;
+}
+
 void sgi_untransform_x(const uint32_t *deg, uint64_t base, size_t skip, size_t count,
                        uint64_t *dst)
 {

@@ -224,6 +224,14 @@ sg_status sgi_codec_decode(sgi_codec *c, const sgi_block_entry *e, const uint8_t
 sg_status sgi_codec_decode_into(sgi_codec *c, const sgi_block_entry *e, const uint8_t *src,
                                 size_t skip, size_t count, void *dst, bool x_last, sg_error *err);
 
+/* Decodes weights [skip, skip+count) of a W block as 24-bit weights: the
+ * low 16 bits of each into d16, bits 16-23 into d8. *wide gets the first
+ * weight of 2^24 or more among them (its bits), 0 when none: the caller
+ * refuses the block then (what it wrote is not the weights). */
+sg_status sgi_codec_decode_w24(sgi_codec *c, const sgi_block_entry *e, const uint8_t *src,
+                              size_t skip, size_t count, uint16_t *d16, uint8_t *d8,
+                              uint32_t *wide, sg_error *err);
+
 /* Undo the transform for elements [skip, skip+count) of a decoded block. */
 void sgi_untransform_x(const uint32_t *deg, uint64_t base, size_t skip, size_t count,
                        uint64_t *dst);

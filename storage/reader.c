@@ -9,6 +9,7 @@
  * into the caller's buffers. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <liburing.h>
 #include <omp.h>
 #include <stdio.h>
@@ -531,6 +532,7 @@ typedef struct piece {
     uint32_t block;
     uint64_t skip, count; /* elements of the block wanted */
     void *dst;
+    uint8_t *dst8;        /* 24-bit weights: dst gets their low 16 bits, dst8 the rest */
     bool x_last;          /* also write the offset after the last vertex */
     uint32_t req;         /* read request holding it */
     uint64_t off;         /* the block's file offset: reads go in file order */
@@ -590,11 +592,12 @@ typedef struct plan {
         }                                                                                  \
     } while (0)
 
-/* Pieces of array a covering global elements [g0, g1) (vertices for X). */
+/* Pieces of array a covering global elements [g0, g1) (vertices for X);
+ * with dst8, 24-bit weights (dst their low 16 bits). */
 static sg_status plan_array(const sg_store *s, plan *p, sg_array a, uint64_t g0, uint64_t g1,
-                            void *dst, sg_error *err)
+                            void *dst, uint8_t *dst8, sg_error *err)
 {
-    const size_t esz = a == SG_ARRAY_X ? 8 : 4;
+    const size_t esz = a == SG_ARRAY_X ? 8 : dst8 ? 2 : 4;
     uint64_t g = g0;
     while (g < g1) {
         uint32_t si = a == SG_ARRAY_X ? sgi_shard_of_vertex(s, g) : sgi_shard_of_edge(s, g);
@@ -612,6 +615,7 @@ static sg_status plan_array(const sg_store *s, plan *p, sg_array a, uint64_t g0,
             p->pieces[p->n_pieces++] = (piece){.shard = si, .array = (uint8_t)a, .block = b,
                                                .skip = skip, .count = take,
                                                .dst = (uint8_t *)dst + (g - g0) * esz,
+                                               .dst8 = dst8 ? dst8 + (g - g0) : NULL,
                                                .off = e->offset};
             g += take;
             r += take;
@@ -805,6 +809,20 @@ static sg_status decode_piece(reader *r, const piece *pc, sgi_codec *c, sg_error
         return block_error(sh, (sg_array)pc->array, pc->block, SG_E_CORRUPT, "checksum mismatch",
                            err);
     sg_error inner = {0};
+    if (pc->dst8) {
+        uint32_t wide = 0;
+        sg_status st = sgi_codec_decode_w24(c, e, src, pc->skip, pc->count, pc->dst, pc->dst8,
+                                            &wide, &inner);
+        if (st != SG_OK)
+            return block_error(sh, (sg_array)pc->array, pc->block, st, inner.msg, err);
+        if (wide) {
+            char why[96];
+            snprintf(why, sizeof why, "weight %" PRIu32 " does not fit the 24 bits asked for",
+                     wide);
+            return block_error(sh, (sg_array)pc->array, pc->block, SG_E_RANGE, why, err);
+        }
+        return SG_OK;
+    }
     sg_status st = sgi_codec_decode_into(c, e, src, pc->skip, pc->count, pc->dst, pc->x_last,
                                          &inner);
     if (st != SG_OK) return block_error(sh, (sg_array)pc->array, pc->block, st, inner.msg, err);
@@ -841,7 +859,8 @@ static sg_status decode_window(reader *r, uint32_t wi, sgi_codec **codecs, int t
             }
         }
         st_bytes += r->s->shards[pc->shard].blocks[pc->array][pc->block].stored_bytes;
-        dec_bytes += pc->count * (pc->array == SG_ARRAY_X ? 8 : 4) + (pc->x_last ? 8 : 0);
+        dec_bytes += pc->count * (pc->array == SG_ARRAY_X ? 8 : pc->dst8 ? 3 : 4) +
+                     (pc->x_last ? 8 : 0);
     }
     *stored += st_bytes;
     *decoded += dec_bytes;
@@ -908,19 +927,27 @@ sg_status sg_store_read(sg_store *s, const sg_read_request *req, const sg_read_o
              err, "read: vertex range [%llu, %llu) outside [0, %llu)",
              req ? (unsigned long long)req->v_begin : 0ull,
              req ? (unsigned long long)req->v_end : 0ull, (unsigned long long)s->hdr.n_vertices);
+    const bool w24 = req->w16 || req->w8;
+    SG_CHECK(!w24 || (req->w16 && req->w8 && !req->w), SG_E_INVALID, err,
+             "read: 24-bit weights need w16 and w8, and no w");
+    SG_CHECK(!w24 || s->hdr.weight_type == SG_WEIGHT_U32, SG_E_INVALID, err,
+             "read: %s holds f32 weights: 24-bit weights are for u32 ones", s->path);
     uint64_t e0 = 0, e1 = 0;
-    if (req->a || req->w || (req->x && req->v_begin == req->v_end))
+    if (req->a || req->w || w24 || (req->x && req->v_begin == req->v_end))
         SG_TRY(sg_store_edge_range(s, req->v_begin, req->v_end, &e0, &e1, err));
     if (req->x) {
         if (req->v_begin == req->v_end) {
             req->x[0] = e0;
         } else {
-            SG_TRY(plan_array(s, &r.pl, SG_ARRAY_X, req->v_begin, req->v_end, req->x, err));
+            SG_TRY(
+                plan_array(s, &r.pl, SG_ARRAY_X, req->v_begin, req->v_end, req->x, NULL, err));
             r.pl.pieces[r.pl.n_pieces - 1].x_last = true;
         }
     }
-    if (req->a && e1 > e0) SG_TRY(plan_array(s, &r.pl, SG_ARRAY_A, e0, e1, req->a, err));
-    if (req->w && e1 > e0) SG_TRY(plan_array(s, &r.pl, SG_ARRAY_W, e0, e1, req->w, err));
+    if (req->a && e1 > e0) SG_TRY(plan_array(s, &r.pl, SG_ARRAY_A, e0, e1, req->a, NULL, err));
+    if (req->w && e1 > e0) SG_TRY(plan_array(s, &r.pl, SG_ARRAY_W, e0, e1, req->w, NULL, err));
+    if (w24 && e1 > e0)
+        SG_TRY(plan_array(s, &r.pl, SG_ARRAY_W, e0, e1, req->w16, req->w8, err));
 
     /* Read in file order: by shard, then by the blocks' file offsets. */
     if (r.pl.n_pieces > 1) qsort(r.pl.pieces, r.pl.n_pieces, sizeof *r.pl.pieces, cmp_piece);

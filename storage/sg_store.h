@@ -109,6 +109,13 @@ typedef struct sg_read_request {
     uint64_t *x;
     uint32_t *a;
     void *w;
+    /* Instead of w, a store's u32 weights as 24-bit weights: the low 16 bits
+     * of each into w16, bits 16-23 into w8 (3 bytes an edge, not 4). A
+     * weight of 2^24 or more is SG_E_RANGE naming its shard and block (what
+     * was written of w16 and w8 then is not the weights); f32 weights, or w
+     * set too, SG_E_INVALID. Both or neither. */
+    uint16_t *w16;
+    uint8_t *w8;
 } sg_read_request;
 
 typedef struct sg_read_options {

@@ -15,6 +15,24 @@
 
 static const sg_write_options tiny = {.block_bytes = 64, .shard_bytes = 512};
 
+/* The weights of vertices [v0, v1) read as 24-bit weights (u32 weights
+ * below 2^24 in g), through the same read options as the caller's. */
+static void check_w24(sg_store *s, const tu_graph *g, uint64_t v0, uint64_t v1)
+{
+    const uint64_t e0 = g->x[v0], e1 = g->x[v1];
+    uint16_t *w16 = malloc((e1 - e0 + 1) * 2);
+    uint8_t *w8 = malloc(e1 - e0 + 1);
+    sg_read_request rq = {.v_begin = v0, .v_end = v1, .w16 = w16, .w8 = w8};
+    sg_read_stats st;
+    sg_error err = {0};
+    if (sg_store_read(s, &rq, NULL, &st, &err)) fail_msg("24-bit read: %s", err.msg);
+    for (uint64_t p = e0; p < e1; p++)
+        assert_int_equal((uint32_t)w16[p - e0] | (uint32_t)w8[p - e0] << 16, g->w[p]);
+    assert_int_equal(st.decoded_bytes, 3 * (e1 - e0));
+    free(w16);
+    free(w8);
+}
+
 static void check_ranges(const char *path, const tu_graph *g, const sg_read_options *ro,
                          uint64_t seed)
 {
@@ -36,6 +54,7 @@ static void check_ranges(const char *path, const tu_graph *g, const sg_read_opti
         if (rq.x) assert_memory_equal(x, g->x + v0, (v1 - v0 + 1) * 8);
         if (rq.a && e1 > e0) assert_memory_equal(a, g->a + e0, (e1 - e0) * 4);
         if (rq.w && e1 > e0) assert_memory_equal(w, g->w + e0, (e1 - e0) * 4);
+        if (rq.w) check_w24(s, g, v0, v1);
         uint64_t b, e;
         assert_int_equal(sg_store_edge_range(s, v0, v1, &b, &e, &err), SG_OK);
         assert_int_equal(b, e0);
@@ -170,6 +189,69 @@ static void many_windows_and_direct(void **state)
     free(a);
     sg_store_close(s);
     tu_graph_free(&g);
+    tu_rm_rf(dir);
+    free(dir);
+}
+
+/* 24-bit weights: every bit of the three low bytes round trips, from
+ * compressed and raw blocks; a weight of 2^24 is refused naming its shard
+ * and block; f32 stores and half a request are refused. */
+static void weights_in_24_bits(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir("store");
+    char path[512];
+    snprintf(path, sizeof path, "%s/g.sg", dir);
+    tu_graph g = tu_random_graph(3000, 40000, (1u << 24) - 1, 31, false);
+    const sg_write_options o = {.block_bytes = 1024, .shard_bytes = 64 << 10};
+    tu_write_store(path, &g, &o);
+    check_ranges(path, &g, &(sg_read_options){.threads = 3, .mapped = true}, 41);
+    check_ranges(path, &g, &(sg_read_options){.threads = 2, .uring = true}, 42);
+    snprintf(path, sizeof path, "%s/tiny.sg", dir); /* blocks of 16 weights: some raw */
+    tu_write_store(path, &g, &tiny);
+    check_ranges(path, &g, NULL, 43);
+    snprintf(path, sizeof path, "%s/g.sg", dir);
+    sg_store *s;
+    sg_error err = {0};
+    assert_int_equal(sg_store_open(path, &s, &err), SG_OK);
+    uint16_t *w16 = malloc(g.m * 2);
+    uint8_t *w8 = malloc(g.m);
+    uint32_t *w = malloc(g.m * 4);
+    sg_read_request half = {.v_begin = 0, .v_end = g.n, .w16 = w16};
+    assert_int_equal(sg_store_read(s, &half, NULL, NULL, &err), SG_E_INVALID);
+    sg_read_request both = {.v_begin = 0, .v_end = g.n, .w = w, .w16 = w16, .w8 = w8};
+    assert_int_equal(sg_store_read(s, &both, NULL, NULL, &err), SG_E_INVALID);
+    sg_store_close(s);
+    /* one weight past 24 bits, in a shard of its own past the first */
+    uint64_t u = g.n / 2;
+    while (g.x[u] == g.x[u + 1]) u++;
+    const uint64_t p = g.x[u];
+    for (uint64_t e = g.x[g.a[p]]; e < g.x[g.a[p] + 1]; e++) /* and its reverse edge */
+        if (g.a[e] == u) g.w[e] = 1u << 24;
+    g.w[p] = 1u << 24;
+    snprintf(path, sizeof path, "%s/wide.sg", dir);
+    tu_write_store(path, &g, &o);
+    assert_int_equal(sg_store_open(path, &s, &err), SG_OK);
+    sg_read_request all = {.v_begin = 0, .v_end = g.n, .w16 = w16, .w8 = w8};
+    assert_int_equal(sg_store_read(s, &all, NULL, NULL, &err), SG_E_RANGE);
+    assert_non_null(strstr(err.msg, "block W#"));
+    assert_non_null(strstr(err.msg, ".sgs"));
+    assert_non_null(strstr(err.msg, "16777216"));
+    sg_store_close(s);
+    tu_graph_free(&g);
+    /* f32 weights */
+    tu_graph gf = tu_random_graph(50, 200, 100, 3, false);
+    snprintf(path, sizeof path, "%s/f.sg", dir);
+    tu_write_store(path, &gf, &(sg_write_options){.weight_type = SG_WEIGHT_F32});
+    assert_int_equal(sg_store_open(path, &s, &err), SG_OK);
+    sg_read_request f = {.v_begin = 0, .v_end = gf.n, .w16 = w16, .w8 = w8};
+    assert_int_equal(sg_store_read(s, &f, NULL, NULL, &err), SG_E_INVALID);
+    assert_non_null(strstr(err.msg, "f32"));
+    sg_store_close(s);
+    tu_graph_free(&gf);
+    free(w16);
+    free(w8);
+    free(w);
     tu_rm_rf(dir);
     free(dir);
 }
@@ -583,6 +665,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(roundtrip_layouts),
         cmocka_unit_test(many_windows_and_direct),
+        cmocka_unit_test(weights_in_24_bits),
         cmocka_unit_test(automatic_mode_follows_the_page_cache),
         cmocka_unit_test(foreach_shard_visits_all),
         cmocka_unit_test(f32_weights_and_negative_flag),
