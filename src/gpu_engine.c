@@ -107,6 +107,11 @@ sg_status sgi_gpu_load(sg_run *run, sg_store *s, sg_graph *g, const sg_read_opti
     return SG_OK;
 }
 void sgi_gpu_release(sg_run *run) { (void)run; }
+bool sgi_gpu_forest_hybrid(sg_run *run, uint64_t n, uint64_t m)
+{
+    (void)run, (void)n, (void)m;
+    return false;
+}
 sg_mem_kind sgi_gpu_host_kind(sg_run *run, uint64_t bytes)
 {
     (void)run;
@@ -159,7 +164,7 @@ static sg_status ctx_get(sg_run *run, sgk_ctx **out, sg_error *err)
 /* Device bytes of g's arrays (W only when asked and loaded). */
 static uint64_t graph_bytes(const sg_graph *g, bool weights)
 {
-    return (g->n + 1) * 8 + g->m * 4 + (weights && g->w ? g->m * 4 : 0);
+    return (g->n + 1) * 8 + g->m * 4 + (weights && sgi_graph_has_w(g) ? g->m * 4 : 0);
 }
 
 static bool dgraph_matches(const sg_run *run, const sg_graph *g, bool weights)
@@ -280,6 +285,21 @@ bool sgi_gpu_pick(sg_run *run, const sg_graph *g, sgi_algo algo, bool parents)
     }
     run->backend = SG_BACKEND_GPU;
     return true;
+}
+
+bool sgi_gpu_forest_hybrid(sg_run *run, uint64_t n, uint64_t m)
+{
+    if (run->requested == SG_BACKEND_HYBRID) return true;
+    if (run->requested != SG_BACKEND_AUTO || run->backend != SG_BACKEND_GPU) return false;
+    sgk_ctx *c = NULL;
+    sg_error e = {0};
+    if (ctx_get(run, &c, &e) != SG_OK) return false;
+    sgk_mem_stats ms;
+    sgk_ctx_mem(c, &ms);
+    /* (as sgi_gpu_pick: a device copy of another graph is freed first) */
+    const uint64_t held = held_graph(run), own = ms.in_use > held ? ms.in_use - held : 0;
+    const uint64_t whole = sgk_mst_bytes(n, m) + (n + 1) * 8 + m * 8;
+    return own + whole > ms.budget && own + sgk_mst_inplace_bytes(n, false) <= ms.budget;
 }
 
 /* Makes the run's device copy of g (with W when asked), uploading the host

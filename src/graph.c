@@ -145,10 +145,11 @@ struct sgi_pinning {
     pthread_t thread;
     bool threaded; /* registering on `thread` (else done already) */
     int device;
-    void *p[2];
-    size_t len[2];
-    const char *what[2];
-    bool ok[2];
+    void *p[3];
+    size_t len[3];
+    const char *what[3];
+    unsigned bit[3]; /* g->pinned's bit for each */
+    bool ok[3];
     sg_status st;
     sg_error err;
 };
@@ -156,7 +157,7 @@ struct sgi_pinning {
 static void *pinning_main(void *arg)
 {
     struct sgi_pinning *j = arg;
-    for (int i = 0; i < 2 && j->st == SG_OK; i++)
+    for (int i = 0; i < 3 && j->st == SG_OK; i++)
         if (j->p[i]) {
             j->st = pin_array(j->device, j->p[i], j->len[i], j->len[i], j->what[i], &j->err);
             j->ok[i] = j->st == SG_OK;
@@ -174,7 +175,7 @@ static sg_status pinning_wait(sg_graph *g, sg_error *err)
     struct sgi_pinning *j = g->pinning;
     g->pinning = NULL;
     if (j->threaded) (void)pthread_join(j->thread, NULL);
-    g->pinned |= (j->ok[0] ? 2u : 0u) | (j->ok[1] ? 4u : 0u);
+    for (int i = 0; i < 3; i++) g->pinned |= j->ok[i] ? j->bit[i] : 0u;
     const sg_status st = j->st;
     if (st != SG_OK && err) *err = j->err;
     sgi_free(j);
@@ -192,15 +193,17 @@ void sg_graph_free(sg_graph *g)
     graph_release(g->mem, (g->pinned & 1u) != 0, g->x);
     graph_release(g->mem, (g->pinned & 2u) != 0, g->a);
     graph_release(g->mem, (g->pinned & 4u) != 0, g->w);
+    graph_release(g->mem, (g->pinned & 8u) != 0, g->w16);
+    graph_release(g->mem, (g->pinned & 16u) != 0, g->w8);
     sgi_free(g->orig);
     sgi_free(g->source);
     sgi_free(g);
 }
 
-/* A pinned graph's A and W: allocated and faulted in here, registered by a
- * thread of its own (sgi_pinning) while the caller loads them; the load
- * ends with pinning_wait. */
-static sg_status pinned_start(sg_graph *g, int device, bool weights, sg_error *err)
+/* A pinned graph's A and W (or W16 and W8): allocated and faulted in here,
+ * registered by a thread of its own (sgi_pinning) while the caller loads
+ * them; the load ends with pinning_wait. */
+static sg_status pinned_start(sg_graph *g, int device, bool weights, bool narrow, sg_error *err)
 {
 #if SG_HAVE_CUDA
     sg_status st = SG_OK;
@@ -208,32 +211,46 @@ static sg_status pinned_start(sg_graph *g, int device, bool weights, sg_error *e
     if (!j) return sgi_fail(err, SG_E_NOMEM, "out of memory allocating the graph's pinning");
     j->device = device;
     j->what[0] = "the neighbours (A)";
-    j->what[1] = "the weights (W)";
+    j->bit[0] = 2u;
     st = pinned_alloc(device, g->m * sizeof(uint32_t), (void **)&g->a, &j->len[0], j->what[0],
                       err);
-    if (st == SG_OK && weights)
+    if (st == SG_OK && weights && narrow) {
+        j->what[1] = "the weights' low 16 bits (W16)";
+        j->what[2] = "the weights' bits 16-23 (W8)";
+        j->bit[1] = 8u;
+        j->bit[2] = 16u;
+        st = pinned_alloc(device, g->m * sizeof(uint16_t), (void **)&g->w16, &j->len[1],
+                          j->what[1], err);
+        if (st == SG_OK)
+            st = pinned_alloc(device, g->m, (void **)&g->w8, &j->len[2], j->what[2], err);
+    } else if (st == SG_OK && weights) {
+        j->what[1] = "the weights (W)";
+        j->bit[1] = 4u;
         st = pinned_alloc(device, g->m * sizeof(uint32_t), &g->w, &j->len[1], j->what[1], err);
+    }
     if (st != SG_OK) {
         sgi_free(j);
         return st;
     }
     j->p[0] = g->a;
-    j->p[1] = g->w;
+    j->p[1] = narrow ? (void *)g->w16 : g->w;
+    j->p[2] = narrow ? g->w8 : NULL;
     g->pinning = j;
     j->threaded = pthread_create(&j->thread, NULL, pinning_main, j) == 0;
     if (j->threaded) return SG_OK;
     pinning_main(j); /* no thread to spare: here, before the load */
     return pinning_wait(g, err);
 #else
-    (void)g, (void)device, (void)weights;
+    (void)g, (void)device, (void)weights, (void)narrow;
     return sgi_fail(err, SG_E_UNSUPPORTED, "pinned memory needs a build with CUDA");
 #endif
 }
 
 /* Allocates the handle and its arrays (contents undefined; a pinned
- * graph's A and W are registered by the time pinning_wait returns). */
-static sg_status graph_new(uint64_t n, uint64_t m, bool weights, sg_mem_kind mem, int device,
-                           const char *source, sg_graph **out, sg_error *err)
+ * graph's A and W are registered by the time pinning_wait returns);
+ * narrow: W as W16 and W8 (pinned memory only). */
+static sg_status graph_new(uint64_t n, uint64_t m, bool weights, bool narrow, sg_mem_kind mem,
+                           int device, const char *source, sg_graph **out, sg_error *err)
 {
     sg_status st = SG_OK;
     sg_graph *g = NULL;
@@ -246,14 +263,22 @@ static sg_status graph_new(uint64_t n, uint64_t m, bool weights, sg_mem_kind mem
     SG_ALLOC(g->source, sgi_strdup(source), err, "the graph's name");
     SG_TRY(graph_alloc(mem, device, (n + 1) * sizeof(uint64_t), (void **)&g->x,
                        "the offsets (X)", err));
+    SG_CHECK(!narrow || mem != SG_MEM_MANAGED, SG_E_INVALID, err,
+             "24-bit weights are not held in managed memory");
     if (mem == SG_MEM_PINNED) {
         g->pinned = 1u;
-        SG_TRY(pinned_start(g, device, weights, err));
+        SG_TRY(pinned_start(g, device, weights, narrow, err));
     } else {
         SG_TRY(graph_alloc(mem, device, m * sizeof(uint32_t), (void **)&g->a,
                            "the neighbours (A)", err));
-        if (weights)
+        if (weights && narrow) {
+            SG_TRY(graph_alloc(mem, device, m * sizeof(uint16_t), (void **)&g->w16,
+                               "the weights' low 16 bits (W16)", err));
+            SG_TRY(graph_alloc(mem, device, m, (void **)&g->w8, "the weights' bits 16-23 (W8)",
+                               err));
+        } else if (weights) {
             SG_TRY(graph_alloc(mem, device, m * sizeof(uint32_t), &g->w, "the weights (W)", err));
+        }
     }
     *out = g;
     return SG_OK;
@@ -285,13 +310,26 @@ static void degree_scan(sg_graph *g)
     g->degree_descents = desc;
 }
 
-sg_status sg_graph_open(sg_run *run, const char *path, const sg_graph_options *opt, sg_graph **out,
-                        sg_error *err)
+/* Whether the load of a store (info) with these options holds W in 24
+ * bits (sg_graph_options.narrow_weights): u32 weights, lists by id, memory
+ * not managed, and for SG_NARROW_HYBRID_FOREST a run whose forest will take
+ * the hybrid backend (sgi_gpu_forest_hybrid); not with the switch
+ * "narrow-weights" off. */
+static bool load_narrow(sg_run *run, const sg_store_info *info, const sg_graph_options *opt)
 {
-    static const sg_graph_options defaults = {0};
-    if (!opt) opt = &defaults;
-    if (!run || !path || !out) return sgi_fail(err, SG_E_INVALID, "sg_graph_open: NULL argument");
+    if (opt->narrow_weights == SG_NARROW_NONE || opt->no_weights ||
+        info->weight_type != SG_WEIGHT_U32 || info->weight_order || info->n_edges == 0 ||
+        opt->mem == SG_MEM_MANAGED || sgi_switch_off("narrow-weights"))
+        return false;
+    return opt->narrow_weights == SG_NARROW_ALWAYS ||
+           sgi_gpu_forest_hybrid(run, info->n_vertices, info->n_edges);
+}
+
+static sg_status graph_open(sg_run *run, const char *path, const sg_graph_options *opt,
+                            bool try_narrow, sg_graph **out, sg_error *err)
+{
     sg_status st = SG_OK;
+    bool narrow = false;
     double t0 = sgi_now();
     sg_store *s = NULL;
     sg_graph *g = NULL;
@@ -300,12 +338,16 @@ sg_status sg_graph_open(sg_run *run, const char *path, const sg_graph_options *o
     sg_store_info info;
     sg_store_get_info(s, &info);
     bool weights = !opt->no_weights;
+    narrow = try_narrow && load_narrow(run, &info, opt);
     sg_mem_kind mem = opt->mem;
+    if (narrow && mem == SG_MEM_AUTO) /* (the spilled part's DMA needs no managed memory) */
+        mem = run->backend == SG_BACKEND_CPU ? SG_MEM_PLAIN : SG_MEM_PINNED;
     const uint64_t bytes = (info.n_vertices + 1) * 8 + info.n_edges * 4 * (weights ? 2 : 1);
     if (mem == SG_MEM_AUTO) mem = sgi_gpu_host_kind(run, bytes);
     if (mem == SG_MEM_MANAGED) SG_TRY(sgi_gpu_managed_room(run, bytes, path, err));
     const double ta = sgi_now();
-    SG_TRY(graph_new(info.n_vertices, info.n_edges, weights, mem, run->device, path, &g, err));
+    SG_TRY(graph_new(info.n_vertices, info.n_edges, weights, narrow, mem, run->device, path, &g,
+                     err));
     const double tr = sgi_now();
     /* the first search's result, faulted in beside the reads below */
     SG_TRY(sgi_prefault_start(opt, info.n_vertices, info.weight_type,
@@ -315,7 +357,8 @@ sg_status sg_graph_open(sg_run *run, const char *path, const sg_graph_options *o
     g->weight_order = info.weight_order;
     g->wt = info.weight_type;
     sgi_run_progress(run, "load", 0.0);
-    sg_read_request req = {.v_begin = 0, .v_end = info.n_vertices, .x = g->x, .a = g->a, .w = g->w};
+    sg_read_request req = {.v_begin = 0, .v_end = info.n_vertices, .x = g->x, .a = g->a,
+                           .w = g->w, .w16 = g->w16, .w8 = g->w8};
     sg_read_options ro = opt->read;
     if (ro.threads <= 0) ro.threads = run->threads;
     bool staged = false;
@@ -351,6 +394,7 @@ sg_status sg_graph_open(sg_run *run, const char *path, const sg_graph_options *o
     sg_run_set(run, "load_read_us", (uint64_t)llround((tw - tr) * 1e6));
     sg_run_set(run, "load_pin_wait_us", (uint64_t)llround((te - tp) * 1e6));
     sg_run_set(run, "load_finish_us", (uint64_t)llround((t1 - te + tp - tw) * 1e6));
+    sg_run_set(run, "narrow_weights", narrow);
     run->seconds[SG_PHASE_LOAD] += t1 - t0;
     *out = g;
     return SG_OK;
@@ -358,12 +402,33 @@ fail:
     sgi_prefault_drop(pf);
     sg_store_close(s);
     sg_graph_free(g);
+    if (st == SG_E_RANGE && narrow) run->seconds[SG_PHASE_LOAD] += sgi_now() - t0;
     return st;
+}
+
+sg_status sg_graph_open(sg_run *run, const char *path, const sg_graph_options *opt, sg_graph **out,
+                        sg_error *err)
+{
+    static const sg_graph_options defaults = {0};
+    if (!opt) opt = &defaults;
+    if (!run || !path || !out) return sgi_fail(err, SG_E_INVALID, "sg_graph_open: NULL argument");
+    sg_error e = {0};
+    const sg_status st = graph_open(run, path, opt, true, out, &e);
+    if (st != SG_E_RANGE || opt->narrow_weights == SG_NARROW_NONE) {
+        if (st != SG_OK && err) *err = e;
+        return st;
+    }
+    /* a weight past 24 bits (a store's first rejects a narrow load: the
+     * load again, with 32-bit weights) */
+    sg_run_set(run, "narrow_weights_refused", 1);
+    return graph_open(run, path, opt, false, out, err);
 }
 
 sg_status sg_graph_sort_by_weight(sg_graph *g, int threads, sg_error *err)
 {
     if (!g) return sgi_fail(err, SG_E_INVALID, "sg_graph_sort_by_weight: NULL graph");
+    const sg_status ns = sgi_narrow_refused(g, "weight order", err);
+    if (ns != SG_OK) return ns;
     if (!g->w)
         return sgi_fail(err, SG_E_INVALID,
                         "%s: no weights loaded: weight order needs them (load W)", g->source);
@@ -425,7 +490,7 @@ sg_status sg_graph_from_arrays(uint64_t n, const uint64_t *x, const uint32_t *a,
                                 (unsigned long long)e);
             if (f < 0) negative = true;
         }
-    SG_TRY(graph_new(n, m, true, SG_MEM_PLAIN, 0, "memory", &g, err));
+    SG_TRY(graph_new(n, m, true, false, SG_MEM_PLAIN, 0, "memory", &g, err));
     g->directed = directed;
     g->wt = wt;
     g->negative_weights = negative;
@@ -448,10 +513,12 @@ void sg_graph_get_info(const sg_graph *g, sg_graph_info *out)
     out->n_edges = g->m;
     out->directed = g->directed;
     out->negative_weights = g->negative_weights;
-    out->has_weights = g->w != NULL;
+    out->has_weights = sgi_graph_has_w(g);
+    out->narrow_weights = g->w16 != NULL;
     out->weight_type = g->wt;
     out->mem = g->mem;
-    out->bytes = (g->n + 1) * sizeof(uint64_t) + g->m * sizeof(uint32_t) * (g->w ? 2 : 1);
+    out->bytes = (g->n + 1) * sizeof(uint64_t) + g->m * sizeof(uint32_t) +
+                 g->m * (g->w ? 4 : g->w16 ? 3 : 0);
     out->max_degree = g->max_degree;
     out->degree_descents = g->degree_descents;
     out->has_original_ids = g->orig != NULL;
@@ -528,18 +595,29 @@ sg_status sg_graph_find_original(const sg_graph *g, uint64_t orig, uint32_t *v, 
     return SG_OK;
 }
 
+sg_status sgi_narrow_refused(const sg_graph *g, const char *what, sg_error *err)
+{
+    if (!g->w16) return SG_OK;
+    return sgi_fail(err, SG_E_UNSUPPORTED,
+                    "%s: %s reads 32-bit weights, and this graph holds them in 24 bits for the "
+                    "hybrid backend's forest (sg_graph_options.narrow_weights): load it without "
+                    "that option", g->source, what);
+}
+
 sg_status sgi_graph_device_readable(sg_graph *g, sg_error *err)
 {
     if (g->mem != SG_MEM_PLAIN || g->pinned) return SG_OK;
 #if SG_HAVE_CUDA
-    void *const arr[3] = {g->x, g->m ? g->a : NULL, g->m ? g->w : NULL};
-    const size_t len[3] = {(g->n + 1) * sizeof(uint64_t), g->m * sizeof(uint32_t),
-                           g->m * sizeof(uint32_t)};
+    /* (bits of g->pinned: 1 << i) */
+    void *const arr[5] = {g->x, g->m ? g->a : NULL, g->m ? g->w : NULL, g->m ? g->w16 : NULL,
+                          g->m ? g->w8 : NULL};
+    const size_t len[5] = {(g->n + 1) * sizeof(uint64_t), g->m * sizeof(uint32_t),
+                           g->m * sizeof(uint32_t), g->m * sizeof(uint16_t), g->m};
     sg_status st = SG_OK;
-    for (unsigned i = 0; i < 3 && st == SG_OK; i++)
+    for (unsigned i = 0; i < 5 && st == SG_OK; i++)
         if (arr[i] && (st = sgk_host_register(arr[i], len[i], err)) == SG_OK) g->pinned |= 1u << i;
     if (st == SG_OK) return SG_OK;
-    for (unsigned i = 0; i < 3; i++)
+    for (unsigned i = 0; i < 5; i++)
         if (g->pinned & (1u << i)) sgk_host_unregister(arr[i]);
     g->pinned = 0;
     char cuda_msg[sizeof err->msg];

@@ -107,18 +107,35 @@ struct sg_graph {
     sg_weight_type wt;            /* valid even when w == NULL (U32 then) */
     sg_mem_kind mem;              /* never AUTO */
     unsigned pinned;              /* which arrays are registered with the device (1 X,
-                                   * 2 A, 4 W): a pinned graph's, or a plain graph's
-                                   * pinned in place for a hybrid run */
+                                   * 2 A, 4 W, 8 W16, 16 W8): a pinned graph's, or a
+                                   * plain graph's pinned in place for a hybrid run */
     struct sgi_pinning *pinning;  /* SG_MEM_PINNED: A and W being registered beside
                                    * the load (graph.c), or NULL */
     uint64_t *x;                  /* n + 1 */
     uint32_t *a;                  /* m */
     void *w;                      /* m (uint32_t or float), or NULL */
+    uint16_t *w16;                /* 24-bit weights (sg_graph_options.narrow_weights):
+                                   * their low 16 bits (m), with w NULL; or NULL */
+    uint8_t *w8;                  /* ...and their bits 16-23 (m) */
     char *source;                 /* store path or "memory" */
     uint64_t *orig;               /* original ids (n), or NULL */
     uint64_t uid;                 /* unique per handle in the process (device copies
                                    * are matched by it, never by address) */
 };
+
+/* Whether g has weights (32-bit ones in w, or 24-bit ones in w16 and w8). */
+static inline bool sgi_graph_has_w(const sg_graph *g) { return g->w || g->w16; }
+
+/* The bits of edge p's weight (u32, or f32 bits), whichever way g holds them. */
+static inline uint32_t sgi_graph_w_at(const sg_graph *g, uint64_t p)
+{
+    return g->w ? ((const uint32_t *)g->w)[p] : (uint32_t)g->w16[p] | (uint32_t)g->w8[p] << 16;
+}
+
+/* SG_E_UNSUPPORTED for `what` ("shortest paths") on a graph whose weights
+ * are held in 24 bits, which only the hybrid backend's forest (and BFS,
+ * Kruskal's oracle) reads; SG_OK on any other graph. */
+sg_status sgi_narrow_refused(const sg_graph *g, const char *what, sg_error *err);
 
 /* Faults in every page of [p, p + bytes) by a write of 0 to one byte a 4
  * KiB page (in 2 MiB pages the first write takes the whole page): from
@@ -165,6 +182,12 @@ uint64_t sgi_graph_uid(void);
  * false. */
 typedef enum sgi_algo { SGI_ALGO_MST, SGI_ALGO_SSSP_DELTA, SGI_ALGO_SSSP_BF, SGI_ALGO_BFS } sgi_algo;
 bool sgi_gpu_pick(sg_run *run, const sg_graph *g, sgi_algo algo, bool parents);
+/* Whether sgi_gpu_pick would give the forest of a graph of n vertices and
+ * m edges with u32 weights, its lists by id, loaded anew, the hybrid
+ * backend (asked for, or auto on a graph that does not fit the budget
+ * beside the forest's arrays while the hybrid executor's do). False
+ * without CUDA. */
+bool sgi_gpu_forest_hybrid(sg_run *run, uint64_t n, uint64_t m);
 sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error *err);
 /* SSSP and BFS into a result the caller allocated for g (sg_sssp and
  * sg_bfs, or the one sg_sssp_into and sg_bfs_into were given). */

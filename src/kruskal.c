@@ -44,12 +44,13 @@ sg_status sg_oracle_kruskal(const sg_graph *g, sg_forest **out, sg_error *err)
     SG_ALLOC(parent, sgi_huge_alloc((n ? n : 1) * sizeof *parent), err, "Kruskal's union-find");
     SG_ALLOC(rank, sgi_calloc(n ? n : 1, 1), err, "Kruskal's union-find ranks");
     SG_ALLOC(f, sgi_forest_alloc(n, n ? n - 1 : 0, g->wt), err, "the forest");
-    const uint32_t *w = g->w;
     uint64_t q = 0;
     for (uint64_t u = 0; u < n; u++)
         for (uint64_t p = g->x[u]; p < g->x[u + 1]; p++)
-            if (g->a[p] > u)
-                e[q++] = (sgi_wedge){sgi_weight_key(g->wt, w[p]), (uint32_t)u, g->a[p], w[p]};
+            if (g->a[p] > u) {
+                const uint32_t w = sgi_graph_w_at(g, p); /* (32 or 24 bits) */
+                e[q++] = (sgi_wedge){sgi_weight_key(g->wt, w), (uint32_t)u, g->a[p], w};
+            }
     sgi_sort_wedges(e, tmp, cnt, 0);
     for (uint64_t v = 0; v < n; v++) parent[v] = (uint32_t)v;
     uint64_t k = 0;

@@ -453,7 +453,7 @@ sg_status sgi_mst_check(const sg_graph *g, sg_error *err)
         return sgi_fail(err, SG_E_INVALID,
                         "minimum spanning forest needs an undirected graph (%s is directed)",
                         g->source ? g->source : "the graph");
-    if (!g->w)
+    if (!sgi_graph_has_w(g))
         return sgi_fail(err, SG_E_INVALID,
                         "minimum spanning forest needs edge weights (the graph was loaded "
                         "without them)");
@@ -482,7 +482,15 @@ sg_status sg_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error *err)
     if (g->n > ((uint64_t)1 << 32))
         return sgi_fail(err, SG_E_INVALID, "%llu vertices: ids are 32-bit",
                         (unsigned long long)g->n);
-    if (sgi_gpu_pick(run, g, SGI_ALGO_MST, false)) return sgi_gpu_mst(run, g, out, err);
+    if (sgi_gpu_pick(run, g, SGI_ALGO_MST, false)) {
+        if (g->w16 && run->backend != SG_BACKEND_HYBRID)
+            return sgi_narrow_refused(g, "the gpu backend's forest", err);
+        return sgi_gpu_mst(run, g, out, err);
+    }
+    {
+        const sg_status ns = sgi_narrow_refused(g, "the cpu backend's forest", err);
+        if (ns != SG_OK) return ns;
+    }
     double t0 = sgi_now();
     const uint64_t n = g->n, nn = n ? n : 1;
     s.n = n;

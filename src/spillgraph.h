@@ -298,6 +298,26 @@ typedef enum sg_mem_kind {
                         * kind chosen */
 } sg_mem_kind;
 
+/* sg_graph_options.narrow_weights: W held in 3 bytes an edge, not 4, as
+ * two arrays, the low 16 bits of each weight and bits 16-23, so that the
+ * hybrid backend's forest reads 7 bytes a spilled edge, not 8
+ * (docs/design.md). Taken for a store with u32 weights and lists by id, in
+ * plain or pinned memory (automatic: pinned on a run that may use a GPU),
+ * not managed; a weight of 2^24 or more makes the load start again with
+ * 32-bit weights (counter "narrow_weights_refused" 1). Such a graph serves
+ * sg_mst on the hybrid backend, sg_bfs and sg_verify_forest; the other
+ * algorithms and backends refuse it (SG_E_UNSUPPORTED, naming the option),
+ * and sg_graph_weights gives NULL. sg_graph_info.narrow_weights and the
+ * counter "narrow_weights" say whether it was taken; the switch
+ * "narrow-weights" off (SPILLGRAPH_GPU_DISABLE) refuses it. */
+typedef enum sg_narrow {
+    SG_NARROW_NONE = 0,       /* 32-bit weights (the default) */
+    SG_NARROW_HYBRID_FOREST,  /* where the run's forest will take the hybrid backend
+                               * (--backend hybrid, or auto on a graph that does not
+                               * fit the device budget): what the CLI's mst asks */
+    SG_NARROW_ALWAYS          /* wherever the store allows (tests, tools) */
+} sg_narrow;
+
 /* sg_graph_options.prepare: the result memory of the first search on the
  * graph, made ready while the graph loads. */
 typedef enum sg_prepare {
@@ -335,6 +355,7 @@ typedef struct sg_graph_options {
                                * for it at its end), "result_pinned" (arrays
                                * pinned) */
     bool prepare_parents;     /* the prepared result has the parents array */
+    sg_narrow narrow_weights; /* W in 3 bytes an edge, not 4 (below) */
 } sg_graph_options;
 
 typedef struct sg_graph sg_graph;
@@ -354,6 +375,7 @@ typedef struct sg_graph_info {
     bool has_original_ids;    /* loaded: sg_graph_original_ids */
     bool weight_order;        /* lists by (weight, neighbour id), from a store in
                                * weight order (renumber --lists weight) */
+    bool narrow_weights;      /* W held in 24 bits (sg_graph_options.narrow_weights) */
     const char *source;       /* the store path, or "memory" */
 } sg_graph_info;
 
@@ -394,7 +416,7 @@ SG_API sg_status sg_graph_from_arrays(uint64_t n, const uint64_t *x, const uint3
 SG_API void sg_graph_free(sg_graph *g);
 SG_API void sg_graph_get_info(const sg_graph *g, sg_graph_info *out);
 /* The arrays (read-only; valid until sg_graph_free). Weights are NULL when
- * not loaded. */
+ * not loaded, or held in 24 bits (sg_graph_options.narrow_weights). */
 SG_API const uint64_t *sg_graph_offsets(const sg_graph *g);
 SG_API const uint32_t *sg_graph_neighbors(const sg_graph *g);
 SG_API const void *sg_graph_weights(const sg_graph *g);

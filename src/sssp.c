@@ -453,6 +453,8 @@ bool sg_sssp_method_parse(const char *name, sg_sssp_method *out)
 /* Argument checks shared with the oracle (sg_oracle_dijkstra calls it). */
 sg_status sgi_sssp_check(const sg_graph *g, uint32_t source, sg_error *err)
 {
+    const sg_status ns = sgi_narrow_refused(g, "shortest paths", err);
+    if (ns != SG_OK) return ns;
     if (g->n == 0)
         return sgi_fail(err, SG_E_INVALID, "the graph has no vertices: there is no source %u",
                         source);

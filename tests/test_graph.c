@@ -236,6 +236,128 @@ static void test_open_store(void **state)
     free(dir);
 }
 
+/* Opens the store at path on a cpu run with narrow_weights `nw`. */
+static sg_graph *open_narrow(sg_run **run, const char *path, sg_narrow nw, bool weights)
+{
+    sg_error err = {0};
+    const sg_run_options ro = {.backend = SG_BACKEND_CPU, .threads = 2};
+    assert_int_equal(sg_run_create(&ro, run, &err), SG_OK);
+    const sg_graph_options go = {.narrow_weights = nw, .no_weights = !weights};
+    sg_graph *g = NULL;
+    if (sg_graph_open(*run, path, &go, &g, &err) != SG_OK) fail_msg("open: %s", err.msg);
+    return g;
+}
+
+/* sg_graph_options.narrow_weights: W in 24 bits where the store allows and
+ * the caller asks (ALWAYS; HYBRID_FOREST only where the forest runs
+ * hybrid, never on a cpu run); Kruskal's oracle and BFS read such a graph
+ * as the 32-bit one, the other algorithms refuse it naming the option; a
+ * weight past 24 bits loads again with 32-bit weights. */
+static void test_narrow_weights(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir("narrow");
+    char path[512], wide[512], fpath[512];
+    snprintf(path, sizeof path, "%s/g.sg", dir);
+    snprintf(wide, sizeof wide, "%s/wide.sg", dir);
+    snprintf(fpath, sizeof fpath, "%s/f.sg", dir);
+    /* ties: 40 weights over 3000 edges, the largest 2^24 - 1 */
+    tu_graph t = tu_random_graph(800, 3000, 40, 5, false);
+    for (uint64_t p = 0; p < t.m; p++) t.w[p] = t.w[p] == 40 ? (1u << 24) - 1 : t.w[p] << 17;
+    tu_write_store(path, &t, &(sg_write_options){.block_bytes = 256});
+    sg_run *r0 = NULL, *r1 = NULL, *r2 = NULL;
+    sg_graph *plain = open_narrow(&r0, path, SG_NARROW_NONE, true);
+    sg_graph *g = open_narrow(&r1, path, SG_NARROW_ALWAYS, true);
+    sg_graph_info info;
+    sg_graph_get_info(g, &info);
+    assert_true(info.narrow_weights && info.has_weights);
+    assert_int_equal(info.bytes, (t.n + 1) * 8 + t.m * 7);
+    assert_null(sg_graph_weights(g));
+    uint64_t c = 9;
+    assert_true(tu_counter(r1, "narrow_weights", &c));
+    assert_int_equal(c, 1);
+    for (uint64_t p = 0; p < t.m; p++) assert_int_equal(sgi_graph_w_at(g, p), t.w[p]);
+    sg_graph_get_info(plain, &info);
+    assert_false(info.narrow_weights);
+    /* Kruskal's forest the same */
+    sg_error err = {0};
+    sg_forest *fa = NULL, *fb = NULL;
+    assert_int_equal(sg_oracle_kruskal(plain, &fa, &err), SG_OK);
+    assert_int_equal(sg_oracle_kruskal(g, &fb, &err), SG_OK);
+    assert_int_equal(fa->n_edges, fb->n_edges);
+    assert_int_equal(fa->total_u32, fb->total_u32);
+    assert_memory_equal(fa->w, fb->w, fa->n_edges * 4);
+    assert_int_equal(sg_verify_forest(g, fa, &err), SG_OK);
+    /* BFS as on the 32-bit graph */
+    sg_bfs_options bo = {.source = 3};
+    sg_bfs_result *ba = NULL, *bb = NULL;
+    assert_int_equal(sg_bfs(r0, plain, &bo, &ba, &err), SG_OK);
+    assert_int_equal(sg_bfs(r1, g, &bo, &bb, &err), SG_OK);
+    assert_memory_equal(ba->level, bb->level, t.n * sizeof *ba->level);
+    sg_bfs_free(ba);
+    sg_bfs_free(bb);
+    /* refused: the cpu forest, shortest paths, weight order */
+    sg_forest *f = NULL;
+    assert_int_equal(sg_mst(r1, g, &f, &err), SG_E_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "narrow_weights"));
+    assert_non_null(strstr(err.msg, "cpu backend's forest"));
+    assert_null(f);
+    sg_sssp_options so = {.source = 3};
+    sg_sssp_result *sr = NULL;
+    assert_int_equal(sg_sssp(r1, g, &so, &sr, &err), SG_E_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "shortest paths"));
+    assert_int_equal(sg_graph_sort_by_weight(g, 2, &err), SG_E_UNSUPPORTED);
+    sg_forest_free(fa);
+    sg_forest_free(fb);
+    sg_graph_free(g);
+    sg_run_free(r1);
+    /* HYBRID_FOREST on a cpu run, no weights, the switch off: 32 bits */
+    g = open_narrow(&r1, path, SG_NARROW_HYBRID_FOREST, true);
+    sg_graph_get_info(g, &info);
+    assert_false(info.narrow_weights);
+    sg_graph_free(g);
+    sg_run_free(r1);
+    g = open_narrow(&r1, path, SG_NARROW_ALWAYS, false);
+    sg_graph_get_info(g, &info);
+    assert_false(info.narrow_weights || info.has_weights);
+    sg_graph_free(g);
+    sg_run_free(r1);
+    setenv("SPILLGRAPH_GPU_DISABLE", "prepare,narrow-weights", 1);
+    g = open_narrow(&r1, path, SG_NARROW_ALWAYS, true);
+    unsetenv("SPILLGRAPH_GPU_DISABLE");
+    sg_graph_get_info(g, &info);
+    assert_false(info.narrow_weights);
+    sg_graph_free(g);
+    sg_run_free(r1);
+    /* a weight of 2^24 in the last block: loaded again with 32 bits */
+    uint64_t last = t.n - 1; /* the last edge's vertex, and its reverse edge */
+    while (t.x[last] == t.m) last--;
+    t.w[t.m - 1] = 1u << 24;
+    for (uint64_t p = t.x[t.a[t.m - 1]]; p < t.x[t.a[t.m - 1] + 1]; p++)
+        if (t.a[p] == last) t.w[p] = 1u << 24;
+    tu_write_store(wide, &t, &(sg_write_options){.block_bytes = 256});
+    g = open_narrow(&r2, wide, SG_NARROW_ALWAYS, true);
+    sg_graph_get_info(g, &info);
+    assert_false(info.narrow_weights);
+    assert_true(tu_counter(r2, "narrow_weights_refused", &c));
+    assert_int_equal(c, 1);
+    assert_memory_equal(sg_graph_weights(g), t.w, t.m * 4);
+    sg_graph_free(g);
+    sg_run_free(r2);
+    /* f32 weights: 32 bits */
+    tu_write_store(fpath, &t, &(sg_write_options){.weight_type = SG_WEIGHT_F32});
+    g = open_narrow(&r2, fpath, SG_NARROW_ALWAYS, true);
+    sg_graph_get_info(g, &info);
+    assert_false(info.narrow_weights);
+    sg_graph_free(g);
+    sg_run_free(r2);
+    sg_graph_free(plain);
+    sg_run_free(r0);
+    tu_graph_free(&t);
+    tu_rm_rf(dir);
+    free(dir);
+}
+
 static void test_open_alloc_failures(void **state)
 {
     (void)state;
@@ -655,6 +777,7 @@ int main(void)
         cmocka_unit_test(test_run_context),
         cmocka_unit_test(test_open_store),
         cmocka_unit_test(test_open_alloc_failures),
+        cmocka_unit_test(test_narrow_weights),
         cmocka_unit_test(test_prepare),
         cmocka_unit_test(test_from_arrays),
         cmocka_unit_test(test_sort_wedges),
