@@ -72,6 +72,7 @@
  * so that each kind's code is its own. */
 typedef struct lsrc {
     const uint32_t *a, *w;
+    uint64_t w0; /* topk_loop's lists: entry p's weight at w[p - w0] (0: w is all of W) */
     bool f32;
     const uint8_t *e;
     int idbits;
@@ -81,13 +82,13 @@ typedef struct lsrc {
 static inline __attribute__((always_inline)) lsrc src_aw(const uint32_t *a, const uint32_t *w,
                                                          bool f32)
 {
-    const lsrc s = {a, w, f32, NULL, 0, 0};
+    const lsrc s = {a, w, 0, f32, NULL, 0, 0};
     return s;
 }
 
 static inline __attribute__((always_inline)) lsrc src_e48(const uint8_t *e, int idbits)
 {
-    const lsrc s = {NULL, NULL, false, e, idbits, (1ull << idbits) - 1};
+    const lsrc s = {NULL, NULL, 0, false, e, idbits, (1ull << idbits) - 1};
     return s;
 }
 
@@ -255,7 +256,7 @@ topk_loop(const uint64_t *x, lsrc s, uint64_t v0, uint64_t v1, sgk_topk_fn topk,
             if (s.e) {
                 prefetch_lines(s.e, 6 * pf, 6 * ahead);
             } else {
-                prefetch_lines(s.w, 4 * pf, 4 * ahead);
+                prefetch_lines(s.w, 4 * (pf - s.w0), 4 * (ahead - s.w0));
                 prefetch_lines(s.a, 4 * pf, 4 * ahead);
             }
             pf = ahead > pf ? ahead : pf;
@@ -272,8 +273,8 @@ topk_loop(const uint64_t *x, lsrc s, uint64_t v0, uint64_t v1, sgk_topk_fn topk,
             }
             nlv += s.e ? topk48_pair(s.e, s.idbits, b, len, x[v + 1], len1, (uint32_t)v, K, o,
                                      o + K)
-                       : topk_pair(s.a, s.w, b, len, x[v + 1], len1, (uint32_t)v, s.f32, K, o,
-                                   o + K);
+                       : topk_pair(s.a + b, s.w + (b - s.w0), 0, len, x[v + 1] - b, len1,
+                                   (uint32_t)v, s.f32, K, o, o + K);
             nl += 2;
             ne += len + len1;
             v++;
@@ -289,8 +290,9 @@ topk_loop(const uint64_t *x, lsrc s, uint64_t v0, uint64_t v1, sgk_topk_fn topk,
             nlv += (pairs ? sgk_topk48_simd : topk48)(s.e + 6 * b, len, (uint32_t)v, s.idbits, K,
                                                      filter, o);
         else
-            nlv += pairs ? sgk_topk_simd(s.a + b, s.w + b, len, (uint32_t)v, s.f32, K, filter, o)
-                         : topk(s.a + b, s.w + b, len, (uint32_t)v, s.f32, K, filter, o);
+            nlv += pairs ? sgk_topk_simd(s.a + b, s.w + (b - s.w0), len, (uint32_t)v, s.f32, K,
+                                         filter, o)
+                         : topk(s.a + b, s.w + (b - s.w0), len, (uint32_t)v, s.f32, K, filter, o);
         nl += len > 0;
         nlong += filter && len > SGK_TOPK_BLOCKS_PAST;
         ne += len;
@@ -325,6 +327,50 @@ uint64_t sgk_topk_packed(const uint64_t *x, const uint32_t *a, const uint32_t *w
                          bool prefetch, uint64_t *rec, uint32_t *idx, sgk_topk_tally *t)
 {
     return topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, rec, idx, t);
+}
+
+/* topk_run over 24-bit weights: the lists taken in runs whose entries fit
+ * buf (cap of them; a run has at least one list), each run's weights
+ * widened into buf first. */
+static uint64_t topk24_run(const uint64_t *x, const uint32_t *a, const uint16_t *w16,
+                           const uint8_t *w8, uint64_t v0, uint64_t v1, sgk_topk_fn topk, int K,
+                           bool filter, bool prefetch, uint32_t *buf, uint64_t cap,
+                           uint64_t *out, uint32_t *idx, sgk_topk_tally *t)
+{
+    const bool pairs = topk_pairs(topk, NULL);
+    uint64_t r = 0;
+    for (uint64_t va = v0; va < v1;) {
+        const uint64_t e0 = x[va];
+        uint64_t vb = va + 1;
+        while (vb < v1 && x[vb + 1] - e0 <= cap) vb++;
+        const uint64_t cnt = x[vb] - e0;
+        for (uint64_t i = 0; i < cnt; i++)
+            buf[i] = (uint32_t)w16[e0 + i] | (uint32_t)w8[e0 + i] << 16;
+        lsrc s = src_aw(a, buf, false);
+        s.w0 = e0;
+        uint64_t *o = out + (idx ? r : va - v0) * (uint64_t)K;
+        uint32_t *ix = idx ? idx + r : NULL;
+        /* (the vector code's calls direct where it is topk, as topk_run) */
+        r += pairs ? topk_loop(x, s, va, vb, topk, NULL, K, filter, prefetch, o, ix, t, true)
+                   : topk_loop(x, s, va, vb, topk, NULL, K, filter, prefetch, o, ix, t, false);
+        va = vb;
+    }
+    return idx ? r : v1 - v0;
+}
+
+void sgk_topk24_lists(const uint64_t *x, const uint32_t *a, const uint16_t *w16, const uint8_t *w8,
+                      uint64_t v0, uint64_t v1, sgk_topk_fn topk, int K, bool filter,
+                      bool prefetch, uint32_t *buf, uint64_t cap, uint64_t *out, sgk_topk_tally *t)
+{
+    (void)topk24_run(x, a, w16, w8, v0, v1, topk, K, filter, prefetch, buf, cap, out, NULL, t);
+}
+
+uint64_t sgk_topk24_packed(const uint64_t *x, const uint32_t *a, const uint16_t *w16,
+                           const uint8_t *w8, uint64_t v0, uint64_t v1, sgk_topk_fn topk, int K,
+                           bool filter, bool prefetch, uint32_t *buf, uint64_t cap, uint64_t *rec,
+                           uint32_t *idx, sgk_topk_tally *t)
+{
+    return topk24_run(x, a, w16, w8, v0, v1, topk, K, filter, prefetch, buf, cap, rec, idx, t);
 }
 
 /* topk_loop over 48-bit entries, with pairs where topk is the vector code. */
