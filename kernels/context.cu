@@ -465,16 +465,25 @@ sg_status sgk_graph_create(sgk_ctx *c, const sgk_graph_desc *d, sgk_graph **out,
     if (st == SG_OK && (ad || all))
         st = sgk_alloc(c, reinterpret_cast<void **>(&g->a), ad * sizeof(uint32_t),
                        "the neighbours (A)", err);
-    if (st == SG_OK && (wd || (all && d->has_weights)))
+    const bool wx = wd || (all && d->has_weights);
+    if (st == SG_OK && wx && !d->w24)
         st = sgk_alloc(c, reinterpret_cast<void **>(&g->w), wd * sizeof(uint32_t),
                        "the weights (W)", err);
+    if (st == SG_OK && wx && d->w24)
+        st = sgk_alloc(c, reinterpret_cast<void **>(&g->w16), wd * sizeof(uint16_t),
+                       "the weights' low 16 bits (W16)", err);
+    if (st == SG_OK && wx && d->w24)
+        st = sgk_alloc(c, reinterpret_cast<void **>(&g->w8), wd, "the weights' bits 16-23 (W8)",
+                       err);
     if (st != SG_OK) {
         sgk_graph_free(g);
         return st;
     }
     g->X = sgk_arr<uint64_t>::device(g->x, xd);
     g->A = sgk_arr<uint32_t>::device(g->a, ad);
-    g->W = sgk_arr<uint32_t>::device(g->w, wd);
+    g->W = sgk_arr<uint32_t>::device(g->w, d->w24 ? 0 : wd);
+    g->W16 = sgk_arr<uint16_t>::device(g->w16, d->w24 ? wd : 0);
+    g->W8 = sgk_arr<uint8_t>::device(g->w8, d->w24 ? wd : 0);
     *out = g;
     return SG_OK;
 }
@@ -503,8 +512,9 @@ static sg_status host_view(const void *p, const char *what, const void **out, bo
 sg_status sgk_graph_ready(const sgk_graph *g, sg_error *err)
 {
     const sgk_graph_desc &d = g->d;
+    const bool wh = d.w24 ? g->W16.h && g->W8.h : g->W.h != nullptr;
     if ((d.x_dev < d.n + 1 && !g->X.h) || (d.a_dev < d.m && !g->A.h) ||
-        (d.has_weights && d.w_dev < d.m && !g->W.h))
+        (d.has_weights && d.w_dev < d.m && !wh))
         return sgi_fail(err, SG_E_INVALID,
                         "a split device graph without its host arrays (sgk_graph_set_host)");
     return SG_OK;
@@ -517,7 +527,7 @@ sg_status sgk_graph_set_host(sgk_graph *g, const uint64_t *x, const uint32_t *a,
     bool ma = false, mw = false;
     if (g->d.x_dev < g->d.n + 1) SGK_TRY(host_view(x, "the offsets (X)", &hx, nullptr, err));
     if (g->d.a_dev < g->d.m) SGK_TRY(host_view(a, "the neighbours (A)", &ha, &ma, err));
-    if (g->d.has_weights && g->d.w_dev < g->d.m) {
+    if (g->d.has_weights && g->d.w_dev < g->d.m && !g->d.w24) { // (24 bits: below)
         if (!w) return sgi_fail(err, SG_E_INVALID, "a split graph with weights needs host W");
         SGK_TRY(host_view(w, "the weights (W)", &hw, &mw, err));
     }
@@ -526,6 +536,25 @@ sg_status sgk_graph_set_host(sgk_graph *g, const uint64_t *x, const uint32_t *a,
     if (hx) g->X.h = static_cast<const uint64_t *>(hx);
     if (ha) g->A.h = static_cast<const uint32_t *>(ha), g->ha = a;
     if (hw) g->W.h = static_cast<const uint32_t *>(hw), g->hw = w;
+    return SG_OK;
+}
+
+sg_status sgk_graph_set_host_w24(sgk_graph *g, const uint16_t *w16, const uint8_t *w8,
+                                 sg_error *err)
+{
+    if (!g->d.w24 || !g->d.has_weights)
+        return sgi_fail(err, SG_E_INVALID, "24-bit host weights for a graph without them");
+    if (g->d.w_dev >= g->d.m) return SG_OK;
+    const void *h16 = nullptr, *h8 = nullptr;
+    bool m16 = false, m8 = false;
+    SGK_TRY(host_view(w16, "the weights' low 16 bits (W16)", &h16, &m16, err));
+    SGK_TRY(host_view(w8, "the weights' bits 16-23 (W8)", &h8, &m8, err));
+    if (m16 || m8) // (the streamed pieces copy them by DMA)
+        return sgi_fail(err, SG_E_INVALID, "24-bit weights in managed memory, not pinned");
+    g->W16.h = static_cast<const uint16_t *>(h16);
+    g->W8.h = static_cast<const uint8_t *>(h8);
+    g->hw16 = w16;
+    g->hw8 = w8;
     return SG_OK;
 }
 
@@ -601,6 +630,8 @@ void sgk_graph_free(sgk_graph *g)
     sgk_free(g->ctx, g->x);
     sgk_free(g->ctx, g->a);
     sgk_free(g->ctx, g->w);
+    sgk_free(g->ctx, g->w16);
+    sgk_free(g->ctx, g->w8);
     free(g);
 }
 
@@ -611,4 +642,10 @@ void sgk_graph_device_arrays(sgk_graph *g, void **x, void **a, void **w)
     if (x) *x = g->x;
     if (a) *a = g->a;
     if (w) *w = g->w;
+}
+
+void sgk_graph_device_w24(sgk_graph *g, uint16_t **w16, uint8_t **w8)
+{
+    *w16 = g->w16;
+    *w8 = g->w8;
 }

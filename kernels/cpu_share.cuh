@@ -99,7 +99,8 @@ inline sg_status sgk_share_check(const sgk_graph *g, const sgk_cpu_share *share,
                                  sg_error *err)
 {
     if (!share || share->low >= g->d.n) return SG_OK;
-    if (!share->x || !share->a || !share->w || share->threads < 1)
+    const bool w = g->d.w24 ? share->w16 && share->w8 : share->w != nullptr;
+    if (!share->x || !share->a || !w || share->threads < 1)
         return sgi_fail(err, SG_E_INVALID, "%s: a CPU share without host arrays", who);
     const uint64_t at = share->x[share->low];
     if (share->low > share->from || at < g->d.a_dev || at < g->d.w_dev)

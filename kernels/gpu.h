@@ -207,6 +207,12 @@ typedef struct sgk_graph_desc {
      * sgk_graph_set_host. Without split everything is on the device. */
     bool split;
     uint64_t x_dev, a_dev, w_dev;
+    bool w24;                 /* u32 weights below 2^24 held as two arrays, W16 (the
+                               * low 16 bits) and W8 (bits 16-23), on the device
+                               * (w_dev entries of each) and on the host
+                               * (sgk_graph_set_host_w24): read only by the hybrid
+                               * forest (sgk_mst_inplace); the other kernels refuse
+                               * such a graph */
 } sgk_graph_desc;
 
 typedef struct sgk_graph sgk_graph;
@@ -220,6 +226,11 @@ sg_status sgk_graph_create(sgk_ctx *c, const sgk_graph_desc *d, sgk_graph **out,
  * device cannot reach are SG_E_INVALID naming the array. */
 sg_status sgk_graph_set_host(sgk_graph *g, const uint64_t *x, const uint32_t *a,
                              const uint32_t *w, sg_error *err);
+/* A desc.w24 graph's host weights (its w to sgk_graph_set_host is NULL): the
+ * whole W16 and W8, pinned (not managed: the forest's streamed pieces copy
+ * them by DMA), else SG_E_INVALID naming the array. */
+sg_status sgk_graph_set_host_w24(sgk_graph *g, const uint16_t *w16, const uint8_t *w8,
+                                 sg_error *err);
 /* The forest's packed tail (docs/plan.md): the host entries [from, m) of a
  * split graph with u32 weights also as 48-bit entries, w << idbits | nb, 6
  * bytes each at e + 6 p (kernels/cpu_topk.h, sgk_e48_pack), in pinned
@@ -260,8 +271,10 @@ const sgk_graph_desc *sgk_graph_get_desc(const sgk_graph *g);
  * counts those bytes as the graph's (they go when it goes). */
 uint64_t sgk_graph_kept_bytes(const sgk_graph *g);
 void sgk_graph_drop_kept(const sgk_graph *g);
-/* Device addresses of X, A, W (W NULL without weights), for uploads. */
+/* Device addresses of X, A, W (W NULL without weights or with 24-bit ones),
+ * for uploads; sgk_graph_device_w24 those of W16 and W8 (NULL without). */
 void sgk_graph_device_arrays(sgk_graph *g, void **x, void **a, void **w);
+void sgk_graph_device_w24(sgk_graph *g, uint16_t **w16, uint8_t **w8);
 
 /* ------------------------------------------------------------ algorithms
  *
@@ -352,6 +365,8 @@ typedef struct sgk_cpu_share {
                                * ("dynamic-split"): low <= from */
     const uint64_t *x;        /* the graph's host arrays, addressable by the host */
     const uint32_t *a, *w;
+    const uint16_t *w16;      /* 24-bit weights (desc.w24; w NULL): the low 16 bits... */
+    const uint8_t *w8;        /* ...and bits 16-23 */
     int threads;              /* OpenMP threads */
 } sgk_cpu_share;
 /* share (may be NULL): the CPU threads' part of the first round, caches

@@ -282,9 +282,15 @@ struct sgk_graph {
     uint64_t *x;              // device prefix: d.x_dev entries of X (n + 1 in all)
     uint32_t *a;              // d.a_dev entries of A (m in all)
     uint32_t *w;              // d.w_dev entries of W, or NULL (u32 weights or f32 bits)
+    uint16_t *w16;            // d.w24: d.w_dev entries of W16 and W8 (w NULL), or NULL
+    uint8_t *w8;
     sgk_arr<uint64_t> X;      // what the kernels read
-    sgk_arr<uint32_t> A, W;
+    sgk_arr<uint32_t> A, W;   // (W empty where d.w24)
+    sgk_arr<uint16_t> W16;    // d.w24: the weights' low 16 bits...
+    sgk_arr<uint8_t> W8;      // ...and bits 16-23
     const uint32_t *ha, *hw;  // the host arrays as given (copy sources), or NULL
+    const uint16_t *hw16;     // d.w24: the host W16 and W8 as given, or NULL
+    const uint8_t *hw8;
     const uint64_t *hx;       // the host offsets as given (whole), or NULL
     const uint8_t *he;        // the packed tail (sgk_graph_set_packed), or NULL:
     uint64_t he_from;         // its entries [he_from, m) at he + 6 p,

@@ -118,6 +118,7 @@
 #include <cub/cub.cuh>
 #include <thrust/iterator/transform_iterator.h>
 
+#include <omp.h>
 #include <string.h>
 
 #include <mutex>
@@ -1114,6 +1115,41 @@ __device__ __forceinline__ bool on_host(const PackedArr &a, uint64_t p)
     return !a.staged(p) && p >= a.g.s;
 }
 
+// The weights of a desc.w24 graph as the kernels read them: W16 and W8,
+// each split where W would be, weight p = lo[p] | hi[p] << 16 (3 bytes).
+struct W24Arr {
+    sgk_arr<uint16_t> lo;
+    sgk_arr<uint8_t> hi;
+    __device__ __forceinline__ uint32_t operator[](uint64_t p) const
+    {
+        return (uint32_t)lo[p] | (uint32_t)hi[p] << 16;
+    }
+};
+__device__ __forceinline__ bool on_host(const W24Arr &a, uint64_t p) { return p >= a.lo.s; }
+
+// W24Arr with the piece [p0, p1) staged in device buffers (b16[p - p0],
+// b8[p - p0]: copied there from the host by the streamed first round).
+struct StagedW24 {
+    W24Arr g;
+    const uint16_t *b16;
+    const uint8_t *b8;
+    uint64_t p0, p1;
+    __device__ __forceinline__ bool staged(uint64_t p) const { return p >= p0 && p < p1; }
+    __device__ __forceinline__ uint32_t operator[](uint64_t p) const
+    {
+        return staged(p) ? (uint32_t)b16[p - p0] | (uint32_t)b8[p - p0] << 16 : g[p];
+    }
+};
+__device__ __forceinline__ bool on_host(const StagedW24 &a, uint64_t p)
+{
+    return !a.staged(p) && p >= a.g.lo.s;
+}
+
+// The bytes an entry of a weight array takes (the host_list_bytes counters).
+template <class WR> __device__ __forceinline__ uint32_t w_bytes(const WR &) { return 4; }
+__device__ __forceinline__ uint32_t w_bytes(const W24Arr &) { return 3; }
+__device__ __forceinline__ uint32_t w_bytes(const StagedW24 &) { return 3; }
+
 // The offer, tag or append of one walked entry (nb, its tree tn, key its
 // weight key where read) of vertex v in tree t at scan position sp.
 template <int MODE>
@@ -1148,10 +1184,10 @@ __device__ __forceinline__ void walk_emit(bool leave, uint32_t nb, uint32_t tn, 
 // disabled: entry by entry); the streamed first round's walks of staged
 // pieces go entry by entry.
 // x: where each walked list starts (X, or lo for lists in weight order).
-template <int MODE, bool BATCH, class AR, class XS>
+template <int MODE, bool BATCH, class AR, class XS, class WR = AR>
 __global__ void __launch_bounds__(BLK)
     k_hwalk(uint64_t ns, const uint64_t *__restrict__ off, const uint32_t *__restrict__ scan,
-            XS x, AR a, AR w, bool f32, const uint32_t *__restrict__ comp,
+            XS x, AR a, WR w, bool f32, const uint32_t *__restrict__ comp,
             uint64_t *cand, uint64_t *vc, int K, uint32_t *ck, uint32_t *cmn, uint32_t *cmx,
             uint32_t *cta, uint32_t *ctb, uint64_t cap, uint64_t jlo, uint64_t jhi, ull *ctr)
 {
@@ -1195,7 +1231,7 @@ __global__ void __launch_bounds__(BLK)
                     leaving++;
                     if (MODE != HW_GATHER || v[r] < nb[r]) {
                         key[r] = sgk_weight_key(f32, w[pos[r]]);
-                        hostb += on_host(w, pos[r]) ? 4 : 0;
+                        hostb += on_host(w, pos[r]) ? w_bytes(w) : 0;
                     }
                 } else {
                     skipped++;
@@ -1222,7 +1258,7 @@ __global__ void __launch_bounds__(BLK)
                         leaving++;
                         if (MODE != HW_GATHER || sw.v < nb) {
                             key = sgk_weight_key(f32, w[p]);
-                            hostb += on_host(w, p) ? 4 : 0;
+                            hostb += on_host(w, p) ? w_bytes(w) : 0;
                         }
                     } else {
                         skipped++;
@@ -1258,10 +1294,10 @@ __global__ void __launch_bounds__(BLK)
 // entry pair would be 256 an entry). Slots are reset before. FIRST: every
 // tree is one vertex (the first round): an entry leaves unless it is a
 // self-loop, no tree id is read, and W is read with A.
-template <bool FIRST, class AR, class XS>
+template <bool FIRST, class AR, class XS, class WR = AR>
 __global__ void __launch_bounds__(BLK)
     k_hfill(uint64_t ns, const uint64_t *__restrict__ off, const uint32_t *__restrict__ scan,
-            XS x, AR a, AR w, bool f32, const uint32_t *__restrict__ comp, uint64_t *vc, int K,
+            XS x, AR a, WR w, bool f32, const uint32_t *__restrict__ comp, uint64_t *vc, int K,
             uint64_t jlo, uint64_t jhi, ull *ctr)
 {
     constexpr int TILE = 32 * HT_STEPS;
@@ -1348,7 +1384,7 @@ __global__ void __launch_bounds__(BLK)
                 hostb += on_host(a, pos[r]) ? 4 : 0;
                 if (FIRST) {
                     key[r] = sgk_weight_key(f32, w[pos[r]]);
-                    hostb += on_host(w, pos[r]) ? 4 : 0;
+                    hostb += on_host(w, pos[r]) ? w_bytes(w) : 0;
                 }
             }
         }
@@ -1359,7 +1395,7 @@ __global__ void __launch_bounds__(BLK)
                 out |= 1u << r;
                 if (!FIRST) {
                     key[r] = sgk_weight_key(f32, w[pos[r]]);
-                    hostb += on_host(w, pos[r]) ? 4 : 0;
+                    hostb += on_host(w, pos[r]) ? w_bytes(w) : 0;
                 }
             }
         }
@@ -1439,10 +1475,10 @@ __global__ void __launch_bounds__(BLK)
 // and those read whole (tiles[1]). Host bytes: 4 an entry read whole, 32 a
 // candidate's sector. With nothing staged (buf null, p0 = p1) it walks
 // lists where they live: the first round's device prefix.
-template <class XS, int MINB>
+template <class XS, int MINB, class WR = StagedArr>
 __global__ void __launch_bounds__(BLK, MINB)
     k_hfirst(uint64_t ns, const uint64_t *__restrict__ off, const uint32_t *__restrict__ scan,
-             XS x, StagedArr a, StagedArr w, bool f32, const uint32_t *__restrict__ comp,
+             XS x, StagedArr a, WR w, bool f32, const uint32_t *__restrict__ comp,
              uint64_t *vc, int K, uint64_t jlo, uint64_t jhi, ull *ctr, ull *tiles)
 {
     const uint64_t T = off[ns] < jhi ? off[ns] : jhi;
@@ -1467,7 +1503,7 @@ __global__ void __launch_bounds__(BLK, MINB)
                 v[r] = sw.v;
                 t[r] = sw.t;
                 key[r] = sgk_weight_key(f32, w[pos[r]]);
-                hostb += on_host(w, pos[r]) ? 4 : 0;
+                hostb += on_host(w, pos[r]) ? w_bytes(w) : 0;
                 in |= 1u << r;
             }
         }
@@ -1563,13 +1599,15 @@ __global__ void __launch_bounds__(BLK, MINB)
 }
 
 // k_hfirst's two builds: at most 80 registers (3 blocks a multiprocessor)
-// or as many as it takes (96: 2 blocks).
+// or as many as it takes (96: 2 blocks); WR: W's accessor (StagedArr, or
+// StagedW24 for 24-bit weights).
+template <class WR>
 using HfirstFn = void (*)(uint64_t, const uint64_t *, const uint32_t *, sgk_arr<uint64_t>,
-                          StagedArr, StagedArr, bool, const uint32_t *, uint64_t *, int,
-                          uint64_t, uint64_t, ull *, ull *);
-static HfirstFn hfirst_fn(bool occ3)
+                          StagedArr, WR, bool, const uint32_t *, uint64_t *, int, uint64_t,
+                          uint64_t, ull *, ull *);
+template <class WR = StagedArr> static HfirstFn<WR> hfirst_fn(bool occ3)
 {
-    return occ3 ? k_hfirst<sgk_arr<uint64_t>, 3> : k_hfirst<sgk_arr<uint64_t>, 1>;
+    return occ3 ? k_hfirst<sgk_arr<uint64_t>, 3, WR> : k_hfirst<sgk_arr<uint64_t>, 1, WR>;
 }
 
 // A vertex's candidate in the cache is a slot number (NO_SLOT for none),
@@ -2439,8 +2477,9 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
 // slower: the first round no shorter at 16 threads, on R-MAT 26 ~10 ms
 // longer at the median, shorter only with 8 threads; docs/benchmarks.md,
 // thirty-fifth session.)
-static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &mt, uint64_t maxe,
-                                sgk_topk_fn topk, const uint8_t *e48, int idbits,
+static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, uint64_t maxdeg,
+                                sgk_meet &mt, uint64_t maxe, sgk_topk_fn topk,
+                                const uint8_t *e48, int idbits,
                                 sgk_topk48_fn topk48, bool f32, bool filter, bool prefetch,
                                 bool packed, bool sparse_only, int K, uint64_t *vc, uint64_t &lists,
                                 uint64_t &longs, uint64_t &entries, uint64_t &leaving,
@@ -2464,6 +2503,17 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
                         sh.threads);
     }
     const uint64_t *x = sh.x;
+    // 24-bit weights: each thread widens its lists' into a buffer of its own
+    // (sgk_topk24_*), as long as the longest list, at least 64 Ki entries
+    const uint64_t wcap = maxdeg > (1u << 16) ? maxdeg : 1u << 16;
+    std::vector<uint32_t> wbuf;
+    if (sh.w16) try {
+            wbuf.resize(wcap * (uint64_t)sh.threads);
+        } catch (...) {
+            return sgi_fail(err, SG_E_NOMEM,
+                            "the forest's CPU share: %d threads' weight buffers (%llu bytes)",
+                            sh.threads, (unsigned long long)(4 * wcap * sh.threads));
+        }
     // Whether this chunk goes packed: the first one does, a later one only
     // where the chunk before had at most 3 lists with entries in 4 vertices
     // ("share-sparse" disabled: every one). A dense chunk's records and
@@ -2501,18 +2551,25 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         for (uint64_t pc = 0; pc < np; pc++) {
             sgk_topk_tally t = {0, 0, 0, 0};
             const uint64_t at = cut[pc] - v0;
+            uint32_t *wb = sh.w16 ? wbuf.data() + wcap * (uint64_t)omp_get_thread_num() : nullptr;
             if (pack) {
                 const uint64_t r =
                     e48 ? sgk_topk48_packed(sh.x, e48, idbits, cut[pc], cut[pc + 1], topk48, K,
                                             filter, prefetch, out + at * K, idx + at, &t)
-                        : sgk_topk_packed(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K,
-                                          filter, prefetch, out + at * K, idx + at, &t);
+                    : wb ? sgk_topk24_packed(sh.x, sh.a, sh.w16, sh.w8, cut[pc], cut[pc + 1], topk,
+                                             K, filter, prefetch, wb, wcap, out + at * K,
+                                             idx + at, &t)
+                         : sgk_topk_packed(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K,
+                                           filter, prefetch, out + at * K, idx + at, &t);
                 tbl[2 * pc] = (uint32_t)at;
                 tbl[2 * pc + 1] = (uint32_t)r;
                 nrec += r;
             } else if (e48) {
                 sgk_topk48_lists(sh.x, e48, idbits, cut[pc], cut[pc + 1], topk48, K, filter,
                                  prefetch, out + at * (uint64_t)K, &t);
+            } else if (wb) {
+                sgk_topk24_lists(sh.x, sh.a, sh.w16, sh.w8, cut[pc], cut[pc + 1], topk, K, filter,
+                                 prefetch, wb, wcap, out + at * (uint64_t)K, &t);
             } else {
                 sgk_topk_lists(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K, filter,
                                prefetch, out + at * (uint64_t)K, &t);
@@ -2946,6 +3003,17 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     const uint64_t n = g->d.n, m = g->d.m;
     const bool f32 = g->d.f32;
     const bool contract_on = !sgk_ctx_disabled(c, "contract");
+    // 24-bit weights (desc.w24): W16 and W8 where W would be, read through
+    // W24Arr (StagedW24 in the streamed pieces); every walk below takes its
+    // weights from with_w, which calls fn with the graph's accessor.
+    const bool w24 = g->d.w24;
+    if (w24 && (f32 || g->d.weight_order || !g->d.has_weights))
+        return sgi_fail(err, SG_E_INVALID,
+                        "sgk_mst_inplace: 24-bit weights on a graph with f32 weights, lists in "
+                        "weight order or no weights");
+    const W24Arr w24a{g->W16, g->W8};
+    const uint64_t wsplit = w24 ? g->W16.s : g->W.s; // first entry of W on the host
+    auto with_w = [&](auto &&fn) -> sg_status { return w24 ? fn(w24a) : fn(g->W); };
     // Lists in weight order, on a graph with hubs: the cache is filled from
     // the heads of the lists (k_sfill), or without room for it each round
     // reads each scanned list from its head to its first leaving entry (A,
@@ -3070,7 +3138,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     };
     // The streamed first round's smallest piece: STREAM_MIN entries, or an
     // eighth of the host entries on small graphs (at least 4096).
-    const uint64_t hostp = g->A.s < g->W.s ? g->A.s : g->W.s; // first entry with a host part
+    const uint64_t hostp = g->A.s < wsplit ? g->A.s : wsplit; // first entry with a host part
     uint64_t smin = hostp < m ? (m - hostp + 7) / 8 : 0;
     smin = smin < 4096 ? 4096 : smin > STREAM_MIN ? STREAM_MIN : smin;
     int K = 0;
@@ -3189,7 +3257,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         const uint64_t room = free_room();
         const uint64_t want = one_queue && most > smin ? smin : most;
         SC = room / 16 < want ? room / 16 : want;
-        if (SC >= smin && (!dma || gpu48 || (g->ha && g->hw))) {
+        const bool hw = w24 ? g->hw16 && g->hw8 : g->hw != nullptr;
+        if (SC >= smin && (!dma || gpu48 || (g->ha && hw))) {
             SGK_TRY(sbuf.alloc(c, 4 * SC, "the forest's streamed pieces", err));
             pipe.stream = true;
         } else {
@@ -3223,20 +3292,22 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // they live; first: in the first round (every tree one vertex).
     auto fill_in_place = [&](const uint32_t *R, uint64_t nr, uint64_t jlo, uint64_t jhi,
                              bool first, const uint64_t *off, sg_error *err) -> sg_status {
-        if (rank && first) {
-            k_hfill<true><<<wgrid, BLK, 0, st>>>(nr, off, R, gx, g->A, g->W, f32, comp, vc, K,
-                                                 jlo, jhi, dctr);
-            SGK_LAUNCHED("k_hfill");
-        } else if (rank) {
-            k_hfill<false><<<wgrid, BLK, 0, st>>>(nr, off, R, gx, g->A, g->W, f32, comp, vc, K,
-                                                  jlo, jhi, dctr);
-            SGK_LAUNCHED("k_hfill");
-        } else {
-            HWALK(HW_FILL, wgrid, nr, off, R, gx, g->A, g->W, f32, comp, nullptr, vc, K, nullptr,
-                  nullptr, nullptr, nullptr, nullptr, 0, jlo, jhi, dctr);
-            SGK_LAUNCHED("k_hwalk");
-        }
-        return SG_OK;
+        return with_w([&](auto W) -> sg_status {
+            if (rank && first) {
+                k_hfill<true><<<wgrid, BLK, 0, st>>>(nr, off, R, gx, g->A, W, f32, comp, vc, K,
+                                                     jlo, jhi, dctr);
+                SGK_LAUNCHED("k_hfill");
+            } else if (rank) {
+                k_hfill<false><<<wgrid, BLK, 0, st>>>(nr, off, R, gx, g->A, W, f32, comp, vc, K,
+                                                      jlo, jhi, dctr);
+                SGK_LAUNCHED("k_hfill");
+            } else {
+                HWALK(HW_FILL, wgrid, nr, off, R, gx, g->A, W, f32, comp, nullptr, vc, K, nullptr,
+                      nullptr, nullptr, nullptr, nullptr, 0, jlo, jhi, dctr);
+                SGK_LAUNCHED("k_hwalk");
+            }
+            return SG_OK;
+        });
     };
     // The GPU's part of the first round (the scan list then holds every
     // vertex with a list, ascending, so entry j is list position j): the
@@ -3290,8 +3361,21 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             // slot b: A's piece, then W's (the packed piece above takes the
             // same 8 SC bytes, so that freed[b] guards both kinds)
             StagedArr sa{g->A, sbuf.p + (uint64_t)(2 * b) * SC, q0 > g->A.s ? q0 : g->A.s, q1};
-            StagedArr sw{g->W, sbuf.p + (uint64_t)(2 * b + 1) * SC, q0 > g->W.s ? q0 : g->W.s,
+            StagedArr sw{g->W, sbuf.p + (uint64_t)(2 * b + 1) * SC, q0 > wsplit ? q0 : wsplit,
                          q1};
+            // 24-bit weights: W's half of the slot holds the piece's W16 (2 SC
+            // bytes) and then its W8, each copied by DMA (W16 and W8 are pinned)
+            StagedW24 sw24{w24a, reinterpret_cast<const uint16_t *>(sw.buf),
+                           reinterpret_cast<const uint8_t *>(sw.buf) + 2 * SC, sw.p0, sw.p1};
+            if (w24 && sw24.p1 > sw24.p0) {
+                const uint64_t cnt = sw24.p1 - sw24.p0;
+                SGK_CU(cudaMemcpyAsync(const_cast<uint16_t *>(sw24.b16), g->hw16 + sw24.p0,
+                                       2 * cnt, cudaMemcpyHostToDevice, cs));
+                SGK_CU(cudaMemcpyAsync(const_cast<uint8_t *>(sw24.b8), g->hw8 + sw24.p0, cnt,
+                                       cudaMemcpyHostToDevice, cs));
+                streamed += 3 * cnt;
+            }
+            if (w24) sw.p0 = sw.p1 = 0; // (not copied as 32-bit weights below)
             // weights first: A is copied by k_pull_mixed, which reads the
             // offsets the compute stream made
             if (i == 0 && wfirst) SGK_CU(cudaStreamWaitEvent(cs, pipe.t0, 0));
@@ -3328,21 +3412,26 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             // the staged pieces are in device memory: entry by entry (issuing a
             // tile's reads together gained nothing there, and its registers
             // slowed some first rounds; docs/benchmarks.md)
-            if (wfirst) {
-                hfirst_fn(occ3)<<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp, vc, K,
-                                                       q0, q1, dctr, dctr + C_SPARSE);
-                SGK_LAUNCHED("k_hfirst");
-            } else if (rank) {
-                k_hfill<true><<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp, vc, K, q0,
-                                                     q1, dctr);
-                SGK_LAUNCHED("k_hfill");
-            } else {
-                k_hwalk<HW_FILL, false><<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, sw, f32, comp,
-                                                               nullptr, vc, K, nullptr, nullptr,
-                                                               nullptr, nullptr, nullptr, 0, q0,
-                                                               q1, dctr);
-                SGK_LAUNCHED("k_hwalk");
-            }
+            auto walk = [&](auto SW) -> sg_status { // SW: W's staged accessor
+                using WR = decltype(SW);
+                if (wfirst) {
+                    hfirst_fn<WR>(occ3)<<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, SW, f32, comp,
+                                                               vc, K, q0, q1, dctr,
+                                                               dctr + C_SPARSE);
+                    SGK_LAUNCHED("k_hfirst");
+                } else if (rank) {
+                    k_hfill<true><<<sgrid, BLK, 0, st>>>(nr, off, R, gx, sa, SW, f32, comp, vc, K,
+                                                         q0, q1, dctr);
+                    SGK_LAUNCHED("k_hfill");
+                } else {
+                    k_hwalk<HW_FILL, false><<<sgrid, BLK, 0, st>>>(
+                        nr, off, R, gx, sa, SW, f32, comp, nullptr, vc, K, nullptr, nullptr,
+                        nullptr, nullptr, nullptr, 0, q0, q1, dctr);
+                    SGK_LAUNCHED("k_hwalk");
+                }
+                return SG_OK;
+            };
+            SGK_TRY(w24 ? walk(sw24) : walk(sw));
             SGK_CU(cudaEventRecord(pipe.freed[b], st));
             pieces++;
         }
@@ -3476,8 +3565,13 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         if (cpu_on) SGK_CU(cudaStreamWaitEvent(c->copy, pipe.t0, 0));
         if (dev_end > 0 && pfirst) {
             const StagedArr da{g->A, nullptr, 0, 0}, dw{g->W, nullptr, 0, 0};
-            hfirst_fn(occ3)<<<wgrid, BLK, 0, st>>>(nr, off, R, gx, da, dw, f32, comp, vc, K, 0,
-                                                   dev_end, dctr, dctr + C_PSPARSE);
+            const StagedW24 dw24{w24a, nullptr, nullptr, 0, 0};
+            if (w24)
+                hfirst_fn<StagedW24>(occ3)<<<wgrid, BLK, 0, st>>>(
+                    nr, off, R, gx, da, dw24, f32, comp, vc, K, 0, dev_end, dctr, dctr + C_PSPARSE);
+            else
+                hfirst_fn(occ3)<<<wgrid, BLK, 0, st>>>(nr, off, R, gx, da, dw, f32, comp, vc, K,
+                                                       0, dev_end, dctr, dctr + C_PSPARSE);
             SGK_LAUNCHED("k_hfirst (the device prefix)");
         } else if (dev_end > 0) {
             SGK_TRY(fill_in_place(R, nr, 0, dev_end, true, off, err));
@@ -3488,7 +3582,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             SGK_TRY(sgk_share_run(
                 c, mt, [&](sg_error *e) { return gpu_first(R, nr, mt, P, e); },
                 [&](sg_error *e) {
-                    return cpu_first_fill(c, *share, mt, maxe, topk, cpu48 ? g->he : nullptr,
+                    return cpu_first_fill(c, *share, g->d.max_degree, mt, maxe, topk,
+                                          cpu48 ? g->he : nullptr,
                                           g->he_bits, topk48, f32, filter, prefetch,
                                           packed, sparse_only, K, vc, cpu_lists, cpu_long,
                                           cpu_entries, cpu_inter, cpu_sent, cpu_chunks,
@@ -3602,9 +3697,12 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         } else if (K == 0) {
             SGK_TRY(offsets(scan, ns, off));
             SGK_CU(cudaMemsetAsync(cand.p, 0xff, ns * sizeof(uint64_t), st));
-            HWALK(HW_FIND, wgrid, ns, off, scan, gx, g->A, g->W, f32, comp, cand, nullptr, 0,
-                  nullptr, nullptr, nullptr, nullptr, nullptr, 0, 0, NONE64, dctr);
-            SGK_LAUNCHED("k_hwalk");
+            SGK_TRY(with_w([&](auto W) -> sg_status {
+                HWALK(HW_FIND, wgrid, ns, off, scan, gx, g->A, W, f32, comp, cand, nullptr, 0,
+                      nullptr, nullptr, nullptr, nullptr, nullptr, 0, 0, NONE64, dctr);
+                SGK_LAUNCHED("k_hwalk");
+                return SG_OK;
+            }));
             full_walk = true;
             SGK_TRY(reduce());
         } else {
@@ -3699,15 +3797,18 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             for (int j = 0; j < 5; j++)
                 SGK_TRY(C[0][j].alloc(c, ccap, "the forest contracted edges", err));
             SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
-            if (word)
-                HWALK(HW_GATHER, wgrid, ns, off, scan, heads, g->A, g->W, f32, comp, nullptr,
-                      nullptr, 0, C[0][0], C[0][1], C[0][2], C[0][3], C[0][4], ccap, 0, NONE64,
-                      dctr);
-            else
-                HWALK(HW_GATHER, wgrid, ns, off, scan, gx, g->A, g->W, f32, comp, nullptr,
-                      nullptr, 0, C[0][0], C[0][1], C[0][2], C[0][3], C[0][4], ccap, 0, NONE64,
-                      dctr);
-            SGK_LAUNCHED("k_hwalk");
+            SGK_TRY(with_w([&](auto W) -> sg_status {
+                if (word) // (never with 24-bit weights: the list heads are 32-bit ones)
+                    HWALK(HW_GATHER, wgrid, ns, off, scan, heads, g->A, W, f32, comp, nullptr,
+                          nullptr, 0, C[0][0], C[0][1], C[0][2], C[0][3], C[0][4], ccap, 0,
+                          NONE64, dctr);
+                else
+                    HWALK(HW_GATHER, wgrid, ns, off, scan, gx, g->A, W, f32, comp, nullptr,
+                          nullptr, 0, C[0][0], C[0][1], C[0][2], C[0][3], C[0][4], ccap, 0,
+                          NONE64, dctr);
+                SGK_LAUNCHED("k_hwalk");
+                return SG_OK;
+            }));
             SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
             SGK_CU(cudaStreamSynchronize(st));
             ne = h[C_NE];

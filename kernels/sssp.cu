@@ -3822,6 +3822,10 @@ sg_status sgk_sssp(sgk_ctx *c, const sgk_graph *g, uint32_t source, sgk_sssp_met
     if (!d.has_weights)
         return sgi_fail(err, SG_E_INVALID,
                         "the device graph has no weights; shortest paths need them");
+    if (d.w24)
+        return sgi_fail(err, SG_E_UNSUPPORTED,
+                        "the device graph holds 24-bit weights, which only the hybrid forest "
+                        "reads; shortest paths need them in 32 bits");
     SGK_TRY(sgk_graph_ready(g, err));
     if (!(delta >= 0.0) || isinf(delta))
         return sgi_fail(err, SG_E_INVALID,

@@ -213,7 +213,8 @@ static uint64_t held_graph(const sg_run *run)
 {
     if (!run->dgraph) return 0;
     const sgk_graph_desc *d = sgk_graph_get_desc(DGRAPH(run));
-    return d->x_dev * 8 + d->a_dev * 4 + d->w_dev * 4 + sgk_graph_kept_bytes(DGRAPH(run));
+    return d->x_dev * 8 + d->a_dev * 4 + d->w_dev * (d->w24 ? 3 : 4) +
+           sgk_graph_kept_bytes(DGRAPH(run));
 }
 
 /* The algorithms with a hybrid executor. */
@@ -422,7 +423,8 @@ static void keep_plan(sg_run *run, const sg_plan *p, double t0)
 static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo algo, bool parents,
                                sg_error *err)
 {
-    const bool weights = algo_weights(algo) && g->w;
+    const bool weights = algo_weights(algo) && sgi_graph_has_w(g);
+    const bool w24 = weights && g->w16; /* (only the forest takes such a graph) */
     const double t0 = sgi_now();
     sg_status st = SG_OK;
     sgk_graph *dg = NULL;
@@ -450,7 +452,7 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     in.lists_weight_order = algo == SGI_ALGO_MST && g->weight_order && g->w;
     in.n = g->n;
     in.m = g->m;
-    in.weight_bytes = 4;
+    in.weight_bytes = w24 ? 3 : 4;
     in.n_pts = hybrid_points(run, g, pt_v, pt_e);
     in.pt_v = pt_v;
     in.pt_e = pt_e;
@@ -483,7 +485,7 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     sgk_graph_desc d = {.n = g->n, .m = g->m, .max_degree = g->max_degree,
                         .directed = g->directed, .f32 = g->wt == SG_WEIGHT_F32,
                         .weight_order = g->weight_order,
-                        .has_weights = weights, .split = true};
+                        .has_weights = weights, .split = true, .w24 = w24};
     d.x_dev = p.split[0] ? p.split[0] + 1 : 0;
     d.a_dev = g->x[p.split[1]];
     d.w_dev = weights ? g->x[p.split[2]] : 0;
@@ -502,10 +504,18 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     sgk_graph_device_arrays(dg, &dx, &da, &dw);
     uint64_t bytes = 0;
     double secs = 0;
-    SG_TRY(sgk_graph_set_host(dg, g->x, g->a, weights ? g->w : NULL, err));
+    SG_TRY(sgk_graph_set_host(dg, g->x, g->a, weights && !w24 ? g->w : NULL, err));
     SG_TRY(sgk_upload(c, dx, g->x, d.x_dev * 8, err));
     SG_TRY(sgk_upload(c, da, g->a, d.a_dev * 4, err));
-    if (weights) SG_TRY(sgk_upload(c, dw, g->w, d.w_dev * 4, err));
+    if (weights && !w24) SG_TRY(sgk_upload(c, dw, g->w, d.w_dev * 4, err));
+    if (w24) {
+        uint16_t *dw16 = NULL;
+        uint8_t *dw8 = NULL;
+        sgk_graph_device_w24(dg, &dw16, &dw8);
+        SG_TRY(sgk_graph_set_host_w24(dg, g->w16, g->w8, err));
+        SG_TRY(sgk_upload(c, dw16, g->w16, d.w_dev * 2, err));
+        SG_TRY(sgk_upload(c, dw8, g->w8, d.w_dev, err));
+    }
     SG_TRY(sgk_stage_finish(c, &bytes, &secs, NULL, err));
     run->dgraph = dg;
     run->dgraph_uid = g->uid;
@@ -561,14 +571,15 @@ static void account(sg_run *run, const sgk_stats *s, double wall, double call)
  * leaves the CPU nothing. */
 static bool cpu_share(const sg_run *run, const sg_graph *g, bool planned, sgk_cpu_share *out)
 {
-    if (!run->has_plan || !run->dgraph || !g->w || g->n == 0) return false;
+    if (!run->has_plan || !run->dgraph || !sgi_graph_has_w(g) || g->n == 0) return false;
     const sgk_graph_desc *d = sgk_graph_get_desc(run->dgraph);
     const uint64_t dev = d->a_dev > d->w_dev ? d->a_dev : d->w_dev;
     const uint64_t lo = sgi_first_list_from(g->x, g->n, dev); /* its list starts at or past dev */
     const uint64_t from = planned && run->plan.gpu_host_end > lo ? run->plan.gpu_host_end : lo;
     if (from >= g->n) return false;
     *out = (sgk_cpu_share){
-        .from = from, .low = lo, .x = g->x, .a = g->a, .w = g->w, .threads = run->threads};
+        .from = from, .low = lo, .x = g->x, .a = g->a, .w = g->w, .w16 = g->w16, .w8 = g->w8,
+        .threads = run->threads};
     return true;
 }
 

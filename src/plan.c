@@ -456,9 +456,12 @@ static sg_status check_input(const sg_plan_input *in, sg_error *err)
     if (in->n == 0) return sgi_fail(err, SG_E_INVALID, "plan: the graph has no vertices");
     if ((unsigned)in->degree_order > SG_PLAN_DEGREES_OTHER)
         return sgi_fail(err, SG_E_INVALID, "plan: unknown degree order %d", (int)in->degree_order);
-    if (in->algo != SG_PLAN_BFS && in->weight_bytes != 4)
-        return sgi_fail(err, SG_E_INVALID, "plan: %s needs weights (4 bytes each), got %u bytes",
-                        sg_plan_algo_name(in->algo), in->weight_bytes);
+    if (in->algo != SG_PLAN_BFS && in->weight_bytes != 4 &&
+        !(in->algo == SG_PLAN_MST && in->weight_bytes == 3))
+        return sgi_fail(err, SG_E_INVALID,
+                        "plan: %s needs weights (4 bytes each%s), got %u bytes",
+                        sg_plan_algo_name(in->algo), in->algo == SG_PLAN_MST ? ", or 3" : "",
+                        in->weight_bytes);
     if (!in->pt_v || !in->pt_e || in->n_pts < 2)
         return sgi_fail(err, SG_E_INVALID, "plan: at least 2 breakpoints are needed (0 and n)");
     if (in->pt_v[0] != 0 || in->pt_e[0] != 0 || in->pt_v[in->n_pts - 1] != in->n ||

@@ -770,7 +770,9 @@ SG_API const char *sg_spill_kind_name(sg_spill_kind k);
 typedef struct sg_plan_input {
     sg_plan_algo algo;
     uint64_t n, m;             /* vertices, directed edges stored */
-    unsigned weight_bytes;     /* 4 (mst and sssp need them); bfs ignores W */
+    unsigned weight_bytes;     /* 4 (mst and sssp need them), or 3 for mst on a graph
+                                * with 24-bit weights (sg_graph_options.narrow_weights);
+                                * bfs ignores W */
     /* n_pts breakpoints, the candidate split points: vertices [0, pt_v[i])
      * hold edges [0, pt_e[i]); from (0, 0) to (n, m), pt_v strictly and pt_e
      * weakly increasing. */

@@ -2058,6 +2058,183 @@ static void need_counters(const sg_run *run, const char *what, const char *const
         if (!tu_counter(run, names[i], &out[i])) fail_msg("%s: no counter %s", what, names[i]);
 }
 
+/* g (u32 weights) as a store at path, its lists made strictly increasing
+ * (of repeated neighbours the lightest kept; self-loops kept) and each
+ * weight w as w << 14 | (37 w & 0x3fff): below 2^24 with bits in all
+ * three low bytes, ties kept as ties. */
+static void narrow_store(const sg_graph *g, const char *path)
+{
+    const uint64_t n = nverts(g), *x = sg_graph_offsets(g), m = x[n];
+    const uint32_t *a = sg_graph_neighbors(g), *w = sg_graph_weights(g);
+    uint64_t *xo = malloc((n + 1) * 8), *k = malloc((m + 1) * 8);
+    uint32_t *ao = malloc((m + 1) * 4), *wo = malloc((m + 1) * 4);
+    assert_true(xo && k && ao && wo);
+    xo[0] = 0;
+    for (uint64_t v = 0; v < n; v++) {
+        const uint64_t b = x[v], d = x[v + 1] - b;
+        for (uint64_t j = 0; j < d; j++) k[j] = (uint64_t)a[b + j] << 32 | w[b + j];
+        for (uint64_t i = 1; i < d; i++) /* (lists are short) */
+            for (uint64_t j = i; j > 0 && k[j - 1] > k[j]; j--) {
+                const uint64_t t = k[j];
+                k[j] = k[j - 1];
+                k[j - 1] = t;
+            }
+        uint64_t o = xo[v];
+        for (uint64_t j = 0; j < d; j++) {
+            if (j > 0 && k[j] >> 32 == k[j - 1] >> 32) continue;
+            const uint32_t wt = (uint32_t)k[j];
+            assert_true(wt < (1u << 10));
+            ao[o] = (uint32_t)(k[j] >> 32);
+            wo[o++] = wt << 14 | ((37 * wt) & 0x3fff);
+        }
+        xo[v + 1] = o;
+    }
+    sg_store_writer *sw = NULL;
+    sg_error err = {0};
+    const sg_write_options wo_opt = {.block_bytes = 512, .shard_bytes = 16 << 10, .force = true};
+    if (sg_store_writer_open(path, n, &wo_opt, &sw, &err) != SG_OK ||
+        sg_store_writer_append(sw, n, xo, ao, wo, &err) != SG_OK ||
+        sg_store_writer_finish(sw, &err) != SG_OK)
+        fail_msg("writing %s: %s", path, err.msg);
+    free(xo);
+    free(k);
+    free(ao);
+    free(wo);
+}
+
+/* The forest over 24-bit weights (sg_graph_options.narrow_weights: W16 and
+ * W8 on the device and pinned host, src/graph.c, kernels/mst.cu W24Arr):
+ * every undirected family as a store, at splits from all on the device to
+ * all on the host (A and W split apart), in pinned memory and in plain
+ * memory pinned in place, and with each path it meets switched another
+ * way (no CPU share, the threads' many small chunks and scalar top-K, the
+ * GPU's reads in place, walks by offers, weights-first off, no vertex
+ * cache: the finds over W24Arr), gives the forest of the same store loaded
+ * with 32-bit weights; the counters say it was narrow and the plan priced
+ * W at 3 bytes. SG_NARROW_HYBRID_FOREST takes 24 bits only where the forest
+ * runs hybrid; the gpu backend's forest refuses a narrow graph. */
+static void test_hybrid_narrow_weights(void **state)
+{
+    (void)state;
+    static const int fr[][3] = {{8, 8, 8}, {3, 5, 1}, {6, 2, 4}, {0, 0, 0}};
+    static const char *const modes[] = {NULL,           "cpu-share",     "share-chunks,topk-simd",
+                                        "stream-first", "fill-rank",     "weights-first",
+                                        "vertex-cache", "share-packed,dma-pull"};
+    enum { NM = sizeof modes / sizeof modes[0] };
+    char *dir = tu_tmpdir("gpu-narrow");
+    char path[512], what[400];
+    snprintf(path, sizeof path, "%s/g.sg", dir);
+    sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
+    sg_error err = {0};
+    uint64_t runs = 0, host_bytes = 0, auto_narrow = 0;
+    for (int si = 0; si < n_sizes(); si++)
+        for (int k = 0; k < TG_NKINDS; k++) {
+            sg_graph *t = tg_make((tg_kind)k, size_at(si), 17, false, false);
+            narrow_store(t, path);
+            sg_graph_free(t);
+            sg_graph *gc = NULL;
+            if (sg_graph_open(cpu, path, NULL, &gc, &err) != SG_OK) fail_msg("open: %s", err.msg);
+            sg_forest *fc = NULL;
+            if (sg_mst(cpu, gc, &fc, &err) != SG_OK) fail_msg("cpu sg_mst: %s", err.msg);
+            const uint64_t n = nverts(gc);
+            for (int mi = 0; mi < NM; mi++) {
+                char *saved = env_push(modes[mi]);
+                for (int i = 0; i < 4; i++) {
+                    const sg_mem_kind mem = (i + mi) % 3 == 2 ? SG_MEM_PLAIN : SG_MEM_AUTO;
+                    snprintf(what, sizeof what,
+                             "%s n~%llu (%llu vertices), 24-bit weights, split %d/8 %d/8 %d/8, "
+                             "%s memory, disabled: %s",
+                             tg_name((tg_kind)k), (unsigned long long)size_at(si),
+                             (unsigned long long)n, fr[i][0], fr[i][1], fr[i][2],
+                             mem == SG_MEM_PLAIN ? "plain" : "pinned",
+                             modes[mi] ? modes[mi] : "none");
+                    sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
+                    const sg_graph_options go = {.mem = mem, .narrow_weights = SG_NARROW_ALWAYS};
+                    sg_graph *g = NULL;
+                    if (sg_graph_open(run, path, &go, &g, &err) != SG_OK)
+                        fail_msg("%s: open: %s", what, err.msg);
+                    sg_graph_info info;
+                    sg_graph_get_info(g, &info);
+                    if (!info.narrow_weights) fail_msg("%s: loaded with 32-bit weights", what);
+                    sg_forest *f = NULL;
+                    if (sg_mst(run, g, &f, &err) != SG_OK)
+                        fail_msg("%s: sg_mst: %s", what, err.msg);
+                    expect_backend(run, SG_BACKEND_HYBRID, what, "sg_mst");
+                    expect_same_forest(f, fc, what);
+                    if (sg_verify_forest(g, f, &err) != SG_OK) fail_msg("%s: %s", what, err.msg);
+                    tu_expect_rounds(run, n, what);
+                    sg_plan pl;
+                    double measured = 0;
+                    if (!sg_run_plan(run, &pl, &measured)) fail_msg("%s: no plan", what);
+                    const uint64_t wdev = sg_graph_offsets(gc)[pl.split[2]];
+                    if (pl.device_bytes[2] != 3 * wdev)
+                        fail_msg("%s: the plan puts %llu bytes of W on the device for %llu "
+                                 "entries, not 3 each",
+                                 what, (unsigned long long)pl.device_bytes[2],
+                                 (unsigned long long)wdev);
+                    static const char *const names[] = {"narrow_weights", "host_list_bytes"};
+                    uint64_t c[2];
+                    need_counters(run, what, names, c, 2);
+                    if (c[0] != 1)
+                        fail_msg("%s: narrow_weights %llu", what, (unsigned long long)c[0]);
+                    host_bytes += c[1];
+                    expect_report(run, true, what);
+                    runs++;
+                    sg_forest_free(f);
+                    sg_graph_free(g);
+                    sg_run_free(run);
+                }
+                env_pop(saved);
+            }
+            /* HYBRID_FOREST: an auto run whose budget holds the graph loads
+             * it with 32 bits (the gpu backend's forest), one whose budget
+             * does not with 24; a gpu run's forest refuses a narrow graph */
+            for (int tight = 0; tight < 2; tight++) {
+                uint64_t budget = 0;
+#if SG_HAVE_CUDA
+                if (tight) budget = sgk_mst_inplace_bytes(n, false) + (n + 1) * 8 + (64u << 10);
+#endif
+                snprintf(what, sizeof what, "%s n~%llu, auto, %s budget", tg_name((tg_kind)k),
+                         (unsigned long long)size_at(si), tight ? "a tight" : "the default");
+                sg_run *run = mkrun(SG_BACKEND_AUTO, budget);
+                const sg_graph_options go = {.narrow_weights = SG_NARROW_HYBRID_FOREST};
+                sg_graph *g = NULL;
+                if (sg_graph_open(run, path, &go, &g, &err) != SG_OK)
+                    fail_msg("%s: open: %s", what, err.msg);
+                sg_graph_info info;
+                sg_graph_get_info(g, &info);
+                sg_forest *f = NULL;
+                if (sg_mst(run, g, &f, &err) != SG_OK) fail_msg("%s: sg_mst: %s", what, err.msg);
+                expect_same_forest(f, fc, what);
+                const bool hyb = sg_run_backend(run) == SG_BACKEND_HYBRID;
+                if (info.narrow_weights != hyb || (!tight && hyb))
+                    fail_msg("%s: the forest ran on %s with %d-bit weights", what,
+                             sg_backend_name(sg_run_backend(run)), info.narrow_weights ? 24 : 32);
+                auto_narrow += info.narrow_weights;
+                sg_forest_free(f);
+                sg_graph_free(g);
+                sg_run_free(run);
+            }
+            sg_run *gpu = mkrun(SG_BACKEND_GPU, 0);
+            const sg_graph_options go = {.narrow_weights = SG_NARROW_ALWAYS};
+            sg_graph *g = NULL;
+            if (sg_graph_open(gpu, path, &go, &g, &err) != SG_OK) fail_msg("open: %s", err.msg);
+            sg_forest *f = NULL;
+            if (sg_mst(gpu, g, &f, &err) != SG_E_UNSUPPORTED || f ||
+                !strstr(err.msg, "narrow_weights"))
+                fail_msg("%s: the gpu backend's forest on a narrow graph: %s", tg_name((tg_kind)k),
+                         err.msg);
+            sg_graph_free(g);
+            sg_run_free(gpu);
+            sg_forest_free(fc);
+            sg_graph_free(gc);
+        }
+    assert_true(runs > 0 && host_bytes > 0 && auto_narrow > 0);
+    sg_run_free(cpu);
+    tu_rm_rf(dir);
+    free(dir);
+}
+
 /* The forest's packed tail (src/gpu_engine.c packed_ensure, kernels/mst.cu;
  * SPILLGRAPH_GPU_ENABLE=packed-tail, and packed-cpu): the host entries past
  * both device prefixes of A and W again as 48-bit entries, which the first
@@ -3330,6 +3507,7 @@ int main(void)
         cmocka_unit_test(test_hybrid_fill_rank),
         cmocka_unit_test(test_hybrid_first_minima),
         cmocka_unit_test(test_hybrid_packed_tail),
+        cmocka_unit_test(test_hybrid_narrow_weights),
         cmocka_unit_test(test_forest_round_guard),
         cmocka_unit_test(test_hybrid_sssp_share),
         cmocka_unit_test(test_hybrid_budget),

@@ -312,8 +312,9 @@ static void memo_record(const algo *a, sg_plan_algo pa, uint64_t steps, uint64_t
  * graph; `prepare`: the first search's result, made ready while it loads
  * (with parents when --parents is given), on runs that may search on a GPU
  * (the CPU's BFS measured slower with its levels faulted in by the helper
- * thread than by its own threads: docs/benchmarks.md). */
-static int algo_open(algo *a, bool weights, sg_prepare prepare)
+ * thread than by its own threads: docs/benchmarks.md); `narrow`: W held in
+ * 24 bits where the forest will run hybrid (sg_graph_options). */
+static int algo_open(algo *a, bool weights, sg_prepare prepare, sg_narrow narrow)
 {
     a->t_start = cli_now();
     cli_progress_init(&a->bar, !a->quiet && !a->json);
@@ -335,7 +336,8 @@ static int algo_open(algo *a, bool weights, sg_prepare prepare)
         .no_weights = !weights,
         .original_ids = a->original_ids,
         .prepare = sg_run_backend(a->run) == SG_BACKEND_CPU ? SG_PREPARE_NONE : prepare,
-        .prepare_parents = a->parents != NULL};
+        .prepare_parents = a->parents != NULL,
+        .narrow_weights = narrow};
     st = sg_graph_open(a->run, a->store, &go, &a->g, &err);
     if (st != SG_OK) {
         cli_progress_end(&a->bar);
@@ -389,6 +391,7 @@ static const char *weight_name(const sg_graph_info *in)
 {
     if (!in->has_weights)
         return in->weight_type == SG_WEIGHT_F32 ? "f32 (not loaded)" : "u32 (not loaded)";
+    if (in->narrow_weights) return "u32 (held in 24 bits for the hybrid forest)";
     return in->weight_type == SG_WEIGHT_F32 ? "f32" : "u32";
 }
 
@@ -496,6 +499,7 @@ static void json_head(const algo *a, cli_json *j)
     cli_json_bool(j, "directed", a->info.directed);
     cli_json_str(j, "weight_type", a->info.weight_type == SG_WEIGHT_F32 ? "f32" : "u32");
     cli_json_bool(j, "weights_loaded", a->info.has_weights);
+    if (a->info.has_weights) cli_json_int(j, "weight_bits", a->info.narrow_weights ? 24 : 32);
     cli_json_str(j, "backend", sg_backend_name(sg_run_backend(a->run)));
     cli_json_int(j, "threads", sg_run_threads(a->run));
     sg_device_report d;
@@ -637,7 +641,8 @@ int cmd_mst(int argc, char **argv, const cli_env *env)
 
     sg_forest *f = NULL;
     sg_error err = {0};
-    if ((rc = algo_open(&a, true, SG_PREPARE_NONE)) != CLI_EXIT_OK) goto done;
+    if ((rc = algo_open(&a, true, SG_PREPARE_NONE, SG_NARROW_HYBRID_FOREST)) != CLI_EXIT_OK)
+        goto done;
     sg_status st = sg_mst(a.run, a.g, &f, &err);
     if (st != SG_OK) {
         rc = lib_fail(&a, st, &err);
@@ -998,7 +1003,7 @@ int cmd_sssp(int argc, char **argv, const cli_env *env)
     sg_sssp_result *r = NULL;
     sg_error err = {0};
     searches sr = {0};
-    if ((rc = algo_open(&a, true, SG_PREPARE_SSSP)) != CLI_EXIT_OK) goto done;
+    if ((rc = algo_open(&a, true, SG_PREPARE_SSSP, SG_NARROW_NONE)) != CLI_EXIT_OK) goto done;
     if ((rc = searches_open(&a, &source, &sr)) != CLI_EXIT_OK) goto done;
     for (uint64_t i = 0; i < sr.k; i++) {
         const sg_sssp_options so = {.source = sr.src[i],
@@ -1158,7 +1163,7 @@ int cmd_bfs(int argc, char **argv, const cli_env *env)
     sg_bfs_result *r = NULL;
     sg_error err = {0};
     searches sr = {0};
-    if ((rc = algo_open(&a, false, SG_PREPARE_BFS)) != CLI_EXIT_OK) goto done;
+    if ((rc = algo_open(&a, false, SG_PREPARE_BFS, SG_NARROW_NONE)) != CLI_EXIT_OK) goto done;
     if ((rc = searches_open(&a, &source, &sr)) != CLI_EXIT_OK) goto done;
     for (uint64_t i = 0; i < sr.k; i++) {
         const sg_bfs_options bo = {.source = sr.src[i],
@@ -1303,7 +1308,8 @@ int cmd_cluster(int argc, char **argv, const cli_env *env)
     sg_forest *f = NULL;
     sg_clusters *c = NULL;
     sg_error err = {0};
-    if ((rc = algo_open(&a, true, SG_PREPARE_NONE)) != CLI_EXIT_OK) goto done;
+    if ((rc = algo_open(&a, true, SG_PREPARE_NONE, SG_NARROW_HYBRID_FOREST)) != CLI_EXIT_OK)
+        goto done;
     sg_status st = sg_mst(a.run, a.g, &f, &err);
     if (st != SG_OK) {
         rc = lib_fail(&a, st, &err);
