@@ -803,7 +803,8 @@ sg_status sgi_gpu_load(sg_run *run, sg_store *s, sg_graph *g, const sg_read_opti
                        bool *done, sg_error *err)
 {
     *done = false;
-    if (run->backend != SG_BACKEND_GPU || g->n == 0) return SG_OK;
+    /* (nor a graph with 24-bit weights: it is for the hybrid forest) */
+    if (run->backend != SG_BACKEND_GPU || g->n == 0 || g->w16) return SG_OK;
     sgk_ctx *c = NULL;
     sg_error e = {0};
     if (ctx_get(run, &c, &e) != SG_OK) {

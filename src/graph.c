@@ -315,11 +315,16 @@ static void degree_scan(sg_graph *g)
  * not managed, and for SG_NARROW_HYBRID_FOREST a run whose forest will take
  * the hybrid backend (sgi_gpu_forest_hybrid); not with the switch
  * "narrow-weights" off. */
+bool sg_narrow_store(const sg_store_info *info, sg_mem_kind mem)
+{
+    return info->weight_type == SG_WEIGHT_U32 && !info->weight_order && info->n_edges > 0 &&
+           mem != SG_MEM_MANAGED && !sgi_switch_off("narrow-weights");
+}
+
 static bool load_narrow(sg_run *run, const sg_store_info *info, const sg_graph_options *opt)
 {
     if (opt->narrow_weights == SG_NARROW_NONE || opt->no_weights ||
-        info->weight_type != SG_WEIGHT_U32 || info->weight_order || info->n_edges == 0 ||
-        opt->mem == SG_MEM_MANAGED || sgi_switch_off("narrow-weights"))
+        !sg_narrow_store(info, opt->mem))
         return false;
     return opt->narrow_weights == SG_NARROW_ALWAYS ||
            sgi_gpu_forest_hybrid(run, info->n_vertices, info->n_edges);
@@ -362,7 +367,10 @@ static sg_status graph_open(sg_run *run, const char *path, const sg_graph_option
     sg_read_options ro = opt->read;
     if (ro.threads <= 0) ro.threads = run->threads;
     bool staged = false;
-    if (info.n_vertices > 0 && !opt->host_only) SG_TRY(sgi_gpu_load(run, s, g, &ro, &staged, err));
+    /* (a narrow graph is for the hybrid forest: no whole copy on the device,
+     * and the staged load would read W as 32-bit weights) */
+    if (info.n_vertices > 0 && !opt->host_only && !narrow)
+        SG_TRY(sgi_gpu_load(run, s, g, &ro, &staged, err));
     if (staged) {
         /* read, copied to the device and into the host arrays */
     } else if (info.n_vertices > 0) {

@@ -318,6 +318,14 @@ typedef enum sg_narrow {
     SG_NARROW_ALWAYS          /* wherever the store allows (tests, tools) */
 } sg_narrow;
 
+/* Whether a load asking for narrow weights may hold a store's W in 24 bits
+ * in host memory of kind mem, by what the store says: u32 weights, lists
+ * by id, some edges, memory not managed, the switch "narrow-weights" not
+ * off. The rule sg_graph_open applies before it reads (a weight past 24
+ * bits, found while reading, then makes it load 32-bit ones), and by which
+ * `spillgraph plan` prices the forest's W. */
+SG_API bool sg_narrow_store(const sg_store_info *info, sg_mem_kind mem);
+
 /* sg_graph_options.prepare: the result memory of the first search on the
  * graph, made ready while the graph loads. */
 typedef enum sg_prepare {

@@ -22,7 +22,10 @@ assert o["algo"] == algo, o["algo"]
 dev = o["work_bytes"] + sum(a["device_bytes"] for a in o["arrays"])
 assert dev <= budget, (dev, budget)
 n, m = o["n_vertices"], o["n_edges"]
-total = {"X": 8 * (n + 1), "A": 4 * m, "W": 0 if algo == "bfs" else 4 * m}
+# the forest's weights in 24 bits where mst loads them so (3 bytes an edge)
+bits = (None,) if algo == "bfs" else (24, 32) if algo == "mst" else (32,)
+assert o.get("weight_bits") in bits, o
+total = {"X": 8 * (n + 1), "A": 4 * m, "W": 0 if algo == "bfs" else o["weight_bits"] // 8 * m}
 for a in o["arrays"]:
     assert a["device_bytes"] + a["host_bytes"] == total[a["array"]], a
     assert (a["host_bytes"] == 0) == (a["spill"] == "none"), a
@@ -86,9 +89,17 @@ grep_in err "more managed memory than GPU 0 can take" "host-mem managed, no room
 # GPU alone; on id order whole lists
 expect 0 "forest by id" plan g.sg --algo mst --device-mem 3M $FREE --json
 grep_in out '"forest_heads":false' "forest by id: whole lists"
+grep_in out '"weight_bits":24' "forest by id: W in 24 bits"
+expect 0 "forest, text" plan g.sg --algo mst --device-mem 3M $FREE
+grep_in out "weights    in 24 bits, 3 bytes an edge, pinned" "forest, text: 24-bit weights said"
+expect 0 "forest, managed" plan g.sg --algo mst --device-mem 3M $FREE --host-mem managed --json
+grep_in out '"weight_bits":32' "forest, managed: W in 32 bits"
+SPILLGRAPH_GPU_DISABLE=narrow-weights expect 0 "forest, narrow-weights off" plan g.sg --algo mst --device-mem 3M $FREE --json
+grep_in out '"weight_bits":32' "forest, narrow-weights off: W in 32 bits"
 expect 0 "renumber --lists weight" renumber g.sg -o gw.sg --order none --lists weight --quiet
 expect 0 "forest by weight" plan gw.sg --algo mst --device-mem 3M $FREE --json
 grep_in out '"forest_heads":true' "forest by weight: the heads"
+grep_in out '"weight_bits":32' "forest by weight: W in 32 bits (the heads are read as such)"
 plan_check "forest by weight: within the budget, consistent" $((3 * 1048576)) mst
 expect 0 "forest by weight, text" plan gw.sg --algo mst --device-mem 3M $FREE
 grep_in out "in weight order: the forest reads their heads" "forest by weight, text: said"

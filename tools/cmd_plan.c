@@ -208,7 +208,15 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     in.algo = algo;
     in.n = n;
     in.m = m;
-    in.weight_bytes = algo == SG_PLAN_BFS ? 0 : 4; /* stores hold u32 or f32 weights */
+    /* stores hold u32 or f32 weights; the forest's in 24 bits where mst
+     * loads them so (pinned then, where auto would have chosen managed) */
+    static const char *const kinds[] = {"plain", "pinned", "managed", "auto"};
+    sg_mem_kind mem = SG_MEM_AUTO;
+    for (int i = 0; i < 4; i++)
+        if (strcmp(host_mem, kinds[i]) == 0) mem = (sg_mem_kind)i;
+    const bool narrow = algo == SG_PLAN_MST && sg_narrow_store(&info, mem);
+    if (narrow) managed_cap = 0;
+    in.weight_bytes = algo == SG_PLAN_BFS ? 0 : narrow ? 3 : 4;
     in.pt_v = pv;
     in.pt_e = pe;
     in.n_pts = k;
@@ -277,6 +285,7 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
         cli_json_u64(&j, "device_free", free_b);
         cli_json_u64(&j, "budget", budget);
         cli_json_str(&j, "host_mem", host_mem);
+        if (algo != SG_PLAN_BFS) cli_json_int(&j, "weight_bits", narrow ? 24 : 32);
         cli_json_u64(&j, "managed_cap", managed_cap);
         if (memo_on) {
             cli_json_object(&j, "memo");
@@ -302,6 +311,9 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
         printf("host memory pinned (--host-mem %s)\n", host_mem);
     printf("working    %s on the device (the kernels' arrays and the executor's reserve)\n",
            cli_bytes(pl.work_bytes).s);
+    if (narrow)
+        printf("weights    in 24 bits, 3 bytes an edge, pinned (as mst loads u32 weights below\n"
+               "           2^24; a larger weight makes it load 32-bit ones)\n");
     if (algo == SG_PLAN_MST)
         printf("lists      %s\n",
                pl.forest_heads ? "in weight order: the forest reads their heads, the GPU alone"
