@@ -329,30 +329,52 @@ uint64_t sgk_topk_packed(const uint64_t *x, const uint32_t *a, const uint32_t *w
     return topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, rec, idx, t);
 }
 
-/* topk_run over 24-bit weights: the lists taken in runs whose entries fit
- * buf (cap of them; a run has at least one list), each run's weights
- * widened into buf first. */
+/* topk_run over 24-bit weights: the lists taken in runs of about
+ * TOPK24_RUN entries (a longer list alone, up to cap), each run's weights
+ * widened into buf first, then its lists' top-K as over A and W (buf in
+ * L1). With `prefetch`, the widening prefetches the three streams (A, W16,
+ * W8) SGK_TOPK_AHEAD entries ahead, into the next run too, and the top-K
+ * then prefetches nothing: its A is in cache by then. (Runs as long as
+ * buf, widened with no prefetch, took the CPU threads' rate on SSCA2 26
+ * from 8.8 to 5.7 G entries/s on the H200 host: docs/benchmarks.md,
+ * forty-sixth session.) */
+#define TOPK24_RUN 4096
 static uint64_t topk24_run(const uint64_t *x, const uint32_t *a, const uint16_t *w16,
                            const uint8_t *w8, uint64_t v0, uint64_t v1, sgk_topk_fn topk, int K,
                            bool filter, bool prefetch, uint32_t *buf, uint64_t cap,
                            uint64_t *out, uint32_t *idx, sgk_topk_tally *t)
 {
     const bool pairs = topk_pairs(topk, NULL);
+    const uint64_t end = x[v1], run = cap < TOPK24_RUN ? cap : TOPK24_RUN;
+    uint64_t pf = x[v0]; /* the entries prefetched up to entry pf */
     uint64_t r = 0;
     for (uint64_t va = v0; va < v1;) {
         const uint64_t e0 = x[va];
         uint64_t vb = va + 1;
-        while (vb < v1 && x[vb + 1] - e0 <= cap) vb++;
+        while (vb < v1 && x[vb + 1] - e0 <= run) vb++;
         const uint64_t cnt = x[vb] - e0;
-        for (uint64_t i = 0; i < cnt; i++)
-            buf[i] = (uint32_t)w16[e0 + i] | (uint32_t)w8[e0 + i] << 16;
+        for (uint64_t i0 = 0; i0 < cnt; i0 += 64) {
+            const uint64_t i1 = i0 + 64 < cnt ? i0 + 64 : cnt;
+            if (prefetch) {
+                const uint64_t want = e0 + i1 + SGK_TOPK_AHEAD;
+                const uint64_t ahead = want < end ? want : end;
+                if (ahead > pf) {
+                    prefetch_lines(w16, 2 * pf, 2 * ahead);
+                    prefetch_lines(w8, pf, ahead);
+                    prefetch_lines(a, 4 * pf, 4 * ahead);
+                    pf = ahead;
+                }
+            }
+            for (uint64_t i = i0; i < i1; i++)
+                buf[i] = (uint32_t)w16[e0 + i] | (uint32_t)w8[e0 + i] << 16;
+        }
         lsrc s = src_aw(a, buf, false);
         s.w0 = e0;
         uint64_t *o = out + (idx ? r : va - v0) * (uint64_t)K;
         uint32_t *ix = idx ? idx + r : NULL;
         /* (the vector code's calls direct where it is topk, as topk_run) */
-        r += pairs ? topk_loop(x, s, va, vb, topk, NULL, K, filter, prefetch, o, ix, t, true)
-                   : topk_loop(x, s, va, vb, topk, NULL, K, filter, prefetch, o, ix, t, false);
+        r += pairs ? topk_loop(x, s, va, vb, topk, NULL, K, filter, false, o, ix, t, true)
+                   : topk_loop(x, s, va, vb, topk, NULL, K, filter, false, o, ix, t, false);
         va = vb;
     }
     return idx ? r : v1 - v0;
