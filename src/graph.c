@@ -310,22 +310,21 @@ static void degree_scan(sg_graph *g)
     g->degree_descents = desc;
 }
 
-/* Whether the load of a store (info) with these options holds W in 24
- * bits (sg_graph_options.narrow_weights): u32 weights, lists by id, memory
- * not managed, and for SG_NARROW_HYBRID_FOREST a run whose forest will take
- * the hybrid backend (sgi_gpu_forest_hybrid); not with the switch
- * "narrow-weights" off. */
-bool sg_narrow_store(const sg_store_info *info, sg_mem_kind mem)
+/* (spillgraph.h: the store's and the switches' part of the rule) */
+bool sg_narrow_store(const sg_store_info *info, sg_mem_kind mem, sg_narrow how)
 {
-    return info->weight_type == SG_WEIGHT_U32 && !info->weight_order && info->n_edges > 0 &&
-           mem != SG_MEM_MANAGED && !sgi_switch_off("narrow-weights");
+    return how != SG_NARROW_NONE && info->weight_type == SG_WEIGHT_U32 && !info->weight_order &&
+           info->n_edges > 0 && mem != SG_MEM_MANAGED && !sgi_switch_off("narrow-weights") &&
+           (how == SG_NARROW_ALWAYS || sgi_switch_on("narrow-weights"));
 }
 
+/* Whether the load of a store (info) with these options holds W in 24
+ * bits (sg_graph_options.narrow_weights): sg_narrow_store's rule, and for
+ * SG_NARROW_HYBRID_FOREST a run whose forest will take the hybrid backend
+ * (sgi_gpu_forest_hybrid). */
 static bool load_narrow(sg_run *run, const sg_store_info *info, const sg_graph_options *opt)
 {
-    if (opt->narrow_weights == SG_NARROW_NONE || opt->no_weights ||
-        !sg_narrow_store(info, opt->mem))
-        return false;
+    if (opt->no_weights || !sg_narrow_store(info, opt->mem, opt->narrow_weights)) return false;
     return opt->narrow_weights == SG_NARROW_ALWAYS ||
            sgi_gpu_forest_hybrid(run, info->n_vertices, info->n_edges);
 }

@@ -314,17 +314,25 @@ typedef enum sg_narrow {
     SG_NARROW_NONE = 0,       /* 32-bit weights (the default) */
     SG_NARROW_HYBRID_FOREST,  /* where the run's forest will take the hybrid backend
                                * (--backend hybrid, or auto on a graph that does not
-                               * fit the device budget): what the CLI's mst asks */
+                               * fit the device budget), and only with the switch
+                               * "narrow-weights" on (SPILLGRAPH_GPU_ENABLE): what
+                               * the CLI's mst and cluster ask. Off by default: on
+                               * the H200 host the CPU threads' top-K over 24-bit
+                               * weights was slower than the bytes it saves
+                               * (docs/benchmarks.md, forty-sixth session) */
     SG_NARROW_ALWAYS          /* wherever the store allows (tests, tools) */
 } sg_narrow;
 
-/* Whether a load asking for narrow weights may hold a store's W in 24 bits
- * in host memory of kind mem, by what the store says: u32 weights, lists
- * by id, some edges, memory not managed, the switch "narrow-weights" not
- * off. The rule sg_graph_open applies before it reads (a weight past 24
- * bits, found while reading, then makes it load 32-bit ones), and by which
- * `spillgraph plan` prices the forest's W. */
-SG_API bool sg_narrow_store(const sg_store_info *info, sg_mem_kind mem);
+/* Whether a load asking for narrow weights `how` (not NONE) may hold a
+ * store's W in 24 bits in host memory of kind mem, by what the store and
+ * the switches say: u32 weights, lists by id, some edges, memory not
+ * managed, the switch "narrow-weights" not off (SPILLGRAPH_GPU_DISABLE),
+ * and for SG_NARROW_HYBRID_FOREST on (SPILLGRAPH_GPU_ENABLE). The rule
+ * sg_graph_open applies before it reads (a weight past 24 bits, found
+ * while reading, then makes it load 32-bit ones; HYBRID_FOREST also needs
+ * the forest to run hybrid), and by which `spillgraph plan` prices the
+ * forest's W. */
+SG_API bool sg_narrow_store(const sg_store_info *info, sg_mem_kind mem, sg_narrow how);
 
 /* sg_graph_options.prepare: the result memory of the first search on the
  * graph, made ready while the graph loads. */

@@ -2112,7 +2112,8 @@ static void narrow_store(const sg_graph *g, const char *path)
  * cache: the finds over W24Arr), gives the forest of the same store loaded
  * with 32-bit weights; the counters say it was narrow and the plan priced
  * W at 3 bytes. SG_NARROW_HYBRID_FOREST takes 24 bits only where the forest
- * runs hybrid; the gpu backend's forest refuses a narrow graph. */
+ * runs hybrid and SPILLGRAPH_GPU_ENABLE names narrow-weights; the gpu
+ * backend's forest refuses a narrow graph. */
 static void test_hybrid_narrow_weights(void **state)
 {
     (void)state;
@@ -2189,25 +2190,30 @@ static void test_hybrid_narrow_weights(void **state)
             /* HYBRID_FOREST: an auto run whose budget holds the graph loads
              * it with 32 bits (the gpu backend's forest), one whose budget
              * does not with 24; a gpu run's forest refuses a narrow graph */
-            for (int tight = 0; tight < 2; tight++) {
+            for (int tight = 0; tight < 3; tight++) { /* 2: tight, the switch not on */
                 uint64_t budget = 0;
 #if SG_HAVE_CUDA
-                if (tight) budget = sgk_mst_inplace_bytes(n, false) + (n + 1) * 8 + (64u << 10);
+                if (tight)
+                    budget = sgk_mst_inplace_bytes(n, false) + (n + 1) * 8 + (64u << 10);
 #endif
-                snprintf(what, sizeof what, "%s n~%llu, auto, %s budget", tg_name((tg_kind)k),
-                         (unsigned long long)size_at(si), tight ? "a tight" : "the default");
+                snprintf(what, sizeof what, "%s n~%llu, auto, %s budget%s", tg_name((tg_kind)k),
+                         (unsigned long long)size_at(si), tight ? "a tight" : "the default",
+                         tight == 2 ? ", narrow-weights not enabled" : "");
                 sg_run *run = mkrun(SG_BACKEND_AUTO, budget);
                 const sg_graph_options go = {.narrow_weights = SG_NARROW_HYBRID_FOREST};
                 sg_graph *g = NULL;
+                char *on = env_var_push("SPILLGRAPH_GPU_ENABLE",
+                                        tight == 2 ? NULL : "narrow-weights");
                 if (sg_graph_open(run, path, &go, &g, &err) != SG_OK)
                     fail_msg("%s: open: %s", what, err.msg);
+                env_var_pop("SPILLGRAPH_GPU_ENABLE", on);
                 sg_graph_info info;
                 sg_graph_get_info(g, &info);
                 sg_forest *f = NULL;
                 if (sg_mst(run, g, &f, &err) != SG_OK) fail_msg("%s: sg_mst: %s", what, err.msg);
                 expect_same_forest(f, fc, what);
                 const bool hyb = sg_run_backend(run) == SG_BACKEND_HYBRID;
-                if (info.narrow_weights != hyb || (!tight && hyb))
+                if (info.narrow_weights != (hyb && tight != 2) || (!tight && hyb))
                     fail_msg("%s: the forest ran on %s with %d-bit weights", what,
                              sg_backend_name(sg_run_backend(run)), info.narrow_weights ? 24 : 32);
                 auto_narrow += info.narrow_weights;

@@ -209,12 +209,13 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     in.n = n;
     in.m = m;
     /* stores hold u32 or f32 weights; the forest's in 24 bits where mst
-     * loads them so (pinned then, where auto would have chosen managed) */
+     * loads them so (with SPILLGRAPH_GPU_ENABLE=narrow-weights; pinned then,
+     * where auto would have chosen managed) */
     static const char *const kinds[] = {"plain", "pinned", "managed", "auto"};
     sg_mem_kind mem = SG_MEM_AUTO;
     for (int i = 0; i < 4; i++)
         if (strcmp(host_mem, kinds[i]) == 0) mem = (sg_mem_kind)i;
-    const bool narrow = algo == SG_PLAN_MST && sg_narrow_store(&info, mem);
+    const bool narrow = algo == SG_PLAN_MST && sg_narrow_store(&info, mem, SG_NARROW_HYBRID_FOREST);
     if (narrow) managed_cap = 0;
     in.weight_bytes = algo == SG_PLAN_BFS ? 0 : narrow ? 3 : 4;
     in.pt_v = pv;
