@@ -65,30 +65,40 @@
 
 #define NONE UINT64_MAX
 
-/* Where a list's entries are: a[] and w[] (w holding f32 bits if f32), or,
- * with e set, 48-bit entries (cpu_topk.h, sgk_e48_pack) whose values order
- * as their keys, idm = 2^idbits - 1 masking the neighbour. The functions
- * below are inlined for each kind with e a constant (NULL for the first),
- * so that each kind's code is its own. */
+/* Where a list's entries are: a[] and w[] (w holding f32 bits if f32);
+ * a[] and 24-bit weights, w16[] their low 16 bits and w8[] bits 16-23 (u32
+ * weights; w NULL); or, with e set, 48-bit entries (cpu_topk.h,
+ * sgk_e48_pack) whose values order as their keys, idm = 2^idbits - 1
+ * masking the neighbour. The functions below are inlined for each kind
+ * with e and w16 constants (NULL for the first), so that each kind's code
+ * is its own. */
 typedef struct lsrc {
     const uint32_t *a, *w;
-    uint64_t w0; /* topk_loop's lists: entry p's weight at w[p - w0] (0: w is all of W) */
     bool f32;
     const uint8_t *e;
     int idbits;
     uint64_t idm;
+    const uint16_t *w16;
+    const uint8_t *w8;
 } lsrc;
 
 static inline __attribute__((always_inline)) lsrc src_aw(const uint32_t *a, const uint32_t *w,
                                                          bool f32)
 {
-    const lsrc s = {a, w, 0, f32, NULL, 0, 0};
+    const lsrc s = {.a = a, .w = w, .f32 = f32};
+    return s;
+}
+
+static inline __attribute__((always_inline)) lsrc src_w24(const uint32_t *a, const uint16_t *w16,
+                                                          const uint8_t *w8)
+{
+    const lsrc s = {.a = a, .w16 = w16, .w8 = w8};
     return s;
 }
 
 static inline __attribute__((always_inline)) lsrc src_e48(const uint8_t *e, int idbits)
 {
-    const lsrc s = {NULL, NULL, 0, false, e, idbits, (1ull << idbits) - 1};
+    const lsrc s = {.e = e, .idbits = idbits, .idm = (1ull << idbits) - 1};
     return s;
 }
 
@@ -97,11 +107,21 @@ static inline __attribute__((always_inline)) lsrc src_at(lsrc s, uint64_t b)
 {
     if (s.e) {
         s.e += 6 * b;
+    } else if (s.w16) {
+        s.a += b;
+        s.w16 += b;
+        s.w8 += b;
     } else {
         s.a += b;
         s.w += b;
     }
     return s;
+}
+
+/* Entry p's weight bits (not for 48-bit entries). */
+static inline __attribute__((always_inline)) uint32_t src_w(lsrc s, uint64_t p)
+{
+    return s.w16 ? (uint32_t)s.w16[p] | (uint32_t)s.w8[p] << 16 : s.w[p];
 }
 
 /* A slot's key as the caller takes it (weight key << 32 | neighbour). */
@@ -131,7 +151,7 @@ static inline __attribute__((always_inline)) uint32_t src_nb(lsrc s, uint64_t p)
 
 static inline __attribute__((always_inline)) uint64_t src_key(lsrc s, uint64_t p, uint32_t nb)
 {
-    return s.e ? sgk_e48_get(s.e, p) : (uint64_t)sgi_key_of_bits(s.f32, s.w[p]) << 32 | nb;
+    return s.e ? sgk_e48_get(s.e, p) : (uint64_t)sgi_key_of_bits(s.f32, src_w(s, p)) << 32 | nb;
 }
 
 /* Whether entry p's weight key is at most that of the last slot `last`
@@ -139,7 +159,7 @@ static inline __attribute__((always_inline)) uint64_t src_key(lsrc s, uint64_t p
 static inline __attribute__((always_inline)) bool src_under(lsrc s, uint64_t p, uint64_t last)
 {
     if (s.e) return sgk_e48_get(s.e, p) <= (last | s.idm);
-    return sgi_key_of_bits(s.f32, s.w[p]) <= (uint32_t)(last >> 32);
+    return sgi_key_of_bits(s.f32, src_w(s, p)) <= (uint32_t)(last >> 32);
 }
 
 /* The key of entry p (NONE for a self-loop), counting the others. */
@@ -212,6 +232,13 @@ uint64_t sgk_topk48_scalar(const uint8_t *e, uint64_t len, uint32_t v, int idbit
 #undef CALL
 }
 
+static uint64_t topk24_scalar(lsrc s, uint64_t len, uint32_t v, int K, bool filter, uint64_t *out)
+{
+#define CALL(k) topk_scalar_k(s, len, v, k, filter, out)
+    TOPK_BY_K(CALL)
+#undef CALL
+}
+
 /* Prefetches the 64-byte lines holding bytes [b0, b1) from p. */
 static inline void prefetch_lines(const void *p, uint64_t b0, uint64_t b1)
 {
@@ -229,7 +256,14 @@ static uint64_t topk_pair(const uint32_t *a, const uint32_t *w, uint64_t b0, uin
                           uint64_t *o1);
 static uint64_t topk48_pair(const uint8_t *e, int idbits, uint64_t b0, uint64_t len0, uint64_t b1,
                             uint64_t len1, uint32_t v, int K, uint64_t *o0, uint64_t *o1);
+static uint64_t topk24_pair(lsrc s, uint64_t b0, uint64_t len0, uint64_t b1, uint64_t len1,
+                            uint32_t v, int K, uint64_t *o0, uint64_t *o1);
 static bool topk_pairs(sgk_topk_fn topk, sgk_topk48_fn topk48);
+/* One list of 24-bit weights (s at its head), by the scalar or the vector
+ * code (below). */
+static uint64_t topk24_scalar(lsrc s, uint64_t len, uint32_t v, int K, bool filter,
+                              uint64_t *out);
+static uint64_t topk24_simd(lsrc s, uint64_t len, uint32_t v, int K, bool filter, uint64_t *out);
 
 /* Whether a list of len entries can go in a pair. */
 static inline bool pair_len(uint64_t len) { return len > SGK_TOPK_SHORT && len <= SGK_TOPK_HEAD; }
@@ -255,8 +289,12 @@ topk_loop(const uint64_t *x, lsrc s, uint64_t v0, uint64_t v1, sgk_topk_fn topk,
             const uint64_t ahead = end - b < SGK_TOPK_AHEAD ? end : b + SGK_TOPK_AHEAD;
             if (s.e) {
                 prefetch_lines(s.e, 6 * pf, 6 * ahead);
+            } else if (s.w16) {
+                prefetch_lines(s.w16, 2 * pf, 2 * ahead);
+                prefetch_lines(s.w8, pf, ahead);
+                prefetch_lines(s.a, 4 * pf, 4 * ahead);
             } else {
-                prefetch_lines(s.w, 4 * (pf - s.w0), 4 * (ahead - s.w0));
+                prefetch_lines(s.w, 4 * pf, 4 * ahead);
                 prefetch_lines(s.a, 4 * pf, 4 * ahead);
             }
             pf = ahead > pf ? ahead : pf;
@@ -271,10 +309,11 @@ topk_loop(const uint64_t *x, lsrc s, uint64_t v0, uint64_t v1, sgk_topk_fn topk,
                 idx[r + 1] = (uint32_t)(v + 1);
                 r += 2;
             }
-            nlv += s.e ? topk48_pair(s.e, s.idbits, b, len, x[v + 1], len1, (uint32_t)v, K, o,
-                                     o + K)
-                       : topk_pair(s.a + b, s.w + (b - s.w0), 0, len, x[v + 1] - b, len1,
-                                   (uint32_t)v, s.f32, K, o, o + K);
+            nlv += s.e     ? topk48_pair(s.e, s.idbits, b, len, x[v + 1], len1, (uint32_t)v, K,
+                                         o, o + K)
+                   : s.w16 ? topk24_pair(s, b, len, x[v + 1], len1, (uint32_t)v, K, o, o + K)
+                           : topk_pair(s.a, s.w, b, len, x[v + 1], len1, (uint32_t)v, s.f32, K,
+                                       o, o + K);
             nl += 2;
             ne += len + len1;
             v++;
@@ -289,10 +328,13 @@ topk_loop(const uint64_t *x, lsrc s, uint64_t v0, uint64_t v1, sgk_topk_fn topk,
         if (s.e)
             nlv += (pairs ? sgk_topk48_simd : topk48)(s.e + 6 * b, len, (uint32_t)v, s.idbits, K,
                                                      filter, o);
+        else if (s.w16) /* (topk names the code: the scalar one, or the vector one) */
+            nlv += topk == sgk_topk_scalar
+                       ? topk24_scalar(src_at(s, b), len, (uint32_t)v, K, filter, o)
+                       : topk24_simd(src_at(s, b), len, (uint32_t)v, K, filter, o);
         else
-            nlv += pairs ? sgk_topk_simd(s.a + b, s.w + (b - s.w0), len, (uint32_t)v, s.f32, K,
-                                         filter, o)
-                         : topk(s.a + b, s.w + (b - s.w0), len, (uint32_t)v, s.f32, K, filter, o);
+            nlv += pairs ? sgk_topk_simd(s.a + b, s.w + b, len, (uint32_t)v, s.f32, K, filter, o)
+                         : topk(s.a + b, s.w + b, len, (uint32_t)v, s.f32, K, filter, o);
         nl += len > 0;
         nlong += filter && len > SGK_TOPK_BLOCKS_PAST;
         ne += len;
@@ -329,70 +371,31 @@ uint64_t sgk_topk_packed(const uint64_t *x, const uint32_t *a, const uint32_t *w
     return topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, rec, idx, t);
 }
 
-/* topk_run over 24-bit weights: the lists taken in runs of about
- * TOPK24_RUN entries (a longer list alone, up to cap), each run's weights
- * widened into buf first, then its lists' top-K as over A and W (buf in
- * L1). With `prefetch`, the widening prefetches the three streams (A, W16,
- * W8) SGK_TOPK_AHEAD entries ahead, into the next run too, and the top-K
- * then prefetches nothing: its A is in cache by then. (Runs as long as
- * buf, widened with no prefetch, took the CPU threads' rate on SSCA2 26
- * from 8.8 to 5.7 G entries/s on the H200 host: docs/benchmarks.md,
- * forty-sixth session.) */
-#define TOPK24_RUN 4096
+/* topk_loop over 24-bit weights, with pairs where topk is the vector code. */
 static uint64_t topk24_run(const uint64_t *x, const uint32_t *a, const uint16_t *w16,
                            const uint8_t *w8, uint64_t v0, uint64_t v1, sgk_topk_fn topk, int K,
-                           bool filter, bool prefetch, uint32_t *buf, uint64_t cap,
-                           uint64_t *out, uint32_t *idx, sgk_topk_tally *t)
+                           bool filter, bool prefetch, uint64_t *out, uint32_t *idx,
+                           sgk_topk_tally *t)
 {
-    const bool pairs = topk_pairs(topk, NULL);
-    const uint64_t end = x[v1], run = cap < TOPK24_RUN ? cap : TOPK24_RUN;
-    uint64_t pf = x[v0]; /* the entries prefetched up to entry pf */
-    uint64_t r = 0;
-    for (uint64_t va = v0; va < v1;) {
-        const uint64_t e0 = x[va];
-        uint64_t vb = va + 1;
-        while (vb < v1 && x[vb + 1] - e0 <= run) vb++;
-        const uint64_t cnt = x[vb] - e0;
-        for (uint64_t i0 = 0; i0 < cnt; i0 += 64) {
-            const uint64_t i1 = i0 + 64 < cnt ? i0 + 64 : cnt;
-            if (prefetch) {
-                const uint64_t want = e0 + i1 + SGK_TOPK_AHEAD;
-                const uint64_t ahead = want < end ? want : end;
-                if (ahead > pf) {
-                    prefetch_lines(w16, 2 * pf, 2 * ahead);
-                    prefetch_lines(w8, pf, ahead);
-                    prefetch_lines(a, 4 * pf, 4 * ahead);
-                    pf = ahead;
-                }
-            }
-            for (uint64_t i = i0; i < i1; i++)
-                buf[i] = (uint32_t)w16[e0 + i] | (uint32_t)w8[e0 + i] << 16;
-        }
-        lsrc s = src_aw(a, buf, false);
-        s.w0 = e0;
-        uint64_t *o = out + (idx ? r : va - v0) * (uint64_t)K;
-        uint32_t *ix = idx ? idx + r : NULL;
-        /* (the vector code's calls direct where it is topk, as topk_run) */
-        r += pairs ? topk_loop(x, s, va, vb, topk, NULL, K, filter, false, o, ix, t, true)
-                   : topk_loop(x, s, va, vb, topk, NULL, K, filter, false, o, ix, t, false);
-        va = vb;
-    }
-    return idx ? r : v1 - v0;
+    const lsrc s = src_w24(a, w16, w8);
+    if (topk_pairs(topk, NULL))
+        return topk_loop(x, s, v0, v1, topk, NULL, K, filter, prefetch, out, idx, t, true);
+    return topk_loop(x, s, v0, v1, topk, NULL, K, filter, prefetch, out, idx, t, false);
 }
 
 void sgk_topk24_lists(const uint64_t *x, const uint32_t *a, const uint16_t *w16, const uint8_t *w8,
                       uint64_t v0, uint64_t v1, sgk_topk_fn topk, int K, bool filter,
-                      bool prefetch, uint32_t *buf, uint64_t cap, uint64_t *out, sgk_topk_tally *t)
+                      bool prefetch, uint64_t *out, sgk_topk_tally *t)
 {
-    (void)topk24_run(x, a, w16, w8, v0, v1, topk, K, filter, prefetch, buf, cap, out, NULL, t);
+    (void)topk24_run(x, a, w16, w8, v0, v1, topk, K, filter, prefetch, out, NULL, t);
 }
 
 uint64_t sgk_topk24_packed(const uint64_t *x, const uint32_t *a, const uint16_t *w16,
                            const uint8_t *w8, uint64_t v0, uint64_t v1, sgk_topk_fn topk, int K,
-                           bool filter, bool prefetch, uint32_t *buf, uint64_t cap, uint64_t *rec,
-                           uint32_t *idx, sgk_topk_tally *t)
+                           bool filter, bool prefetch, uint64_t *rec, uint32_t *idx,
+                           sgk_topk_tally *t)
 {
-    return topk24_run(x, a, w16, w8, v0, v1, topk, K, filter, prefetch, buf, cap, rec, idx, t);
+    return topk24_run(x, a, w16, w8, v0, v1, topk, K, filter, prefetch, rec, idx, t);
 }
 
 /* topk_loop over 48-bit entries, with pairs where topk is the vector code. */
@@ -596,18 +599,31 @@ static inline AVX512 __attribute__((always_inline)) __m512i merge8(__m512i x, __
     return cx_layer(r, LANES(1, 0, 3, 2, 5, 4, 7, 6), 0xaa);
 }
 
-/* Entries [p, p + 16) of a list of len (at most 16 lanes from p): A into
- * *av and the weight keys into *wv (lanes past the end 0); returns the
- * lanes that hold an entry other than a self-loop (vv: the vertex in
- * every lane). */
+/* The weight bits of entries [p, p + 16) in lanes m (the others 0), from W
+ * or from W16 and W8 (a 16-bit and an 8-bit load widened in the vector). */
+static inline AVX512 __attribute__((always_inline)) __m512i wload16(lsrc s, uint64_t p,
+                                                                     __mmask16 m)
+{
+    if (!s.w16) return _mm512_maskz_loadu_epi32(m, s.w + p);
+    /* (512-bit masked loads: the narrower ones would need AVX-512VL) */
+    const __m512i lo = _mm512_cvtepu16_epi32(
+        _mm512_castsi512_si256(_mm512_maskz_loadu_epi16((__mmask32)m, s.w16 + p)));
+    const __m512i hi = _mm512_cvtepu8_epi32(
+        _mm512_castsi512_si128(_mm512_maskz_loadu_epi8((__mmask64)m, s.w8 + p)));
+    return _mm512_or_si512(lo, _mm512_slli_epi32(hi, 16));
+}
+
+/* Entries [p, p + 16) of a list of len (at most 16 lanes from p) of a
+ * source of A and W or of A and 24-bit weights: A into *av and the weight
+ * keys into *wv (lanes past the end 0); returns the lanes that hold an
+ * entry other than a self-loop (vv: the vertex in every lane). */
 static inline AVX512 __attribute__((always_inline)) __mmask16
-load16(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t len, __m512i vv, bool f32,
-       __m512i *av, __m512i *wv)
+load16(lsrc s, uint64_t p, uint64_t len, __m512i vv, __m512i *av, __m512i *wv)
 {
     const uint64_t r = len - p;
     const __mmask16 m = r >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << r) - 1);
-    *av = _mm512_maskz_loadu_epi32(m, a + p);
-    *wv = wkeys16(_mm512_maskz_loadu_epi32(m, w + p), f32);
+    *av = _mm512_maskz_loadu_epi32(m, s.a + p);
+    *wv = wkeys16(wload16(s, p, m), s.f32);
     return (__mmask16)(m & ~_mm512_mask_cmpeq_epi32_mask(m, *av, vv));
 }
 
@@ -617,11 +633,10 @@ load16(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t len, __m512i v
  * returns how many are not. (Two narrower loads a half took a list of 32
  * from 21 to 32-47 ns on the development machine.) */
 static inline AVX512 __attribute__((always_inline)) unsigned
-keys16(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t len, uint32_t v, bool f32,
-       __m512i *lo, __m512i *hi)
+keys16(lsrc s, uint64_t p, uint64_t len, uint32_t v, __m512i *lo, __m512i *hi)
 {
     __m512i av, wv;
-    const __mmask16 valid = load16(a, w, p, len, _mm512_set1_epi32((int)v), f32, &av, &wv);
+    const __mmask16 valid = load16(s, p, len, _mm512_set1_epi32((int)v), &av, &wv);
     const __m512i none = _mm512_set1_epi64((long long)NONE);
     *lo = _mm512_mask_mov_epi64(
         none, (__mmask8)valid,
@@ -635,13 +650,13 @@ keys16(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t len, uint32_t 
     return (unsigned)__builtin_popcount((unsigned)valid);
 }
 
-/* A list of 1 to 16 entries: one or two vectors of keys sorted by sort8
- * (and merged by merge8); the first K lanes are the answer. */
-static AVX512 uint64_t topk_tiny_avx512(const uint32_t *a, const uint32_t *w, uint64_t len,
-                                        uint32_t v, bool f32, int K, uint64_t *out)
+/* A list of 1 to 16 entries (A and W, or A and 24-bit weights): one or two
+ * vectors of keys sorted by sort8 (and merged by merge8); the first K
+ * lanes are the answer. */
+static AVX512 uint64_t topk_tiny_avx512(lsrc s, uint64_t len, uint32_t v, int K, uint64_t *out)
 {
     __m512i k0, k1;
-    const uint64_t leaving = keys16(a, w, 0, len, v, f32, &k0, &k1);
+    const uint64_t leaving = keys16(s, 0, len, v, &k0, &k1);
     __m512i r = sort8(k0);
     if (len > 8) r = merge8(r, sort8(k1));
     _mm512_mask_storeu_epi64(out, (__mmask8)((1u << K) - 1), r);
@@ -655,11 +670,10 @@ static AVX512 uint64_t topk_tiny_avx512(const uint32_t *a, const uint32_t *w, ui
  * lanes past the end are UINT64_MAX (both halves all ones; a neighbour is
  * never all ones). Returns how many are not. */
 static inline AVX512 __attribute__((always_inline)) unsigned
-rows16_aw(const uint32_t *a, const uint32_t *w, uint64_t p, uint64_t len, __m512i vv, bool f32,
-          __m512i *r0, __m512i *r1)
+rows16_aw(lsrc s, uint64_t p, uint64_t len, __m512i vv, __m512i *r0, __m512i *r1)
 {
     __m512i av, wv;
-    const __mmask16 off = (__mmask16)~load16(a, w, p, len, vv, f32, &av, &wv);
+    const __mmask16 off = (__mmask16)~load16(s, p, len, vv, &av, &wv);
     const __m512i ones = _mm512_set1_epi32(-1);
     const __m512i ak = _mm512_mask_mov_epi32(av, off, ones);
     const __m512i wk = _mm512_mask_mov_epi32(wv, off, ones);
@@ -740,7 +754,7 @@ static inline AVX512 __attribute__((always_inline)) unsigned
 rows16(lsrc s, uint64_t p, uint64_t len, __m512i vv, __m512i *r0, __m512i *r1)
 {
     if (s.e) return rows16_e48(s.e, s.idm, p, len, vv, r0, r1);
-    return rows16_aw(s.a, s.w, p, len, vv, s.f32, r0, r1);
+    return rows16_aw(s, p, len, vv, r0, r1);
 }
 
 /* Of entries [p, min(p + 16, len)), those whose weight key is at most the
@@ -760,8 +774,7 @@ static inline AVX512 __attribute__((always_inline)) __mmask16 block_under(lsrc s
     }
     const __mmask16 m = rem >= 16 ? 0xffff : (__mmask16)((1u << rem) - 1);
     const __m512i lim = _mm512_set1_epi32((int)(uint32_t)(last >> 32));
-    const __m512i wv = _mm512_maskz_loadu_epi32(m, s.w + p);
-    return _mm512_mask_cmple_epu32_mask(m, wkeys16(wv, s.f32), lim);
+    return _mm512_mask_cmple_epu32_mask(m, wkeys16(wload16(s, p, m), s.f32), lim);
 }
 
 /* Rows a <= b <= c <= d afterwards, lane by lane (a 4-input network, 5
@@ -973,6 +986,29 @@ static AVX512 uint64_t topk48_pair(const uint8_t *e, int idbits, uint64_t b0, ui
 #undef CALL
 }
 
+static AVX512 uint64_t topk24_pair(lsrc s, uint64_t b0, uint64_t len0, uint64_t b1,
+                                   uint64_t len1, uint32_t v, int K, uint64_t *o0, uint64_t *o1)
+{
+#define CALL(k) topk_pair_k(s, b0, len0, b1, len1, v, k, o0, o1)
+    TOPK_BY_K(CALL)
+#undef CALL
+}
+
+static AVX512 uint64_t topk24_avx512(lsrc s, uint64_t len, uint32_t v, int K, bool filter,
+                                     uint64_t *out)
+{
+#define CALL(k) topk_avx512_k(s, len, v, k, filter, out)
+    TOPK_BY_K(CALL)
+#undef CALL
+}
+
+static uint64_t topk24_simd(lsrc s, uint64_t len, uint32_t v, int K, bool filter, uint64_t *out)
+{
+    if (len == 0 || !sgk_topk_simd_available()) return topk24_scalar(s, len, v, K, filter, out);
+    if (len <= SGK_TOPK_SHORT) return topk_tiny_avx512(s, len, v, K, out);
+    return topk24_avx512(s, len, v, K, filter, out);
+}
+
 static bool topk_pairs(sgk_topk_fn topk, sgk_topk48_fn topk48)
 {
     return (topk == sgk_topk_simd || topk48 == sgk_topk48_simd) && sgk_topk_simd_available();
@@ -983,7 +1019,7 @@ uint64_t sgk_topk_simd(const uint32_t *a, const uint32_t *w, uint64_t len, uint3
 {
     if (len == 0 || !sgk_topk_simd_available())
         return sgk_topk_scalar(a, w, len, v, f32, K, filter, out);
-    if (len <= SGK_TOPK_SHORT) return topk_tiny_avx512(a, w, len, v, f32, K, out);
+    if (len <= SGK_TOPK_SHORT) return topk_tiny_avx512(src_aw(a, w, f32), len, v, K, out);
     return topk_avx512(a, w, len, v, f32, K, filter, out);
 }
 
@@ -1032,6 +1068,18 @@ static uint64_t topk48_pair(const uint8_t *e, int idbits, uint64_t b0, uint64_t 
 {
     return sgk_topk48_scalar(e + 6 * b0, len0, v, idbits, K, true, o0) +
            sgk_topk48_scalar(e + 6 * b1, len1, v + 1, idbits, K, true, o1);
+}
+
+static uint64_t topk24_pair(lsrc s, uint64_t b0, uint64_t len0, uint64_t b1, uint64_t len1,
+                            uint32_t v, int K, uint64_t *o0, uint64_t *o1)
+{
+    return topk24_scalar(src_at(s, b0), len0, v, K, true, o0) +
+           topk24_scalar(src_at(s, b1), len1, v + 1, K, true, o1);
+}
+
+static uint64_t topk24_simd(lsrc s, uint64_t len, uint32_t v, int K, bool filter, uint64_t *out)
+{
+    return topk24_scalar(s, len, v, K, filter, out);
 }
 
 uint64_t sgk_topk_simd(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v, bool f32,

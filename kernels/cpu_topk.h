@@ -112,19 +112,17 @@ uint64_t sgk_topk_packed(const uint64_t *x, const uint32_t *a, const uint32_t *w
 /* sgk_topk_lists and sgk_topk_packed over 24-bit weights (u32 weights
  * below 2^24 as w16, their low 16 bits, and w8, bits 16-23: the hybrid
  * forest's narrow graphs, sg_graph_options.narrow_weights): the same slots,
- * counts and records. The lists go in runs of a few thousand entries, each
- * run's weights widened into buf (cap u32 words, the caller's, one a
- * thread) and then read as sgk_topk_lists reads W; `prefetch` prefetches
- * A, w16 and w8 ahead of the widening. cap must be at least the longest
- * list's length. */
+ * counts and records. topk names the code (sgk_topk_scalar, or the vector
+ * code with pairs, sgk_topk_simd, or without, sgk_topk_simd_single); the
+ * vector code reads 16 weights with a 16-bit and an 8-bit load widened in
+ * the vector, where W takes one 32-bit load. */
 void sgk_topk24_lists(const uint64_t *x, const uint32_t *a, const uint16_t *w16, const uint8_t *w8,
                       uint64_t v0, uint64_t v1, sgk_topk_fn topk, int K, bool filter,
-                      bool prefetch, uint32_t *buf, uint64_t cap, uint64_t *out,
-                      sgk_topk_tally *t);
+                      bool prefetch, uint64_t *out, sgk_topk_tally *t);
 uint64_t sgk_topk24_packed(const uint64_t *x, const uint32_t *a, const uint16_t *w16,
                            const uint8_t *w8, uint64_t v0, uint64_t v1, sgk_topk_fn topk, int K,
-                           bool filter, bool prefetch, uint32_t *buf, uint64_t cap, uint64_t *rec,
-                           uint32_t *idx, sgk_topk_tally *t);
+                           bool filter, bool prefetch, uint64_t *rec, uint32_t *idx,
+                           sgk_topk_tally *t);
 
 /* 48-bit list entries, a step towards the packed tail (docs/plan.md): a
  * list's entry p lies at e + 6 p, six bytes little-endian holding

@@ -118,7 +118,6 @@
 #include <cub/cub.cuh>
 #include <thrust/iterator/transform_iterator.h>
 
-#include <omp.h>
 #include <string.h>
 
 #include <mutex>
@@ -2477,9 +2476,8 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
 // slower: the first round no shorter at 16 threads, on R-MAT 26 ~10 ms
 // longer at the median, shorter only with 8 threads; docs/benchmarks.md,
 // thirty-fifth session.)
-static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, uint64_t maxdeg,
-                                sgk_meet &mt, uint64_t maxe, sgk_topk_fn topk,
-                                const uint8_t *e48, int idbits,
+static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &mt,
+                                uint64_t maxe, sgk_topk_fn topk, const uint8_t *e48, int idbits,
                                 sgk_topk48_fn topk48, bool f32, bool filter, bool prefetch,
                                 bool packed, bool sparse_only, int K, uint64_t *vc, uint64_t &lists,
                                 uint64_t &longs, uint64_t &entries, uint64_t &leaving,
@@ -2503,17 +2501,6 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, uint64_t ma
                         sh.threads);
     }
     const uint64_t *x = sh.x;
-    // 24-bit weights: each thread widens its lists' into a buffer of its own
-    // (sgk_topk24_*), as long as the longest list, at least 64 Ki entries
-    const uint64_t wcap = maxdeg > (1u << 16) ? maxdeg : 1u << 16;
-    std::vector<uint32_t> wbuf;
-    if (sh.w16) try {
-            wbuf.resize(wcap * (uint64_t)sh.threads);
-        } catch (...) {
-            return sgi_fail(err, SG_E_NOMEM,
-                            "the forest's CPU share: %d threads' weight buffers (%llu bytes)",
-                            sh.threads, (unsigned long long)(4 * wcap * sh.threads));
-        }
     // Whether this chunk goes packed: the first one does, a later one only
     // where the chunk before had at most 3 lists with entries in 4 vertices
     // ("share-sparse" disabled: every one). A dense chunk's records and
@@ -2551,14 +2538,13 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, uint64_t ma
         for (uint64_t pc = 0; pc < np; pc++) {
             sgk_topk_tally t = {0, 0, 0, 0};
             const uint64_t at = cut[pc] - v0;
-            uint32_t *wb = sh.w16 ? wbuf.data() + wcap * (uint64_t)omp_get_thread_num() : nullptr;
             if (pack) {
                 const uint64_t r =
                     e48 ? sgk_topk48_packed(sh.x, e48, idbits, cut[pc], cut[pc + 1], topk48, K,
                                             filter, prefetch, out + at * K, idx + at, &t)
-                    : wb ? sgk_topk24_packed(sh.x, sh.a, sh.w16, sh.w8, cut[pc], cut[pc + 1], topk,
-                                             K, filter, prefetch, wb, wcap, out + at * K,
-                                             idx + at, &t)
+                    : sh.w16 ? sgk_topk24_packed(sh.x, sh.a, sh.w16, sh.w8, cut[pc], cut[pc + 1],
+                                                 topk, K, filter, prefetch, out + at * K,
+                                                 idx + at, &t)
                          : sgk_topk_packed(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K,
                                            filter, prefetch, out + at * K, idx + at, &t);
                 tbl[2 * pc] = (uint32_t)at;
@@ -2567,9 +2553,9 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, uint64_t ma
             } else if (e48) {
                 sgk_topk48_lists(sh.x, e48, idbits, cut[pc], cut[pc + 1], topk48, K, filter,
                                  prefetch, out + at * (uint64_t)K, &t);
-            } else if (wb) {
+            } else if (sh.w16) {
                 sgk_topk24_lists(sh.x, sh.a, sh.w16, sh.w8, cut[pc], cut[pc + 1], topk, K, filter,
-                                 prefetch, wb, wcap, out + at * (uint64_t)K, &t);
+                                 prefetch, out + at * (uint64_t)K, &t);
             } else {
                 sgk_topk_lists(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K, filter,
                                prefetch, out + at * (uint64_t)K, &t);
@@ -3582,8 +3568,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             SGK_TRY(sgk_share_run(
                 c, mt, [&](sg_error *e) { return gpu_first(R, nr, mt, P, e); },
                 [&](sg_error *e) {
-                    return cpu_first_fill(c, *share, g->d.max_degree, mt, maxe, topk,
-                                          cpu48 ? g->he : nullptr,
+                    return cpu_first_fill(c, *share, mt, maxe, topk, cpu48 ? g->he : nullptr,
                                           g->he_bits, topk48, f32, filter, prefetch,
                                           packed, sparse_only, K, vc, cpu_lists, cpu_long,
                                           cpu_entries, cpu_inter, cpu_sent, cpu_chunks,

@@ -274,11 +274,7 @@ static void test_topk_lists(void **state)
     uint8_t *e48 = malloc(6 * m + 2);
     uint16_t *w16 = malloc(m * 2 + 2);
     uint8_t *w8 = malloc(m + 1);
-    uint32_t *wbuf = malloc(m * 4 + 64);
-    uint64_t longest = 0;
-    for (uint64_t v = 0; v < NV; v++)
-        longest = x[v + 1] - x[v] > longest ? x[v + 1] - x[v] : longest;
-    assert_true(a && w && want && got && part && pidx && e48 && w16 && w8 && wbuf);
+    assert_true(a && w && want && got && part && pidx && e48 && w16 && w8);
     for (int f32 = 0; f32 < 2; f32++) {
         for (uint64_t v = 0; v < NV; v++)
             make_list(&rng, a + x[v], w + x[v], x[v + 1] - x[v], (uint32_t)v, 1u << 12,
@@ -368,50 +364,42 @@ static void test_topk_lists(void **state)
                                      (unsigned long long)want[i]);
                     assert_memory_equal(&t48, &want_t, sizeof t48);
                     assert_memory_equal(&p48, &want_t, sizeof p48);
-                    /* 24-bit weights, whole, in the same pieces and packed,
-                     * in runs of a buffer just long enough for the longest
-                     * list (many runs) and of one that takes all */
+                    /* 24-bit weights (the vector code's 16-bit and 8-bit
+                     * loads), whole, in the same pieces and packed, the
+                     * scalar and the vector code (its pairs and without) */
                     for (uint64_t i = 0; i < m; i++) {
                         w16[i] = (uint16_t)w[i];
                         w8[i] = (uint8_t)(w[i] >> 16);
                     }
-                    for (int big = 0; big < 2; big++) {
-                        const uint64_t cap = big ? m : longest;
-                        for (int z = 0; z < 16; z++) wbuf[cap + z] = 0xdeadbeefu; /* guard */
-                        sgk_topk_tally t24 = {0, 0, 0, 0}, p24 = {0, 0, 0, 0}, k24 = p24;
-                        memset(got, 0xab, NV * 4 * sizeof *got);
+                    sgk_topk_tally t24 = {0, 0, 0, 0}, p24 = {0, 0, 0, 0}, k24 = p24;
+                    memset(got, 0xab, NV * 4 * sizeof *got);
+                    memset(part, 0xcd, NV * 4 * sizeof *part);
+                    sgk_topk24_lists(x, a, w16, w8, 0, NV, fn, K, true, pf, got, &t24);
+                    for (size_t i = 0; i + 1 < sizeof cuts / sizeof cuts[0]; i++)
+                        sgk_topk24_lists(x, a, w16, w8, cuts[i], cuts[i + 1], fn, K, true, pf,
+                                         part + cuts[i] * (uint64_t)K, &p24);
+                    for (uint64_t i = 0; i < NV * (uint64_t)K; i++)
+                        if (got[i] != want[i] || part[i] != want[i])
+                            fail_msg("24-bit weights, K %d, %s, prefetch %d: slot %llu %llx, in "
+                                     "pieces %llx, want %llx",
+                                     K, vec == 2 ? "vector, no pairs" : vec ? "vector" : "scalar",
+                                     pf, (unsigned long long)i, (unsigned long long)got[i],
+                                     (unsigned long long)part[i], (unsigned long long)want[i]);
+                    assert_memory_equal(&t24, &want_t, sizeof t24);
+                    assert_memory_equal(&p24, &want_t, sizeof p24);
+                    for (size_t i = 0; i + 1 < sizeof cuts / sizeof cuts[0]; i++) {
                         memset(part, 0xcd, NV * 4 * sizeof *part);
-                        sgk_topk24_lists(x, a, w16, w8, 0, NV, fn, K, true, pf, wbuf, cap, got,
-                                         &t24);
-                        for (size_t i = 0; i + 1 < sizeof cuts / sizeof cuts[0]; i++)
-                            sgk_topk24_lists(x, a, w16, w8, cuts[i], cuts[i + 1], fn, K, true, pf,
-                                             wbuf, cap, part + cuts[i] * (uint64_t)K, &p24);
-                        for (uint64_t i = 0; i < NV * (uint64_t)K; i++)
-                            if (got[i] != want[i] || part[i] != want[i])
-                                fail_msg("24-bit weights, K %d, %s, prefetch %d, cap %llu: slot "
-                                         "%llu %llx, in pieces %llx, want %llx",
-                                         K, vec ? "vector" : "scalar", pf, (unsigned long long)cap,
-                                         (unsigned long long)i, (unsigned long long)got[i],
-                                         (unsigned long long)part[i], (unsigned long long)want[i]);
-                        assert_memory_equal(&t24, &want_t, sizeof t24);
-                        assert_memory_equal(&p24, &want_t, sizeof p24);
-                        for (size_t i = 0; i + 1 < sizeof cuts / sizeof cuts[0]; i++) {
-                            memset(part, 0xcd, NV * 4 * sizeof *part);
-                            memset(pidx, 0xcd, NV * sizeof *pidx);
-                            const uint64_t r =
-                                sgk_topk24_packed(x, a, w16, w8, cuts[i], cuts[i + 1], fn, K, true,
-                                                  pf, wbuf, cap, part, pidx, &k24);
-                            expect_records(x, cuts[i], cuts[i + 1], r, part, pidx, want, K, NV);
-                        }
-                        assert_memory_equal(&k24, &want_t, sizeof k24);
-                        for (int z = 0; z < 16; z++) assert_int_equal(wbuf[cap + z], 0xdeadbeefu);
+                        memset(pidx, 0xcd, NV * sizeof *pidx);
+                        const uint64_t r = sgk_topk24_packed(x, a, w16, w8, cuts[i], cuts[i + 1],
+                                                             fn, K, true, pf, part, pidx, &k24);
+                        expect_records(x, cuts[i], cuts[i + 1], r, part, pidx, want, K, NV);
                     }
+                    assert_memory_equal(&k24, &want_t, sizeof k24);
                 }
             }
     }
     free(w16);
     free(w8);
-    free(wbuf);
     free(e48);
     free(x);
     free(a);

@@ -4,8 +4,9 @@
 // forest runs it); and sgk_topk_lists over the same lists with AVX-512
 // (the engine's loop: lists of 17-64 entries two at a time), and
 // sgk_topk48_lists over them as 48-bit entries (neighbours and weights of
-// 24 bits each; the same slots, checked). Prints ns per entry and per list
-// for each, twice. With
+// 24 bits each; the same slots, checked), and sgk_topk24_lists with the
+// weights as W16 and W8 (the same slots, checked). Prints ns per entry and
+// per list for each, twice. With
 // -c the same 2^26 entries are 2^10 passes over 2^16 entries that stay in
 // cache: the compute alone. Degree 0 takes 2^20 empty lists.
 // Build: cc -O2 -Ikernels -Icommon -o topk_bench tools/bench/topk_bench.c kernels/cpu_topk.c
@@ -47,8 +48,9 @@ int main(int argc, char **argv)
         uint32_t *a = malloc(m * 4), *w = malloc(m * 4);
         uint64_t *x = malloc((nl + 1) * sizeof *x), *lo = malloc(nl * 4 * sizeof *lo);
         uint64_t *lo48 = malloc(nl * 4 * sizeof *lo48);
-        uint8_t *e48 = malloc(6 * m);
-        if (!a || !w || !x || !lo || !lo48 || !e48) {
+        uint8_t *e48 = malloc(6 * m), *w8 = malloc(m);
+        uint16_t *w16 = malloc(2 * m);
+        if (!a || !w || !x || !lo || !lo48 || !e48 || !w8 || !w16) {
             fprintf(stderr, "topk_bench: out of memory for %lu entries\n", m);
             return 1;
         }
@@ -64,6 +66,10 @@ int main(int argc, char **argv)
             w[p] = (uint32_t)(s >> 7) & 0xffffff;
         }
         sgk_e48_pack(a, w, m, 24, e48);
+        for (unsigned long p = 0; p < m; p++) {
+            w16[p] = (uint16_t)w[p];
+            w8[p] = (uint8_t)(w[p] >> 16);
+        }
         for (unsigned long l = 0; l <= nl; l++) x[l] = deg ? l * deg : 0;
         for (int r = 0; r < 2; r++) {
             const double t0 = now();
@@ -95,12 +101,23 @@ int main(int argc, char **argv)
                 fprintf(stderr, "topk_bench: degree %lu: the 48-bit entries' slots differ\n", deg);
                 return 1;
             }
+            for (unsigned long q = 0; q < passes; q++) {
+                sgk_topk_tally t = {0, 0, 0, 0};
+                sgk_topk24_lists(x, a, w16, w8, 0, nl, sgk_topk_simd, 4, true, !cached, lo48, &t);
+                acc += t.leaving + lo48[(q * 7) % (nl * 4)];
+            }
+            const double t5 = now();
+            if (memcmp(lo, lo48, nl * 4 * sizeof *lo) != 0) {
+                fprintf(stderr, "topk_bench: degree %lu: the 24-bit weights' slots differ\n", deg);
+                return 1;
+            }
             const double e = (double)(deg ? m : 1) * (double)passes, ls = (double)nl * (double)passes;
             printf("degree %lu: scalar %.2f ns an entry (%.1f a list), simd %.2f (%.1f), lists "
-                   "%.2f (%.1f), lists48 %.2f (%.1f) (checksum %llu)\n",
+                   "%.2f (%.1f), lists48 %.2f (%.1f), lists24 %.2f (%.1f) (checksum %llu)\n",
                    deg, (t1 - t0) / e * 1e9, (t1 - t0) / ls * 1e9, (t2 - t1) / e * 1e9,
                    (t2 - t1) / ls * 1e9, (t3 - t2) / e * 1e9, (t3 - t2) / ls * 1e9,
-                   (t4 - t3) / e * 1e9, (t4 - t3) / ls * 1e9, (unsigned long long)(acc % 1000));
+                   (t4 - t3) / e * 1e9, (t4 - t3) / ls * 1e9, (t5 - t4) / e * 1e9,
+                   (t5 - t4) / ls * 1e9, (unsigned long long)(acc % 1000));
         }
         free(a);
         free(w);
@@ -108,6 +125,8 @@ int main(int argc, char **argv)
         free(lo);
         free(lo48);
         free(e48);
+        free(w16);
+        free(w8);
     }
     return 0;
 }
