@@ -248,7 +248,7 @@ static sg_status pinned_start(sg_graph *g, int device, bool weights, bool narrow
 
 /* Allocates the handle and its arrays (contents undefined; a pinned
  * graph's A and W are registered by the time pinning_wait returns);
- * narrow: W as W16 and W8 (pinned memory only). */
+ * narrow: W as W16 and W8 (not in managed memory). */
 static sg_status graph_new(uint64_t n, uint64_t m, bool weights, bool narrow, sg_mem_kind mem,
                            int device, const char *source, sg_graph **out, sg_error *err)
 {
@@ -425,8 +425,8 @@ sg_status sg_graph_open(sg_run *run, const char *path, const sg_graph_options *o
         if (st != SG_OK && err) *err = e;
         return st;
     }
-    /* a weight past 24 bits (a store's first rejects a narrow load: the
-     * load again, with 32-bit weights) */
+    /* a weight of 2^24 or more in the store: loaded again, with 32-bit
+     * weights (the time of both loads is the load's) */
     sg_run_set(run, "narrow_weights_refused", 1);
     return graph_open(run, path, opt, false, out, err);
 }
