@@ -232,9 +232,10 @@ uint64_t sgk_topk48_scalar(const uint8_t *e, uint64_t len, uint32_t v, int idbit
 #undef CALL
 }
 
-static uint64_t topk24_scalar(lsrc s, uint64_t len, uint32_t v, int K, bool filter, uint64_t *out)
+static uint64_t topk24_scalar(const uint32_t *a, const uint16_t *w16, const uint8_t *w8,
+                              uint64_t len, uint32_t v, int K, bool filter, uint64_t *out)
 {
-#define CALL(k) topk_scalar_k(s, len, v, k, filter, out)
+#define CALL(k) topk_scalar_k(src_w24(a, w16, w8), len, v, k, filter, out)
     TOPK_BY_K(CALL)
 #undef CALL
 }
@@ -256,14 +257,17 @@ static uint64_t topk_pair(const uint32_t *a, const uint32_t *w, uint64_t b0, uin
                           uint64_t *o1);
 static uint64_t topk48_pair(const uint8_t *e, int idbits, uint64_t b0, uint64_t len0, uint64_t b1,
                             uint64_t len1, uint32_t v, int K, uint64_t *o0, uint64_t *o1);
-static uint64_t topk24_pair(lsrc s, uint64_t b0, uint64_t len0, uint64_t b1, uint64_t len1,
-                            uint32_t v, int K, uint64_t *o0, uint64_t *o1);
+static uint64_t topk24_pair(const uint32_t *a, const uint16_t *w16, const uint8_t *w8,
+                            uint64_t b0, uint64_t len0, uint64_t b1, uint64_t len1, uint32_t v,
+                            int K, uint64_t *o0, uint64_t *o1);
 static bool topk_pairs(sgk_topk_fn topk, sgk_topk48_fn topk48);
-/* One list of 24-bit weights (s at its head), by the scalar or the vector
- * code (below). */
-static uint64_t topk24_scalar(lsrc s, uint64_t len, uint32_t v, int K, bool filter,
-                              uint64_t *out);
-static uint64_t topk24_simd(lsrc s, uint64_t len, uint32_t v, int K, bool filter, uint64_t *out);
+/* One list of A and 24-bit weights, by the scalar or the vector code
+ * (below; each builds its source itself, so that its kind is a constant
+ * in the inlined code). */
+static uint64_t topk24_scalar(const uint32_t *a, const uint16_t *w16, const uint8_t *w8,
+                              uint64_t len, uint32_t v, int K, bool filter, uint64_t *out);
+static uint64_t topk24_simd(const uint32_t *a, const uint16_t *w16, const uint8_t *w8,
+                            uint64_t len, uint32_t v, int K, bool filter, uint64_t *out);
 
 /* Whether a list of len entries can go in a pair. */
 static inline bool pair_len(uint64_t len) { return len > SGK_TOPK_SHORT && len <= SGK_TOPK_HEAD; }
@@ -311,7 +315,8 @@ topk_loop(const uint64_t *x, lsrc s, uint64_t v0, uint64_t v1, sgk_topk_fn topk,
             }
             nlv += s.e     ? topk48_pair(s.e, s.idbits, b, len, x[v + 1], len1, (uint32_t)v, K,
                                          o, o + K)
-                   : s.w16 ? topk24_pair(s, b, len, x[v + 1], len1, (uint32_t)v, K, o, o + K)
+                   : s.w16 ? topk24_pair(s.a, s.w16, s.w8, b, len, x[v + 1], len1, (uint32_t)v, K,
+                                         o, o + K)
                            : topk_pair(s.a, s.w, b, len, x[v + 1], len1, (uint32_t)v, s.f32, K,
                                        o, o + K);
             nl += 2;
@@ -329,9 +334,8 @@ topk_loop(const uint64_t *x, lsrc s, uint64_t v0, uint64_t v1, sgk_topk_fn topk,
             nlv += (pairs ? sgk_topk48_simd : topk48)(s.e + 6 * b, len, (uint32_t)v, s.idbits, K,
                                                      filter, o);
         else if (s.w16) /* (topk names the code: the scalar one, or the vector one) */
-            nlv += topk == sgk_topk_scalar
-                       ? topk24_scalar(src_at(s, b), len, (uint32_t)v, K, filter, o)
-                       : topk24_simd(src_at(s, b), len, (uint32_t)v, K, filter, o);
+            nlv += (topk == sgk_topk_scalar ? topk24_scalar : topk24_simd)(
+                s.a + b, s.w16 + b, s.w8 + b, len, (uint32_t)v, K, filter, o);
         else
             nlv += pairs ? sgk_topk_simd(s.a + b, s.w + b, len, (uint32_t)v, s.f32, K, filter, o)
                          : topk(s.a + b, s.w + b, len, (uint32_t)v, s.f32, K, filter, o);
@@ -605,12 +609,17 @@ static inline AVX512 __attribute__((always_inline)) __m512i wload16(lsrc s, uint
                                                                      __mmask16 m)
 {
     if (!s.w16) return _mm512_maskz_loadu_epi32(m, s.w + p);
-    /* (512-bit masked loads: the narrower ones would need AVX-512VL) */
-    const __m512i lo = _mm512_cvtepu16_epi32(
-        _mm512_castsi512_si256(_mm512_maskz_loadu_epi16((__mmask32)m, s.w16 + p)));
-    const __m512i hi = _mm512_cvtepu8_epi32(
-        _mm512_castsi512_si128(_mm512_maskz_loadu_epi8((__mmask64)m, s.w8 + p)));
-    return _mm512_or_si512(lo, _mm512_slli_epi32(hi, 16));
+    __m256i l;
+    __m128i h;
+    if (m == 0xffff) { /* a whole block: plain 32- and 16-byte loads */
+        l = _mm256_loadu_si256((const __m256i *)(s.w16 + p));
+        h = _mm_loadu_si128((const __m128i *)(s.w8 + p));
+    } else { /* (512-bit masked loads: the narrower ones would need AVX-512VL) */
+        l = _mm512_castsi512_si256(_mm512_maskz_loadu_epi16((__mmask32)m, s.w16 + p));
+        h = _mm512_castsi512_si128(_mm512_maskz_loadu_epi8((__mmask64)m, s.w8 + p));
+    }
+    return _mm512_or_si512(_mm512_cvtepu16_epi32(l),
+                           _mm512_slli_epi32(_mm512_cvtepu8_epi32(h), 16));
 }
 
 /* Entries [p, p + 16) of a list of len (at most 16 lanes from p) of a
@@ -653,7 +662,8 @@ keys16(lsrc s, uint64_t p, uint64_t len, uint32_t v, __m512i *lo, __m512i *hi)
 /* A list of 1 to 16 entries (A and W, or A and 24-bit weights): one or two
  * vectors of keys sorted by sort8 (and merged by merge8); the first K
  * lanes are the answer. */
-static AVX512 uint64_t topk_tiny_avx512(lsrc s, uint64_t len, uint32_t v, int K, uint64_t *out)
+static inline AVX512 __attribute__((always_inline)) uint64_t
+topk_tiny_k(lsrc s, uint64_t len, uint32_t v, int K, uint64_t *out)
 {
     __m512i k0, k1;
     const uint64_t leaving = keys16(s, 0, len, v, &k0, &k1);
@@ -661,6 +671,19 @@ static AVX512 uint64_t topk_tiny_avx512(lsrc s, uint64_t len, uint32_t v, int K,
     if (len > 8) r = merge8(r, sort8(k1));
     _mm512_mask_storeu_epi64(out, (__mmask8)((1u << K) - 1), r);
     return leaving;
+}
+
+static AVX512 uint64_t topk_tiny_avx512(const uint32_t *a, const uint32_t *w, uint64_t len,
+                                        uint32_t v, bool f32, int K, uint64_t *out)
+{
+    return topk_tiny_k(src_aw(a, w, f32), len, v, K, out);
+}
+
+static AVX512 uint64_t topk24_tiny_avx512(const uint32_t *a, const uint16_t *w16,
+                                          const uint8_t *w8, uint64_t len, uint32_t v, int K,
+                                          uint64_t *out)
+{
+    return topk_tiny_k(src_w24(a, w16, w8), len, v, K, out);
 }
 
 /* The keys of entries [p, p + 16) of a list of len as two rows of 8 lanes,
@@ -986,27 +1009,30 @@ static AVX512 uint64_t topk48_pair(const uint8_t *e, int idbits, uint64_t b0, ui
 #undef CALL
 }
 
-static AVX512 uint64_t topk24_pair(lsrc s, uint64_t b0, uint64_t len0, uint64_t b1,
-                                   uint64_t len1, uint32_t v, int K, uint64_t *o0, uint64_t *o1)
+static AVX512 uint64_t topk24_pair(const uint32_t *a, const uint16_t *w16, const uint8_t *w8,
+                                   uint64_t b0, uint64_t len0, uint64_t b1, uint64_t len1,
+                                   uint32_t v, int K, uint64_t *o0, uint64_t *o1)
 {
-#define CALL(k) topk_pair_k(s, b0, len0, b1, len1, v, k, o0, o1)
+#define CALL(k) topk_pair_k(src_w24(a, w16, w8), b0, len0, b1, len1, v, k, o0, o1)
     TOPK_BY_K(CALL)
 #undef CALL
 }
 
-static AVX512 uint64_t topk24_avx512(lsrc s, uint64_t len, uint32_t v, int K, bool filter,
-                                     uint64_t *out)
+static AVX512 uint64_t topk24_avx512(const uint32_t *a, const uint16_t *w16, const uint8_t *w8,
+                                     uint64_t len, uint32_t v, int K, bool filter, uint64_t *out)
 {
-#define CALL(k) topk_avx512_k(s, len, v, k, filter, out)
+#define CALL(k) topk_avx512_k(src_w24(a, w16, w8), len, v, k, filter, out)
     TOPK_BY_K(CALL)
 #undef CALL
 }
 
-static uint64_t topk24_simd(lsrc s, uint64_t len, uint32_t v, int K, bool filter, uint64_t *out)
+static uint64_t topk24_simd(const uint32_t *a, const uint16_t *w16, const uint8_t *w8,
+                            uint64_t len, uint32_t v, int K, bool filter, uint64_t *out)
 {
-    if (len == 0 || !sgk_topk_simd_available()) return topk24_scalar(s, len, v, K, filter, out);
-    if (len <= SGK_TOPK_SHORT) return topk_tiny_avx512(s, len, v, K, out);
-    return topk24_avx512(s, len, v, K, filter, out);
+    if (len == 0 || !sgk_topk_simd_available())
+        return topk24_scalar(a, w16, w8, len, v, K, filter, out);
+    if (len <= SGK_TOPK_SHORT) return topk24_tiny_avx512(a, w16, w8, len, v, K, out);
+    return topk24_avx512(a, w16, w8, len, v, K, filter, out);
 }
 
 static bool topk_pairs(sgk_topk_fn topk, sgk_topk48_fn topk48)
@@ -1019,7 +1045,7 @@ uint64_t sgk_topk_simd(const uint32_t *a, const uint32_t *w, uint64_t len, uint3
 {
     if (len == 0 || !sgk_topk_simd_available())
         return sgk_topk_scalar(a, w, len, v, f32, K, filter, out);
-    if (len <= SGK_TOPK_SHORT) return topk_tiny_avx512(src_aw(a, w, f32), len, v, K, out);
+    if (len <= SGK_TOPK_SHORT) return topk_tiny_avx512(a, w, len, v, f32, K, out);
     return topk_avx512(a, w, len, v, f32, K, filter, out);
 }
 
@@ -1070,16 +1096,18 @@ static uint64_t topk48_pair(const uint8_t *e, int idbits, uint64_t b0, uint64_t 
            sgk_topk48_scalar(e + 6 * b1, len1, v + 1, idbits, K, true, o1);
 }
 
-static uint64_t topk24_pair(lsrc s, uint64_t b0, uint64_t len0, uint64_t b1, uint64_t len1,
-                            uint32_t v, int K, uint64_t *o0, uint64_t *o1)
+static uint64_t topk24_pair(const uint32_t *a, const uint16_t *w16, const uint8_t *w8,
+                            uint64_t b0, uint64_t len0, uint64_t b1, uint64_t len1, uint32_t v,
+                            int K, uint64_t *o0, uint64_t *o1)
 {
-    return topk24_scalar(src_at(s, b0), len0, v, K, true, o0) +
-           topk24_scalar(src_at(s, b1), len1, v + 1, K, true, o1);
+    return topk24_scalar(a + b0, w16 + b0, w8 + b0, len0, v, K, true, o0) +
+           topk24_scalar(a + b1, w16 + b1, w8 + b1, len1, v + 1, K, true, o1);
 }
 
-static uint64_t topk24_simd(lsrc s, uint64_t len, uint32_t v, int K, bool filter, uint64_t *out)
+static uint64_t topk24_simd(const uint32_t *a, const uint16_t *w16, const uint8_t *w8,
+                            uint64_t len, uint32_t v, int K, bool filter, uint64_t *out)
 {
-    return topk24_scalar(s, len, v, K, filter, out);
+    return topk24_scalar(a, w16, w8, len, v, K, filter, out);
 }
 
 uint64_t sgk_topk_simd(const uint32_t *a, const uint32_t *w, uint64_t len, uint32_t v, bool f32,

@@ -13,7 +13,9 @@
 // join per chunk, no staging); and, where the store's ids and weights fit
 // 48 bits, the same pieces over 48-bit entries (sgk_topk48_lists, packed
 // from A and W once, 6 bytes an entry; its slots checked against the
-// prefetching run's). Prints G entries per second.
+// prefetching run's); and where the weights fit 24 bits, the same pieces
+// over W16 and W8 (sgk_topk24_lists: the hybrid forest's narrow weights,
+// split from W once; its slots checked too). Prints G entries per second.
 // Build (from the top, after meson compile -C build), one line:
 //   cc -O2 -fopenmp -Isrc -Icommon -Ikernels -Istorage -o topk_store
 //      tools/bench/topk_store.c kernels/cpu_topk.c -Lbuild -lspillgraph -Wl,-rpath,$PWD/build
@@ -157,6 +159,20 @@ int main(int argc, char **argv)
         fprintf(stderr, "topk_store: out of memory for the 48-bit entries\n");
         return 1;
     }
+    /* the weights from e0 as W16 and W8, where they fit 24 bits */
+    uint16_t *w16 = maxw < (1u << 24) ? malloc(2 * x[n]) : NULL;
+    uint8_t *w8 = w16 ? malloc(x[n]) : NULL;
+    if (w16 && !w8) {
+        fprintf(stderr, "topk_store: out of memory for the 24-bit weights\n");
+        return 1;
+    }
+    if (w16) {
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (uint64_t e = e0; e < x[n]; e++) {
+            w16[e] = (uint16_t)w[e];
+            w8[e] = (uint8_t)(w[e] >> 16);
+        }
+    }
     if (e48) {
 #pragma omp parallel for schedule(static) num_threads(threads)
         for (uint64_t p = 0; p < np; p++)
@@ -201,6 +217,23 @@ int main(int argc, char **argv)
                    (unsigned long long)leaving, same ? "" : " SLOTS DIFFER");
             if (!same) return 1;
         }
+        if (w16) {
+            const double t0 = now();
+            uint64_t leaving = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : leaving)
+            for (uint64_t p = 0; p < np; p++) {
+                sgk_topk_tally t = {0, 0, 0, 0};
+                sgk_topk24_lists(x, a, w16, w8, cut[p], cut[p + 1], sgk_topk_simd, 4, true, true,
+                                 out + (cut[p] - v0) * 4, &t);
+                leaving += t.leaving;
+            }
+            const double t1 = now();
+            const bool same = memcmp(ref, out, (n - v0) * 4 * sizeof *out) == 0;
+            printf("top-K over 24-bit weights, prefetch 1: %.3f s, %.2f G entries/s (leaving "
+                   "%llu)%s\n", t1 - t0, (double)ent / (t1 - t0) * 1e-9,
+                   (unsigned long long)leaving, same ? "" : " SLOTS DIFFER");
+            if (!same) return 1;
+        }
         {
             const double t0 = now();
             const uint64_t got = cached_run(x, a, w, cut, threads, out);
@@ -229,6 +262,8 @@ int main(int argc, char **argv)
     free(out);
     free(ref);
     free(e48);
+    free(w16);
+    free(w8);
     sg_graph_free(g);
     sg_run_free(run);
     return 0;
