@@ -200,38 +200,30 @@ int main(int argc, char **argv)
                    (unsigned long long)leaving);
             if (pf == 1) memcpy(ref, out, (n - v0) * 4 * sizeof *out);
         }
-        if (e48) {
+        /* the same pieces over the narrower forms: 48-bit entries (kind
+         * 0), 24-bit weights (1); their slots checked against A and W's */
+        for (int kind = 0; kind < 2; kind++) {
+            if (kind == 0 ? !e48 : !w16) continue;
             const double t0 = now();
             uint64_t leaving = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : leaving)
             for (uint64_t p = 0; p < np; p++) {
                 sgk_topk_tally t = {0, 0, 0, 0};
-                sgk_topk48_lists(x, e48, idbits, cut[p], cut[p + 1], sgk_topk48_simd, 4, true,
-                                 true, out + (cut[p] - v0) * 4, &t);
+                uint64_t *o = out + (cut[p] - v0) * 4;
+                if (kind == 0)
+                    sgk_topk48_lists(x, e48, idbits, cut[p], cut[p + 1], sgk_topk48_simd, 4, true,
+                                     true, o, &t);
+                else
+                    sgk_topk24_lists(x, a, w16, w8, cut[p], cut[p + 1], sgk_topk_simd, 4, true,
+                                     true, o, &t);
                 leaving += t.leaving;
             }
             const double t1 = now();
             const bool same = memcmp(ref, out, (n - v0) * 4 * sizeof *out) == 0;
-            printf("top-K over 48-bit entries, prefetch 1: %.3f s, %.2f G entries/s (leaving "
-                   "%llu)%s\n", t1 - t0, (double)ent / (t1 - t0) * 1e-9,
-                   (unsigned long long)leaving, same ? "" : " SLOTS DIFFER");
-            if (!same) return 1;
-        }
-        if (w16) {
-            const double t0 = now();
-            uint64_t leaving = 0;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : leaving)
-            for (uint64_t p = 0; p < np; p++) {
-                sgk_topk_tally t = {0, 0, 0, 0};
-                sgk_topk24_lists(x, a, w16, w8, cut[p], cut[p + 1], sgk_topk_simd, 4, true, true,
-                                 out + (cut[p] - v0) * 4, &t);
-                leaving += t.leaving;
-            }
-            const double t1 = now();
-            const bool same = memcmp(ref, out, (n - v0) * 4 * sizeof *out) == 0;
-            printf("top-K over 24-bit weights, prefetch 1: %.3f s, %.2f G entries/s (leaving "
-                   "%llu)%s\n", t1 - t0, (double)ent / (t1 - t0) * 1e-9,
-                   (unsigned long long)leaving, same ? "" : " SLOTS DIFFER");
+            printf("top-K over %s, prefetch 1: %.3f s, %.2f G entries/s (leaving %llu)%s\n",
+                   kind == 0 ? "48-bit entries" : "24-bit weights", t1 - t0,
+                   (double)ent / (t1 - t0) * 1e-9, (unsigned long long)leaving,
+                   same ? "" : " SLOTS DIFFER");
             if (!same) return 1;
         }
         {
