@@ -161,6 +161,17 @@ bool cli_parse_u64(const char *s, uint64_t *out)
     return true;
 }
 
+bool cli_parse_mem_kind(const char *s, sg_mem_kind *out)
+{
+    static const char *const kinds[] = {"plain", "pinned", "managed", "auto"}; /* enum order */
+    for (int k = 0; k < 4; k++)
+        if (s && strcmp(s, kinds[k]) == 0) {
+            *out = (sg_mem_kind)k;
+            return true;
+        }
+    return false;
+}
+
 bool cli_parse_size(const char *s, uint64_t *out)
 {
     if (!s || !isdigit((unsigned char)s[0])) return false;

@@ -194,12 +194,7 @@ static int common_option(int id, cli_parser *p, algo *a)
     case OPT_DEVICE_MEM: return cli_value_size(p, 1, UINT64_MAX, &a->device_mem) ? 1 : -1;
     case OPT_DEVICE: return cli_value_int(p, 0, 1024, &a->device) ? 1 : -1;
     case OPT_HOST_MEM: {
-        static const char *const kinds[] = {"plain", "pinned", "managed", "auto"};
-        for (int k = 0; k < 4; k++)
-            if (strcmp(p->value, kinds[k]) == 0) {
-                a->host_mem = (sg_mem_kind)k;
-                return 1;
-            }
+        if (cli_parse_mem_kind(p->value, &a->host_mem)) return 1;
         cli_usage_error(a->cmd, a->usage,
                         "--host-mem: unknown kind '%s' (auto, plain, pinned, managed)", p->value);
         return -1;

@@ -93,6 +93,7 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
         return CLI_EXIT_OK;
     }
     const char *store = NULL, *algo_s = NULL, *rates_path = NULL, *host_mem = "auto";
+    sg_mem_kind mem = SG_MEM_AUTO; /* host_mem's */
     uint64_t budget = 0, dev_free = 0, points = 1024;
     bool json = false;
     cli_parser p;
@@ -112,8 +113,7 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
             if (!cli_value_size(&p, 1, UINT64_MAX, &dev_free)) return CLI_EXIT_USAGE;
             break;
         case OPT_HOST_MEM:
-            if (strcmp(p.value, "auto") != 0 && strcmp(p.value, "managed") != 0 &&
-                strcmp(p.value, "pinned") != 0 && strcmp(p.value, "plain") != 0)
+            if (!cli_parse_mem_kind(p.value, &mem))
                 return cli_usage_error(cmd, usage,
                                        "--host-mem: unknown kind '%s' (auto, plain, pinned, "
                                        "managed)",
@@ -158,8 +158,8 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
      * graph (as a run on a managed graph plans; refused below when the
      * device cannot take it), pinned or plain none */
     uint64_t managed_cap = left > margin ? left - margin : 0;
-    if (strcmp(host_mem, "managed") == 0) managed_cap = UINT64_MAX / 4;
-    if (strcmp(host_mem, "pinned") == 0 || strcmp(host_mem, "plain") == 0) managed_cap = 0;
+    if (mem == SG_MEM_MANAGED) managed_cap = UINT64_MAX / 4;
+    if (mem == SG_MEM_PINNED || mem == SG_MEM_PLAIN) managed_cap = 0;
 
     sg_store *s = NULL;
     st = sg_store_open(store, &s, &err);
@@ -173,7 +173,7 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
         rc = cli_fail(cmd, "%s: the store has no vertices: nothing to place", store);
         goto done;
     }
-    if (strcmp(host_mem, "managed") == 0) {
+    if (mem == SG_MEM_MANAGED) {
         /* as a run refuses it (the graph as it loads: X, A, and W unless BFS) */
         const uint64_t bytes = (n + 1) * 8 + m * 4 * (algo == SG_PLAN_BFS ? 1 : 2);
         st = sg_managed_fits(bytes, free_b, total_b, 0, store, &err);
@@ -211,10 +211,6 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     /* stores hold u32 or f32 weights; the forest's in 24 bits where mst
      * loads them so (with SPILLGRAPH_GPU_ENABLE=narrow-weights; pinned then,
      * where auto would have chosen managed) */
-    static const char *const kinds[] = {"plain", "pinned", "managed", "auto"};
-    sg_mem_kind mem = SG_MEM_AUTO;
-    for (int i = 0; i < 4; i++)
-        if (strcmp(host_mem, kinds[i]) == 0) mem = (sg_mem_kind)i;
     const bool narrow = algo == SG_PLAN_MST && sg_narrow_store(&info, mem, SG_NARROW_HYBRID_FOREST);
     if (narrow) managed_cap = 0;
     in.weight_bytes = algo == SG_PLAN_BFS ? 0 : narrow ? 3 : 4;
@@ -304,9 +300,9 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     printf("rates      %s\n", rates.origin);
     printf("device     %s: %s free; budget %s, ", dev_desc, cli_bytes(free_b).s,
            cli_bytes(budget).s);
-    if (strcmp(host_mem, "auto") == 0)
+    if (mem == SG_MEM_AUTO)
         printf("managed cap %s\n", cli_bytes(managed_cap).s);
-    else if (strcmp(host_mem, "managed") == 0)
+    else if (mem == SG_MEM_MANAGED)
         printf("host memory managed (--host-mem: no cap)\n");
     else
         printf("host memory pinned (--host-mem %s)\n", host_mem);
