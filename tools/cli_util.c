@@ -161,11 +161,17 @@ bool cli_parse_u64(const char *s, uint64_t *out)
     return true;
 }
 
+static const char *const mem_kinds[] = {"plain", "pinned", "managed", "auto"}; /* enum order */
+
+const char *cli_mem_kind_name(sg_mem_kind k)
+{
+    return (unsigned)k < 4 ? mem_kinds[k] : "unknown";
+}
+
 bool cli_parse_mem_kind(const char *s, sg_mem_kind *out)
 {
-    static const char *const kinds[] = {"plain", "pinned", "managed", "auto"}; /* enum order */
     for (int k = 0; k < 4; k++)
-        if (s && strcmp(s, kinds[k]) == 0) {
+        if (s && strcmp(s, mem_kinds[k]) == 0) {
             *out = (sg_mem_kind)k;
             return true;
         }

@@ -102,8 +102,9 @@ bool cli_value_size(cli_parser *p, uint64_t min, uint64_t max, uint64_t *out);
 /* Plain parsers (no message): true on success. */
 bool cli_parse_u64(const char *s, uint64_t *out);
 bool cli_parse_size(const char *s, uint64_t *out);
-/* A --host-mem kind: plain, pinned, managed or auto. */
+/* A --host-mem kind: plain, pinned, managed or auto; and its name. */
 bool cli_parse_mem_kind(const char *s, sg_mem_kind *out);
+const char *cli_mem_kind_name(sg_mem_kind k);
 
 /* The command line as typed, shell-quoted where needed; malloc'd, NULL when
  * out of memory. */

@@ -515,8 +515,7 @@ static void json_head(const algo *a, cli_json *j)
         cli_json_u64(j, "pcie_bytes", pcie_bytes(a, &d));
         cli_json_object_end(j);
     }
-    static const char *const mem_names[] = {"plain", "pinned", "managed", "auto"};
-    cli_json_str(j, "host_mem", mem_names[a->info.mem]);
+    cli_json_str(j, "host_mem", cli_mem_kind_name(a->info.mem));
     sg_plan pl;
     double measured = 0;
     if (sg_run_plan(a->run, &pl, &measured)) {
