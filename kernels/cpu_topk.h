@@ -77,6 +77,14 @@ typedef struct sgk_topk_tally {
 #ifndef SGK_TOPK_LOCALITY
 #define SGK_TOPK_LOCALITY 3
 #endif
+/* How far ahead the vector code's filter blocks (a long list's entries
+ * past its head) prefetch the weights' lines inside the list, in entries;
+ * 0: not at all (the hardware's prefetch alone past the SGK_TOPK_AHEAD
+ * entries that sgk_topk_lists prefetches from each list's start).
+ * Overridable at build time for the benches only. */
+#ifndef SGK_TOPK_INLIST
+#define SGK_TOPK_INLIST 0
+#endif
 
 /* topk over every list v in [v0, v1) (x: the offsets; list v is a[x[v] ..
  * x[v + 1]) and w's same entries) into out[(v - v0) K ..], adding to *t.
