@@ -78,12 +78,17 @@ typedef struct sgk_topk_tally {
 #define SGK_TOPK_LOCALITY 3
 #endif
 /* How far ahead the vector code's filter blocks (a long list's entries
- * past its head) prefetch the weights' lines inside the list, in entries;
- * 0: not at all (the hardware's prefetch alone past the SGK_TOPK_AHEAD
- * entries that sgk_topk_lists prefetches from each list's start).
+ * past its head) prefetch the weights' lines inside a list of more than
+ * 2 SGK_TOPK_AHEAD entries, in entries (0: not at all, the hardware's
+ * prefetch alone past the SGK_TOPK_AHEAD entries that sgk_topk_lists
+ * prefetches from each list's start). Lists of 100000 entries from memory
+ * took 0.15 ns an entry so, 0.43 without, on one thread of the development
+ * machine; on the H200 host's 16 threads R-MAT 26's forest's first round
+ * at 6 GiB took 153-156 ms against 153-162 (docs/benchmarks.md,
+ * forty-seventh session). Not for 24-bit weights, which lost.
  * Overridable at build time for the benches only. */
 #ifndef SGK_TOPK_INLIST
-#define SGK_TOPK_INLIST 0
+#define SGK_TOPK_INLIST 512
 #endif
 
 /* topk over every list v in [v0, v1) (x: the offsets; list v is a[x[v] ..
