@@ -738,6 +738,8 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     p.hint_degree_asc = in->degree_order == SG_PLAN_DEGREES_OTHER && p.host_bytes[1] > 0 &&
                         in->max_degree > 0 && !sgi_hub_free(in->n, in->m, in->max_degree) &&
                         !p.forest_heads;
+    snprintf(p.rates_origin, sizeof p.rates_origin, "%s",
+             in->rates.origin[0] ? in->rates.origin : "rates given");
     *out = p;
     return SG_OK;
 }

@@ -896,6 +896,9 @@ typedef struct sg_plan {
                                 * 26 and 6 GiB all three algorithms ran faster
                                 * on it (docs/plan.md). The model itself does
                                 * not see the order. */
+    char rates_origin[256];    /* where the rates the plan priced came from
+                                * (sg_rates.origin: the defaults or a rates
+                                * file), so that a run's report names them */
 } sg_plan;
 
 /* Errors: SG_E_INVALID (inputs, naming the bad breakpoint or rate),

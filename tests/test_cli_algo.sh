@@ -327,7 +327,8 @@ for c in "mst g.sg" "sssp g.sg --source 0" "bfs g.sg --source 0" "cluster g.sg -
         rm -f lg.txt
         # shellcheck disable=SC2086
         expect 0 "$name --backend hybrid --split 0,0,0 --json" $c --backend hybrid --split 0,0,0 --json
-        json_keys "$name hybrid --json keys" plan.arrays plan.predicted.total_s plan.measured_s host_mem
+        json_keys "$name hybrid --json keys" plan.arrays plan.predicted.total_s plan.measured_s \
+            plan.rates_origin host_mem
         # R-MAT 9 has no hubs (its longest list is under 16 mean degrees)
         grep_in out '"hint":null' "$name hybrid: no renumbering hint without hubs"
         case $name in sssp | bfs)

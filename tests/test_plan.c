@@ -67,6 +67,9 @@ static uint64_t graph_bytes(const table *t, sg_plan_algo a)
 static void check_plan(const sg_plan_input *in, const sg_plan *p, const char *what)
 {
     uint64_t dev = p->work_bytes, host = 0, managed = 0;
+    /* the rates it priced are named, for the run's report */
+    if (strcmp(p->rates_origin, in->rates.origin[0] ? in->rates.origin : "rates given") != 0)
+        fail_msg("%s: rates_origin \"%s\", not \"%s\"", what, p->rates_origin, in->rates.origin);
     for (int k = 0; k < 3; k++) {
         dev += p->device_bytes[k];
         host += p->host_bytes[k];
@@ -366,8 +369,13 @@ static void test_owner_split(void **state)
     assert_int_equal(p.pcie_bytes_per_pass, 4 * t.m);
     in.rates.cpu_scan_gbps = 88.0;
     in.rates.pcie_gbps = 1e-6;
+    snprintf(in.rates.origin, sizeof in.rates.origin, "slow.rates");
     assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
     check_plan(&in, &p, "slow pcie");
+    assert_string_equal(p.rates_origin, "slow.rates");
+    in.rates.origin[0] = '\0'; /* rates set by a caller, unnamed */
+    assert_int_equal(sg_plan_make(&in, &p, &err), SG_OK);
+    assert_string_equal(p.rates_origin, "rates given");
     assert_int_equal(p.gpu_host_end, 0);
     assert_true(p.cpu_share == 1.0);
     assert_int_equal(p.pcie_bytes_per_pass, 0);

@@ -618,6 +618,7 @@ void cli_json_plan(cli_json *j, const sg_plan *pl)
     cli_json_u64(j, "gpu_host_end", pl->gpu_host_end);
     cli_json_num(j, "cpu_share", pl->cpu_share);
     cli_json_u64(j, "pcie_bytes_per_pass", pl->pcie_bytes_per_pass);
+    cli_json_str(j, "rates_origin", pl->rates_origin);
     cli_json_object(j, "predicted");
     cli_json_num(j, "upload_s", pl->t_upload);
     cli_json_num(j, "device_s", pl->t_device);

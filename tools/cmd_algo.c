@@ -449,9 +449,10 @@ static void text_head(const algo *a, const char *what)
                    cli_count(pl.split[0]).s, cli_count(pl.split[1]).s, wpart, cli_count(n).s,
                    a->info.mem == SG_MEM_MANAGED ? "managed" : "pinned");
         }
-        printf("  predicted  %s (upload %s), measured %s on the device\n",
+        printf("  predicted  %s (upload %s), measured %s on the device;\n"
+               "             rates: %s\n",
                cli_seconds(pl.predicted_s).s, cli_seconds(pl.t_upload).s,
-               cli_seconds(measured).s);
+               cli_seconds(measured).s, pl.rates_origin);
         if (pl.hint_degree_asc)
             printf("  hint       the lists spill and the graph has hubs: a copy in ascending\n"
                    "             degree order runs faster (spillgraph renumber %s -o COPY\n"

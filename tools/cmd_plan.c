@@ -276,7 +276,6 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
         cli_json_str(&j, "algo", sg_plan_algo_name(algo));
         cli_json_u64(&j, "n_vertices", n);
         cli_json_u64(&j, "n_edges", m);
-        cli_json_str(&j, "rates_origin", rates.origin);
         json_rates(&j, &rates);
         cli_json_str(&j, "device", dev_desc);
         cli_json_u64(&j, "device_free", free_b);
