@@ -348,6 +348,24 @@ for c in "mst g.sg" "sssp g.sg --source 0" "bfs g.sg --source 0" "cluster g.sg -
     fi
     rm -f lg.txt
 done
+# The rates a hybrid run's plan priced: the defaults where this machine has
+# no calibration cache (the report says how to measure them), else the
+# cache file, named.
+if [ "$GPUS" -gt 0 ]; then
+    SPILLGRAPH_RATES=$PWD/no-such.rates run mst g.sg --backend hybrid --split 0,0,0
+    if [ "$RC" -eq 0 ] && grep -qF "rates: defaults" out && grep -qF "spillgraph calibrate" out; then
+        pass "hybrid without a rates cache: the defaults named, calibrate suggested"
+    else
+        fail "hybrid without a rates cache: the defaults named, calibrate suggested (rc $RC)"
+    fi
+    printf 'pcie_gbps 50\n' >my.rates
+    SPILLGRAPH_RATES=$PWD/my.rates run mst g.sg --backend hybrid --split 0,0,0 --json
+    if [ "$RC" -eq 0 ] && grep -qF "\"rates_origin\":\"$PWD/my.rates\"" out; then
+        pass "hybrid with a rates cache: the file named in the JSON plan"
+    else
+        fail "hybrid with a rates cache: the file named in the JSON plan (rc $RC)"
+    fi
+fi
 # The renumbering hint of a run's plan (src/plan.c): R-MAT 12 has hubs, its
 # lists all spill with --split 0,0,0; its copy in ascending degree order
 # gets none.
