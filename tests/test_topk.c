@@ -184,11 +184,13 @@ static void test_topk_versions(void **state)
     (void)state;
     if (!sgk_topk_simd_available())
         printf("# this CPU has no AVX-512F: the vector version is the scalar one here\n");
-    enum { MAXLEN = 700 };
-    uint32_t a[MAXLEN], w[MAXLEN], wc[MAXLEN];
-    uint8_t e48[6 * MAXLEN];
+    /* past 700 a few lists longer than 2 SGK_TOPK_AHEAD, whose filter
+     * blocks prefetch inside the list (SGK_TOPK_INLIST) */
+    enum { MAXLEN = 2 * SGK_TOPK_AHEAD + 1500 };
+    static uint32_t a[MAXLEN], w[MAXLEN], wc[MAXLEN];
+    static uint8_t e48[6 * MAXLEN];
     uint64_t rng = 12345, cases = 0, filtered = 0, packed = 0;
-    for (uint64_t len = 0; len < MAXLEN; len += len < 140 ? 1 : 37)
+    for (uint64_t len = 0; len < MAXLEN; len += len < 140 ? 1 : len < 700 ? 37 : 733)
         for (int variant = 0; variant < 6; variant++) {
             const bool f32 = variant & 1;
             const uint32_t v = 1000 + (uint32_t)variant;
