@@ -147,6 +147,13 @@ expect 0 "rates file, bfs" plan g.sg --algo bfs --device-mem 600K $FREE --rates 
 grep_in out '"cpu_share":0' "rates file, bfs: its GPU reads the whole host range all the same"
 SPILLGRAPH_RATES=$PWD/slow.rates run plan g.sg --algo bfs --device-mem 600K $FREE
 if [ "$RC" -eq 0 ] && grep -qF "$PWD/slow.rates" out; then pass "cached rates used and named"; else fail "cached rates used and named"; fi
+if grep -qF "spillgraph calibrate" out; then fail "cached rates: no calibrate hint"; else pass "cached rates: no calibrate hint"; fi
+run plan g.sg --algo bfs --device-mem 600K $FREE
+if [ "$RC" -eq 0 ] && grep -qF "rates      defaults" out && grep -qF "spillgraph calibrate" out; then
+    pass "no cache: the defaults named, calibrate suggested"
+else
+    fail "no cache: the defaults named, calibrate suggested"
+fi
 printf 'pcie_gbps 54\nwarp_speed 9\n' >bad.rates
 expect 1 "bad rates file" plan g.sg --algo mst --rates bad.rates $FREE
 grep_in err "bad.rates:2: unknown key 'warp_speed'" "bad rates file: file and line"

@@ -598,6 +598,14 @@ void cli_progress_end(cli_progress *p)
     p->drawn = false;
 }
 
+void cli_rates_hint(const char *origin, int indent)
+{
+    if (strncmp(origin, "defaults", 8) != 0) return;
+    printf("%*s(`spillgraph calibrate`, about 10 s, measures this machine's\n"
+           "%*sand caches them for later runs)\n",
+           indent, "", indent, "");
+}
+
 void cli_json_plan(cli_json *j, const sg_plan *pl)
 {
     static const char *const names[3] = {"X", "A", "W"};

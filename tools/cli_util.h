@@ -105,6 +105,11 @@ bool cli_parse_size(const char *s, uint64_t *out);
 /* A --host-mem kind: plain, pinned, managed or auto; and its name. */
 bool cli_parse_mem_kind(const char *s, sg_mem_kind *out);
 const char *cli_mem_kind_name(sg_mem_kind k);
+/* After a text report's line naming the rates a plan priced (origin:
+ * sg_rates.origin), where they are the defaults: two lines, indented by
+ * `indent` spaces, saying that `spillgraph calibrate` measures this
+ * machine's and caches them. Nothing for a rates file. */
+void cli_rates_hint(const char *origin, int indent);
 
 /* The command line as typed, shell-quoted where needed; malloc'd, NULL when
  * out of memory. */

@@ -453,9 +453,7 @@ static void text_head(const algo *a, const char *what)
                "             rates: %s\n",
                cli_seconds(pl.predicted_s).s, cli_seconds(pl.t_upload).s,
                cli_seconds(measured).s, pl.rates_origin);
-        if (strncmp(pl.rates_origin, "defaults", 8) == 0)
-            printf("             (`spillgraph calibrate`, about 10 s, measures this machine's\n"
-                   "             and caches them for later runs)\n");
+        cli_rates_hint(pl.rates_origin, 13);
         if (pl.hint_degree_asc)
             printf("  hint       the lists spill and the graph has hubs: a copy in ascending\n"
                    "             degree order runs faster (spillgraph renumber %s -o COPY\n"

@@ -297,6 +297,7 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     printf("plan for %s on %s (%s vertices, %s edges)\n", sg_plan_algo_name(algo), store,
            cli_count(n).s, cli_count(m).s);
     printf("rates      %s\n", rates.origin);
+    cli_rates_hint(rates.origin, 11);
     printf("device     %s: %s free; budget %s, ", dev_desc, cli_bytes(free_b).s,
            cli_bytes(budget).s);
     if (mem == SG_MEM_AUTO)
