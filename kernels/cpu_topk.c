@@ -56,12 +56,8 @@
 
 #include "sg_common.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define SGK_HAVE_AVX512 1
-#else
-#define SGK_HAVE_AVX512 0
-#endif
+#include "sg_sort8.h"
+#define SGK_HAVE_AVX512 SG_HAVE_AVX512
 
 #define NONE UINT64_MAX
 
@@ -485,7 +481,7 @@ uint32_t sgk_e48_pack_range(const uint32_t *a, const uint32_t *w, uint64_t from,
 
 #if SGK_HAVE_AVX512
 
-#define AVX512 __attribute__((target("avx512f,avx512bw")))
+#define AVX512 SG_AVX512
 
 /* sgi_key_of_bits on 16 lanes of u32 weight bits. */
 static inline AVX512 __m512i wkeys16(__m512i wv, bool f32)
@@ -582,41 +578,6 @@ lanes_take(lsrc src, __m512i s0, __m512i s1, __m512i s2, __m512i s3, const int K
     best[1] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(s1));
     if (K > 2) best[2] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(s2));
     if (K > 3) best[3] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(s3));
-}
-
-/* A compare-exchange layer: lane i against lane idx[i] (lanes paired), the
- * lanes in hi keeping the larger key. */
-static inline AVX512 __attribute__((always_inline)) __m512i cx_layer(__m512i v, __m512i idx,
-                                                                     __mmask8 hi)
-{
-    const __m512i p = _mm512_permutexvar_epi64(idx, v);
-    return _mm512_mask_blend_epi64(hi, _mm512_min_epu64(v, p), _mm512_max_epu64(v, p));
-}
-
-/* Lanes [l0 .. l7] as an index vector (_mm512_set_epi64 takes lane 7 first). */
-#define LANES(l0, l1, l2, l3, l4, l5, l6, l7) _mm512_set_epi64(l7, l6, l5, l4, l3, l2, l1, l0)
-
-/* 8 keys ascending: Batcher's odd-even merge sort, 19 comparators in 6
- * layers. */
-static inline AVX512 __attribute__((always_inline)) __m512i sort8(__m512i v)
-{
-    v = cx_layer(v, LANES(1, 0, 3, 2, 5, 4, 7, 6), 0xaa);
-    v = cx_layer(v, LANES(2, 3, 0, 1, 6, 7, 4, 5), 0xcc);
-    v = cx_layer(v, LANES(0, 2, 1, 3, 4, 6, 5, 7), 0x44);
-    v = cx_layer(v, LANES(4, 5, 6, 7, 0, 1, 2, 3), 0xf0);
-    v = cx_layer(v, LANES(0, 1, 4, 5, 2, 3, 6, 7), 0x30);
-    return cx_layer(v, LANES(0, 2, 1, 4, 3, 6, 5, 7), 0x54);
-}
-
-/* The 8 smallest of two ascending vectors, ascending: the smaller of each
- * lane and its mirror in the other (a bitonic sequence holding them), then
- * a bitonic merge. */
-static inline AVX512 __attribute__((always_inline)) __m512i merge8(__m512i x, __m512i y)
-{
-    __m512i r = _mm512_min_epu64(x, _mm512_permutexvar_epi64(LANES(7, 6, 5, 4, 3, 2, 1, 0), y));
-    r = cx_layer(r, LANES(4, 5, 6, 7, 0, 1, 2, 3), 0xf0);
-    r = cx_layer(r, LANES(2, 3, 0, 1, 6, 7, 4, 5), 0xcc);
-    return cx_layer(r, LANES(1, 0, 3, 2, 5, 4, 7, 6), 0xaa);
 }
 
 /* The weight bits of entries [p, p + 16) in lanes m (the others 0), from W
