@@ -454,7 +454,7 @@ sg_status sg_graph_sort_by_weight(sg_graph *g, int threads, sg_error *err)
         uint64_t *k = buf + (size_t)omp_get_thread_num() * 2 * md;
         for (uint64_t j = 0; j < d; j++)
             k[j] = (uint64_t)sgi_weight_key(wt, w[b + j]) << 32 | a[b + j];
-        const uint64_t *r = sgi_sort_by_weight(k, d, k + d);
+        const uint64_t *r = sgi_sort_u64(k, d, k + d);
         for (uint64_t j = 0; j < d; j++) {
             a[b + j] = (uint32_t)r[j];
             w[b + j] = sgi_weight_unkey(wt, (uint32_t)(r[j] >> 32));

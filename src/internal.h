@@ -336,11 +336,20 @@ void sgi_csr_free(sgi_csr *g);
  * sgi_radix_sort_hi sorts k[0..n) by bits [32, 32 + nbits), stable, and
  * returns where the sorted keys are (k or tmp); tmp holds n keys. */
 uint64_t sgi_sort_dedupe(uint64_t *k, uint64_t n, uint64_t *tmp, unsigned nbits);
-/* Sorts k[0..n) (weight key << 32 | neighbour: weight order, the store's
- * SGI_FLAG_WEIGHT_ORDER) as integers, as sgi_sort_dedupe sorts (insertion,
- * quicksort, then an LSD radix sort from RADIX_MIN keys); returns where the
- * result is (k or tmp, which holds n keys). */
-uint64_t *sgi_sort_by_weight(uint64_t *k, uint64_t n, uint64_t *tmp);
+/* Sorts k[0..n) as integers (for weight key << 32 | neighbour keys: weight
+ * order, the store's SGI_FLAG_WEIGHT_ORDER; src/sort.c): up to
+ * SGI_SORT_VECTOR_MAX keys by sgi_sort_small_simd where the CPU has
+ * AVX-512, else as sgi_sort_u64_scalar (insertion, quicksort, then an LSD
+ * radix sort from RADIX_MIN keys); returns where the result is (k or tmp,
+ * which holds n keys). sgi_sort_dedupe takes lists of up to
+ * SGI_SORT_VECTOR_MAX keys the same way. */
+#define SGI_SORT_VECTOR_MAX 128
+uint64_t *sgi_sort_u64(uint64_t *k, uint64_t n, uint64_t *tmp);
+uint64_t *sgi_sort_u64_scalar(uint64_t *k, uint64_t n, uint64_t *tmp);
+/* k[0..n) sorted in place by a bitonic network of AVX-512 vectors; false
+ * (k untouched) where n > SGI_SORT_VECTOR_MAX, the CPU lacks AVX-512F or
+ * BW, or the build cannot emit them. */
+bool sgi_sort_small_simd(uint64_t *k, uint64_t n);
 uint64_t *sgi_radix_sort_hi(uint64_t *k, uint64_t *tmp, uint64_t n, unsigned nbits);
 
 /* Breadth-first order of a graph's n vertices (src/renumber.c): order[i] =

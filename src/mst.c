@@ -62,41 +62,15 @@ static inline void atomic_min_u32(uint32_t *p, uint32_t v)
     }
 }
 
-/* Sorts a[0..len) ascending as unsigned integers: insertion sort up to 48
- * elements, else an LSD radix sort on 8-bit digits that skips every digit
- * equal in all elements (tmp holds len elements). Time O(len^2) or
- * O(len * digits that vary). */
+/* Sorts a[0..len) ascending as unsigned integers (sgi_sort_u64: AVX-512
+ * vectors up to SGI_SORT_VECTOR_MAX elements; tmp holds len elements). The
+ * lists' sort is most of the preprocessing: on R-MAT 22 and SSCA2 22 (two
+ * threads, development machine) 0.61-0.84 s of it, against 0.14-0.23 s for
+ * a store already in weight order. */
 static void sort_list(uint64_t *a, uint64_t *tmp, uint64_t len)
 {
-    if (len <= 48) {
-        for (uint64_t i = 1; i < len; i++) {
-            uint64_t x = a[i], j = i;
-            for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
-            a[j] = x;
-        }
-        return;
-    }
-    uint64_t diff = 0;
-    for (uint64_t i = 1; i < len; i++) diff |= a[i] ^ a[0];
-    uint64_t *src = a, *dst = tmp;
-    for (unsigned d = 0; d < 8; d++) {
-        unsigned sh = 8 * d;
-        if (((diff >> sh) & 0xffu) == 0) continue;
-        uint64_t cnt[256];
-        memset(cnt, 0, sizeof cnt);
-        for (uint64_t i = 0; i < len; i++) cnt[(src[i] >> sh) & 0xffu]++;
-        uint64_t sum = 0;
-        for (unsigned b = 0; b < 256; b++) {
-            uint64_t c = cnt[b];
-            cnt[b] = sum;
-            sum += c;
-        }
-        for (uint64_t i = 0; i < len; i++) dst[cnt[(src[i] >> sh) & 0xffu]++] = src[i];
-        uint64_t *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != a) memcpy(a, src, len * sizeof *a);
+    const uint64_t *r = sgi_sort_u64(a, len, tmp);
+    if (r != a) memcpy(a, r, len * sizeof *a);
 }
 
 /* The working state of one sg_mst call. */

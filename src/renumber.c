@@ -202,7 +202,7 @@ sg_status sg_store_renumber(const char *in_path, const char *out_path,
     /* The lists, relabelled and sorted as packed keys (new neighbour << 32 |
      * weight bits) by csr_build's list sort (the ids are distinct within a
      * list: nothing is dropped), or in weight order as (weight key << 32 |
-     * new neighbour) by sgi_sort_by_weight. Lists up to SHORT_LIST sort on
+     * new neighbour) by sgi_sort_u64. Lists up to SHORT_LIST sort on
      * the stack. */
     unsigned nbits = 1;
     while (nbits < 32 && (n - 1) >> nbits) nbits++;
@@ -221,7 +221,7 @@ sg_status sg_store_renumber(const char *in_path, const char *out_path,
             for (uint64_t j = 0; j < d; j++)
                 k[j] = (uint64_t)sgi_weight_key(info.weight_type, w[b + j]) << 32 |
                        newid[a[b + j]];
-            const uint64_t *r = sgi_sort_by_weight(k, d, k + d);
+            const uint64_t *r = sgi_sort_u64(k, d, k + d);
             for (uint64_t j = 0; j < d; j++) {
                 na[o + j] = (uint32_t)r[j];
                 nw[o + j] = sgi_weight_unkey(info.weight_type, (uint32_t)(r[j] >> 32));
