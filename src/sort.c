@@ -128,15 +128,10 @@ uint64_t *sgi_sort_u64(uint64_t *k, uint64_t n, uint64_t *tmp)
 uint64_t sgi_sort_dedupe(uint64_t *k, uint64_t n, uint64_t *tmp, unsigned nbits)
 {
     if (n <= 1) return n;
-    const uint64_t *s = k;
-    if (n <= SGI_SORT_VECTOR_MAX && sgi_sort_small_simd(k, n))
-        ; /* sorted as integers: by neighbour, then weight */
-    else if (n <= INSERTION_MAX)
-        insertion_sort(k, n);
-    else if (n < RADIX_MIN)
-        quick_sort(k, n);
-    else
-        s = sgi_radix_sort_hi(k, tmp, n, nbits);
+    /* short lists sorted as whole integers (by neighbour, then weight),
+     * long ones by the neighbour's bits alone */
+    const uint64_t *s = n < RADIX_MIN ? sgi_sort_u64(k, n, tmp)
+                                      : sgi_radix_sort_hi(k, tmp, n, nbits);
     uint64_t out = 0, cur = s[0];
     for (uint64_t i = 1; i < n; i++) {
         const uint64_t e = s[i];
