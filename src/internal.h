@@ -329,20 +329,13 @@ typedef struct sgi_csr {
 /* Frees the arrays and zeroes *g. Accepts NULL and an all-zero sgi_csr. */
 void sgi_csr_free(sgi_csr *g);
 
-/* Lists as packed keys neighbour << 32 | weight bits (src/csr_build.c):
- * sgi_sort_dedupe sorts k[0..n) by neighbour (nbits: the ids' bit length),
- * keeps the least weight of each neighbour, writes the result from k[0] and
- * returns its length; tmp holds n keys (used for n >= 256).
- * sgi_radix_sort_hi sorts k[0..n) by bits [32, 32 + nbits), stable, and
- * returns where the sorted keys are (k or tmp); tmp holds n keys. */
-uint64_t sgi_sort_dedupe(uint64_t *k, uint64_t n, uint64_t *tmp, unsigned nbits);
-/* Sorts k[0..n) as integers (for weight key << 32 | neighbour keys: weight
- * order, the store's SGI_FLAG_WEIGHT_ORDER; src/sort.c): up to
- * SGI_SORT_VECTOR_MAX keys by sgi_sort_small_simd where the CPU has
- * AVX-512, else as sgi_sort_u64_scalar (insertion, quicksort, then an LSD
- * radix sort from RADIX_MIN keys); returns where the result is (k or tmp,
- * which holds n keys). sgi_sort_dedupe takes lists of up to
- * SGI_SORT_VECTOR_MAX keys the same way. */
+/* The lists' sorts (src/sort.c). sgi_sort_u64 sorts k[0..n) as integers
+ * (for weight key << 32 | neighbour keys: weight order, the store's
+ * SGI_FLAG_WEIGHT_ORDER): up to SGI_SORT_VECTOR_MAX keys by
+ * sgi_sort_small_simd where the CPU has AVX-512, else as
+ * sgi_sort_u64_scalar (insertion, quicksort, then an LSD radix sort from
+ * 256 keys, in wider digits over the varying bits from 1024); returns
+ * where the result is (k or tmp, which holds n keys). */
 #define SGI_SORT_VECTOR_MAX 128
 uint64_t *sgi_sort_u64(uint64_t *k, uint64_t n, uint64_t *tmp);
 uint64_t *sgi_sort_u64_scalar(uint64_t *k, uint64_t n, uint64_t *tmp);
@@ -350,6 +343,14 @@ uint64_t *sgi_sort_u64_scalar(uint64_t *k, uint64_t n, uint64_t *tmp);
  * (k untouched) where n > SGI_SORT_VECTOR_MAX, the CPU lacks AVX-512F or
  * BW, or the build cannot emit them. */
 bool sgi_sort_small_simd(uint64_t *k, uint64_t n);
+/* Lists as packed keys neighbour << 32 | weight bits (src/csr_build.c):
+ * sgi_sort_dedupe sorts k[0..n) by neighbour (nbits: the ids' bit length;
+ * lists under 256 keys as sgi_sort_u64 sorts), keeps the least weight of
+ * each neighbour, writes the result from k[0] and returns its length; tmp
+ * holds n keys (used for n >= 256).
+ * sgi_radix_sort_hi sorts k[0..n) by bits [32, 32 + nbits), stable, and
+ * returns where the sorted keys are (k or tmp); tmp holds n keys. */
+uint64_t sgi_sort_dedupe(uint64_t *k, uint64_t n, uint64_t *tmp, unsigned nbits);
 uint64_t *sgi_radix_sort_hi(uint64_t *k, uint64_t *tmp, uint64_t n, unsigned nbits);
 
 /* Breadth-first order of a graph's n vertices (src/renumber.c): order[i] =

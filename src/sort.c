@@ -4,7 +4,8 @@
  * forest's lists (mst.c). Lists of up to SGI_SORT_VECTOR_MAX keys go
  * through a bitonic network of AVX-512 vectors where the CPU has it (most
  * lists: R-MAT's and SSCA2's average 16-32 entries); else insertion sort,
- * quicksort, and an LSD radix sort from RADIX_MIN keys. */
+ * quicksort, and an LSD radix sort from RADIX_MIN keys (from RADIX_WIDE_MIN
+ * in wider digits over the bits that vary). */
 #include <string.h>
 
 #include "internal.h"
@@ -16,6 +17,7 @@
 #define RADIX_WIDE_MIN 1024 /* from this length: digits of RADIX_WIDE_BITS, */
 #endif
 #define RADIX_WIDE_BITS 11  /* over the varying bits only */
+#define RADIX_DIGITS_MAX 8  /* digits of a radix sort: 64 bits in bytes */
 
 static void insertion_sort(uint64_t *k, uint64_t n)
 {
@@ -70,33 +72,51 @@ static void quick_sort(uint64_t *k, uint64_t n)
     insertion_sort(k, n);
 }
 
-/* LSD radix sort of k[0..n) by the `passes` bytes from bit `shift0` up,
- * stable (one counting read for all passes; a byte equal in every key is
- * skipped). tmp holds n keys. Returns where the sorted keys are (k or tmp). */
-static uint64_t *radix_lsd(uint64_t *k, uint64_t *tmp, uint64_t n, unsigned shift0,
-                           unsigned passes)
+/* LSD radix sort of k[0..n) by nw digits of `bits` bits (at most
+ * RADIX_WIDE_BITS), digit w at bit shift[w], least significant first;
+ * stable: one counting read for all digits, a digit equal in every key
+ * skipped. tmp holds n keys. Returns where the sorted keys are (k or tmp).
+ * (Past 2^32 keys, which its counts cannot hold, a quicksort of the whole
+ * keys instead: sorted by those digits too, and in the same order where
+ * the bits below them were ascending.) */
+static uint64_t *radix_digits(uint64_t *k, uint64_t *tmp, uint64_t n, const unsigned *shift,
+                              unsigned nw, unsigned bits)
 {
-    uint64_t count[8][256];
-    memset(count, 0, sizeof count);
+    if (n >> 32) {
+        quick_sort(k, n);
+        return k;
+    }
+    const uint64_t mask = ((uint64_t)1 << bits) - 1;
+    uint32_t count[RADIX_DIGITS_MAX][1 << RADIX_WIDE_BITS];
+    for (unsigned w = 0; w < nw; w++) memset(count[w], 0, (mask + 1) * sizeof count[w][0]);
     for (uint64_t i = 0; i < n; i++)
-        for (unsigned p = 0; p < passes; p++) count[p][(k[i] >> (shift0 + 8 * p)) & 0xFF]++;
+        for (unsigned w = 0; w < nw; w++) count[w][(k[i] >> shift[w]) & mask]++;
     uint64_t *src = k, *dst = tmp;
-    for (unsigned p = 0; p < passes; p++) {
-        uint64_t *const c = count[p];
-        const unsigned shift = shift0 + 8 * p;
-        if (c[(src[0] >> shift) & 0xFF] == n) continue; /* one bucket: nothing to do */
-        uint64_t run = 0;
-        for (unsigned d = 0; d < 256; d++) {
-            const uint64_t t = c[d];
+    for (unsigned w = 0; w < nw; w++) {
+        uint32_t *const c = count[w];
+        const unsigned sh = shift[w];
+        if (c[(src[0] >> sh) & mask] == n) continue; /* one bucket: nothing to do */
+        uint32_t run = 0;
+        for (uint64_t d = 0; d <= mask; d++) {
+            const uint32_t t = c[d];
             c[d] = run;
             run += t;
         }
-        for (uint64_t i = 0; i < n; i++) dst[c[(src[i] >> shift) & 0xFF]++] = src[i];
+        for (uint64_t i = 0; i < n; i++) dst[c[(src[i] >> sh) & mask]++] = src[i];
         uint64_t *const t = src;
         src = dst;
         dst = t;
     }
     return src;
+}
+
+/* radix_digits over the `passes` bytes from bit `shift0` up. */
+static uint64_t *radix_lsd(uint64_t *k, uint64_t *tmp, uint64_t n, unsigned shift0,
+                           unsigned passes)
+{
+    unsigned shift[8];
+    for (unsigned p = 0; p < passes; p++) shift[p] = shift0 + 8 * p;
+    return radix_digits(k, tmp, n, shift, passes, 8);
 }
 
 /* LSD radix sort of k[0..n) by bits [32, 32 + nbits) only (the neighbour),
@@ -111,40 +131,21 @@ uint64_t *sgi_radix_sort_hi(uint64_t *k, uint64_t *tmp, uint64_t n, unsigned nbi
  * in digits of RADIX_WIDE_BITS from the lowest varying bit up, a digit's
  * window skipping runs of bits equal in every key (the forest's keys,
  * weight << 32 | neighbour, vary in two runs of ~20 bits: 4 passes, where
- * bytes took 6). Stable; tmp holds n keys (n < 2^32); returns where the
- * sorted keys are (k or tmp). */
+ * bytes took 6). As radix_digits. */
 static uint64_t *radix_varying(uint64_t *k, uint64_t *tmp, uint64_t n)
 {
-    enum { D = RADIX_WIDE_BITS, B = 1 << RADIX_WIDE_BITS, MAXW = (64 + D - 1) / D };
+    enum { D = RADIX_WIDE_BITS };
     uint64_t diff = 0;
     for (uint64_t i = 1; i < n; i++) diff |= k[i] ^ k[0];
     if (!diff) return k;
-    unsigned shift[MAXW], nw = 0;
+    unsigned shift[RADIX_DIGITS_MAX], nw = 0;
     for (unsigned p = (unsigned)__builtin_ctzll(diff);;) {
         shift[nw++] = p;
         const uint64_t rest = p + D >= 64 ? 0 : diff >> (p + D);
         if (!rest) break;
         p += D + (unsigned)__builtin_ctzll(rest);
     }
-    uint32_t count[MAXW][B];
-    memset(count, 0, (size_t)nw * sizeof count[0]);
-    for (uint64_t i = 0; i < n; i++)
-        for (unsigned w = 0; w < nw; w++) count[w][(k[i] >> shift[w]) & (B - 1)]++;
-    uint64_t *src = k, *dst = tmp;
-    for (unsigned w = 0; w < nw; w++) {
-        uint32_t *const c = count[w], run = 0;
-        for (unsigned d = 0; d < B; d++) {
-            const uint32_t t = c[d];
-            c[d] = run;
-            run += t;
-        }
-        const unsigned sh = shift[w];
-        for (uint64_t i = 0; i < n; i++) dst[c[(src[i] >> sh) & (B - 1)]++] = src[i];
-        uint64_t *const t = src;
-        src = dst;
-        dst = t;
-    }
-    return src;
+    return radix_digits(k, tmp, n, shift, nw, D);
 }
 
 uint64_t *sgi_sort_u64_scalar(uint64_t *k, uint64_t n, uint64_t *tmp)
@@ -157,7 +158,7 @@ uint64_t *sgi_sort_u64_scalar(uint64_t *k, uint64_t n, uint64_t *tmp)
         quick_sort(k, n);
         return k;
     }
-    if (n >= RADIX_WIDE_MIN && n < ((uint64_t)1 << 32)) return radix_varying(k, tmp, n);
+    if (n >= RADIX_WIDE_MIN) return radix_varying(k, tmp, n);
     return radix_lsd(k, tmp, n, 0, 8);
 }
 
