@@ -284,7 +284,9 @@ static uint64_t topk24_simd(const uint32_t *a, const uint16_t *w16, const uint8_
 /* Whether a list of len entries can go in a pair. */
 static inline bool pair_len(uint64_t len) { return len > SGK_TOPK_SHORT && len <= SGK_TOPK_HEAD; }
 
-/* sgk_topk_lists (idx NULL) and sgk_topk_packed (idx set): the slots of
+/* sgk_topk_lists (idx NULL) and sgk_topk_packed (idx set), prefetching up
+ * to entry pf_end (x[v1], or past it where the caller goes on with the
+ * lists after v1: sgk_topk_fill48's runs): the slots of
  * list v go to out[(v - v0) K ..], or with idx to the next record, but only
  * for a list with entries (an empty one's slots go to a scratch record, a
  * pointer select rather than a branch: about half of R-MAT's lists are
@@ -292,9 +294,9 @@ static inline bool pair_len(uint64_t len) { return len > SGK_TOPK_SHORT && len <
 static inline __attribute__((always_inline)) uint64_t
 topk_loop(const uint64_t *x, lsrc s, uint64_t v0, uint64_t v1, sgk_topk_fn topk,
           sgk_topk48_fn topk48, int K, bool filter, bool prefetch, uint64_t *out, uint32_t *idx,
-          sgk_topk_tally *t, const bool pairs)
+          sgk_topk_tally *t, uint64_t pf_end, const bool pairs)
 {
-    const uint64_t end = x[v1];
+    const uint64_t end = pf_end; /* the prefetch's end: x[v1], or a caller's further on */
     uint64_t pf = x[v0]; /* the entries prefetched up to entry pf */
     uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0, r = 0;
     uint64_t scratch[4];
@@ -365,45 +367,46 @@ topk_loop(const uint64_t *x, lsrc s, uint64_t v0, uint64_t v1, sgk_topk_fn topk,
 /* topk_loop with pairs where topk is the vector code, its calls direct. */
 static uint64_t topk_run(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
                          uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter,
-                         bool prefetch, uint64_t *out, uint32_t *idx, sgk_topk_tally *t)
+                         bool prefetch, uint64_t *out, uint32_t *idx, sgk_topk_tally *t,
+                         uint64_t pf_end)
 {
     const lsrc s = src_aw(a, w, f32);
     if (topk_pairs(topk, NULL))
-        return topk_loop(x, s, v0, v1, topk, NULL, K, filter, prefetch, out, idx, t, true);
-    return topk_loop(x, s, v0, v1, topk, NULL, K, filter, prefetch, out, idx, t, false);
+        return topk_loop(x, s, v0, v1, topk, NULL, K, filter, prefetch, out, idx, t, pf_end, true);
+    return topk_loop(x, s, v0, v1, topk, NULL, K, filter, prefetch, out, idx, t, pf_end, false);
 }
 
 void sgk_topk_lists(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
                     uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter, bool prefetch,
                     uint64_t *out, sgk_topk_tally *t)
 {
-    (void)topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, out, NULL, t);
+    (void)topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, out, NULL, t, x[v1]);
 }
 
 uint64_t sgk_topk_packed(const uint64_t *x, const uint32_t *a, const uint32_t *w, uint64_t v0,
                          uint64_t v1, sgk_topk_fn topk, bool f32, int K, bool filter,
                          bool prefetch, uint64_t *rec, uint32_t *idx, sgk_topk_tally *t)
 {
-    return topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, rec, idx, t);
+    return topk_run(x, a, w, v0, v1, topk, f32, K, filter, prefetch, rec, idx, t, x[v1]);
 }
 
 /* topk_loop over 24-bit weights, with pairs where topk is the vector code. */
 static uint64_t topk24_run(const uint64_t *x, const uint32_t *a, const uint16_t *w16,
                            const uint8_t *w8, uint64_t v0, uint64_t v1, sgk_topk_fn topk, int K,
                            bool filter, bool prefetch, uint64_t *out, uint32_t *idx,
-                           sgk_topk_tally *t)
+                           sgk_topk_tally *t, uint64_t pf_end)
 {
     const lsrc s = src_w24(a, w16, w8);
     if (topk_pairs(topk, NULL))
-        return topk_loop(x, s, v0, v1, topk, NULL, K, filter, prefetch, out, idx, t, true);
-    return topk_loop(x, s, v0, v1, topk, NULL, K, filter, prefetch, out, idx, t, false);
+        return topk_loop(x, s, v0, v1, topk, NULL, K, filter, prefetch, out, idx, t, pf_end, true);
+    return topk_loop(x, s, v0, v1, topk, NULL, K, filter, prefetch, out, idx, t, pf_end, false);
 }
 
 void sgk_topk24_lists(const uint64_t *x, const uint32_t *a, const uint16_t *w16, const uint8_t *w8,
                       uint64_t v0, uint64_t v1, sgk_topk_fn topk, int K, bool filter,
                       bool prefetch, uint64_t *out, sgk_topk_tally *t)
 {
-    (void)topk24_run(x, a, w16, w8, v0, v1, topk, K, filter, prefetch, out, NULL, t);
+    (void)topk24_run(x, a, w16, w8, v0, v1, topk, K, filter, prefetch, out, NULL, t, x[v1]);
 }
 
 uint64_t sgk_topk24_packed(const uint64_t *x, const uint32_t *a, const uint16_t *w16,
@@ -411,32 +414,32 @@ uint64_t sgk_topk24_packed(const uint64_t *x, const uint32_t *a, const uint16_t 
                            bool filter, bool prefetch, uint64_t *rec, uint32_t *idx,
                            sgk_topk_tally *t)
 {
-    return topk24_run(x, a, w16, w8, v0, v1, topk, K, filter, prefetch, rec, idx, t);
+    return topk24_run(x, a, w16, w8, v0, v1, topk, K, filter, prefetch, rec, idx, t, x[v1]);
 }
 
 /* topk_loop over 48-bit entries, with pairs where topk is the vector code. */
 static uint64_t topk48_run(const uint64_t *x, const uint8_t *e, int idbits, uint64_t v0,
                            uint64_t v1, sgk_topk48_fn topk, int K, bool filter, bool prefetch,
-                           uint64_t *out, uint32_t *idx, sgk_topk_tally *t)
+                           uint64_t *out, uint32_t *idx, sgk_topk_tally *t, uint64_t pf_end)
 {
     const lsrc s = src_e48(e, idbits);
     if (topk_pairs(NULL, topk))
-        return topk_loop(x, s, v0, v1, NULL, topk, K, filter, prefetch, out, idx, t, true);
-    return topk_loop(x, s, v0, v1, NULL, topk, K, filter, prefetch, out, idx, t, false);
+        return topk_loop(x, s, v0, v1, NULL, topk, K, filter, prefetch, out, idx, t, pf_end, true);
+    return topk_loop(x, s, v0, v1, NULL, topk, K, filter, prefetch, out, idx, t, pf_end, false);
 }
 
 void sgk_topk48_lists(const uint64_t *x, const uint8_t *e, int idbits, uint64_t v0, uint64_t v1,
                       sgk_topk48_fn topk, int K, bool filter, bool prefetch, uint64_t *out,
                       sgk_topk_tally *t)
 {
-    (void)topk48_run(x, e, idbits, v0, v1, topk, K, filter, prefetch, out, NULL, t);
+    (void)topk48_run(x, e, idbits, v0, v1, topk, K, filter, prefetch, out, NULL, t, x[v1]);
 }
 
 uint64_t sgk_topk48_packed(const uint64_t *x, const uint8_t *e, int idbits, uint64_t v0,
                            uint64_t v1, sgk_topk48_fn topk, int K, bool filter, bool prefetch,
                            uint64_t *rec, uint32_t *idx, sgk_topk_tally *t)
 {
-    return topk48_run(x, e, idbits, v0, v1, topk, K, filter, prefetch, rec, idx, t);
+    return topk48_run(x, e, idbits, v0, v1, topk, K, filter, prefetch, rec, idx, t, x[v1]);
 }
 
 int sgk_e48_bits(uint64_t n, uint32_t max_weight)
@@ -477,6 +480,62 @@ uint32_t sgk_e48_pack_range(const uint32_t *a, const uint32_t *w, uint64_t from,
         mx = x > mx ? x : mx;
     }
     return mx;
+}
+
+/* One slot's 48 bits, and whether it fits (cpu_topk.h: a weight key up to
+ * 2^(48 - idbits) - 2, a neighbour below 2^idbits). */
+static inline uint64_t slot48_of(uint64_t k, int idbits, bool *fits)
+{
+    if (k == NONE) return SGK_SLOT48_NONE;
+    const uint64_t wk = k >> 32, nb = k & 0xFFFFFFFFull;
+    *fits &= wk <= (1ull << (48 - idbits)) - 2 && nb >> idbits == 0;
+    return wk << idbits | nb;
+}
+
+bool sgk_slots48_pack_scalar(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out)
+{
+    bool fits = true;
+    for (uint64_t i = 0; i < cnt; i++) {
+        const uint64_t k = slot48_of(s[i], idbits, &fits);
+        const uint32_t lo = (uint32_t)k;
+        const uint16_t hi = (uint16_t)(k >> 32);
+        memcpy(out + 6 * i, &lo, 4); /* (little-endian, as the device reads them) */
+        memcpy(out + 6 * i + 4, &hi, 2);
+    }
+    return fits;
+}
+
+static bool slots48_pack_avx512(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out);
+
+bool sgk_slots48_pack(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out)
+{
+    if (cnt >= 8 && sgk_topk_simd_available()) return slots48_pack_avx512(s, cnt, idbits, out);
+    return sgk_slots48_pack_scalar(s, cnt, idbits, out);
+}
+
+uint64_t sgk_topk_fill48(const sgk_topk_src *src, int idbits, uint64_t v0, uint64_t v1,
+                         uint8_t *out48, uint32_t *idx, sgk_topk_tally *t, bool *fits)
+{
+    const int K = src->K;
+    const uint64_t *x = src->x, pf_end = x[v1];
+    uint64_t buf[SGK_TOPK48_RUN * 4]; /* K <= 4 slots a list */
+    uint64_t r = 0;                   /* records (or vertices) written */
+    bool ok = true;
+    for (uint64_t u = v0; u < v1; u += SGK_TOPK48_RUN) {
+        const uint64_t ue = v1 - u < SGK_TOPK48_RUN ? v1 : u + SGK_TOPK48_RUN;
+        uint32_t *ix = idx ? idx + r : NULL;
+        const uint64_t got =
+            src->e48 ? topk48_run(x, src->e48, src->e48_bits, u, ue, src->topk48, K, src->filter,
+                                  src->prefetch, buf, ix, t, pf_end)
+            : src->w16 ? topk24_run(x, src->a, src->w16, src->w8, u, ue, src->topk, K,
+                                    src->filter, src->prefetch, buf, ix, t, pf_end)
+                       : topk_run(x, src->a, src->w, u, ue, src->topk, src->f32, K, src->filter,
+                                  src->prefetch, buf, ix, t, pf_end);
+        ok &= sgk_slots48_pack(buf, got * (uint64_t)K, idbits, out48 + 6 * r * (uint64_t)K);
+        r += got;
+    }
+    *fits = ok && !src->f32;
+    return r;
 }
 
 #if SGK_HAVE_AVX512
@@ -973,6 +1032,38 @@ topk_pair_k(lsrc s, uint64_t b0, uint64_t len0, uint64_t b1, uint64_t len1, uint
 
 /* The vector code needs AVX-512F and BW (BW for the 48-bit entries' byte
  * loads and shuffles, and in the target the whole file is built for). */
+/* sgk_slots48_pack by eight slots a vector: the 48 bits made in the lanes,
+ * their low three words gathered to the front by one word permute, and 48
+ * bytes stored under a byte mask; the last cnt % 8 slots by the scalar
+ * code. */
+static AVX512 bool slots48_pack_avx512(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out)
+{
+    const __m512i none = _mm512_set1_epi64((long long)NONE);
+    const __m512i none48 = _mm512_set1_epi64((long long)SGK_SLOT48_NONE);
+    const __m512i lo32 = _mm512_set1_epi64(0xFFFFFFFFll);
+    const __m512i wlim = _mm512_set1_epi64((long long)((1ull << (48 - idbits)) - 2));
+    const __m512i idm = _mm512_set1_epi64((long long)((1ull << idbits) - 1));
+    const __m128i sh = _mm_cvtsi32_si128(idbits);
+    /* output word j is word j % 3 of slot j / 3 (words 24-31 not stored) */
+    const __m512i perm = _mm512_set_epi16(0, 0, 0, 0, 0, 0, 0, 0, 30, 29, 28, 26, 25, 24, 22, 21,
+                                          20, 18, 17, 16, 14, 13, 12, 10, 9, 8, 6, 5, 4, 2, 1, 0);
+    const __mmask64 bytes48 = (1ull << 48) - 1;
+    __mmask8 bad = 0;
+    uint64_t i = 0;
+    for (; i + 8 <= cnt; i += 8) {
+        const __m512i k = _mm512_loadu_si512((const void *)(s + i));
+        const __mmask8 empty = _mm512_cmpeq_epu64_mask(k, none);
+        const __m512i wk = _mm512_srli_epi64(k, 32), nb = _mm512_and_si512(k, lo32);
+        bad |= _mm512_mask_cmpgt_epu64_mask((__mmask8)~empty, wk, wlim) |
+               _mm512_mask_cmpgt_epu64_mask((__mmask8)~empty, nb, idm);
+        const __m512i p =
+            _mm512_mask_mov_epi64(_mm512_or_si512(_mm512_sll_epi64(wk, sh), nb), empty, none48);
+        _mm512_mask_storeu_epi8(out + 6 * i, bytes48, _mm512_permutexvar_epi16(perm, p));
+    }
+    const bool tail = sgk_slots48_pack_scalar(s + i, cnt - i, idbits, out + 6 * i);
+    return !bad && tail;
+}
+
 bool sgk_topk_simd_available(void)
 {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
@@ -1062,6 +1153,11 @@ uint64_t sgk_topk48_simd(const uint8_t *e, uint64_t len, uint32_t v, int idbits,
 #else /* no x86-64 vector code */
 
 bool sgk_topk_simd_available(void) { return false; }
+
+static bool slots48_pack_avx512(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out)
+{
+    return sgk_slots48_pack_scalar(s, cnt, idbits, out);
+}
 
 static bool topk_pairs(sgk_topk_fn topk, sgk_topk48_fn topk48)
 {

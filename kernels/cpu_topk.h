@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sg_common.h" /* SGI_HOST_DEVICE */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -196,6 +198,61 @@ void sgk_topk48_lists(const uint64_t *x, const uint8_t *e, int idbits, uint64_t 
 uint64_t sgk_topk48_packed(const uint64_t *x, const uint8_t *e, int idbits, uint64_t v0,
                            uint64_t v1, sgk_topk48_fn topk, int K, bool filter, bool prefetch,
                            uint64_t *rec, uint32_t *idx, sgk_topk_tally *t);
+
+
+/* The first round's slots in 6 bytes (slot48). The CPU threads' results
+ * cross host memory twice (their stores, then the copy engine's or the
+ * scatter's reads) and the bus once: on SSCA2 26 at 6 GiB 1.39 GB of slots
+ * beside 17 GB of lists, where host memory bounds the round. A slot (weight
+ * key << 32 | neighbour, or UINT64_MAX for none) becomes weight key <<
+ * idbits | neighbour in 48 bits, none SGK_SLOT48_NONE; it fits where the
+ * weight key is below 2^(48 - idbits) - 1 (u32 weights; both generators'
+ * graphs at scale 26 and 27 by far), so that no key packs to the none
+ * value. */
+#define SGK_SLOT48_NONE 0xFFFFFFFFFFFFull
+
+/* Packs slots s[0..cnt) into out[0..6 cnt) (little-endian), for ids of
+ * idbits bits (sgk_e48_bits(n, 0)). Returns false where some key's weight
+ * does not fit (its slot is then garbled): the caller sends those slots
+ * in 8 bytes instead. AVX-512BW where the CPU has it. */
+bool sgk_slots48_pack(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out);
+bool sgk_slots48_pack_scalar(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out);
+
+/* A packed slot's 48 bits back as its key (host and device). */
+static inline SGI_HOST_DEVICE uint64_t sgk_slot48_key(uint64_t k48, int idbits)
+{
+    if (k48 == SGK_SLOT48_NONE) return UINT64_MAX;
+    return (k48 >> idbits) << 32 | (k48 & ((1ull << idbits) - 1));
+}
+
+/* Where the lists of a first-round fill are and how they are taken: x the
+ * offsets, and one source: a and w (u32 or f32 bits), or a with w16 and w8
+ * (24-bit weights), or e48 (48-bit entries of e48_bits id bits); topk and
+ * topk48 name the code, as for sgk_topk_lists and sgk_topk48_lists. */
+typedef struct sgk_topk_src {
+    const uint64_t *x;
+    const uint32_t *a, *w;
+    bool f32;
+    const uint16_t *w16;
+    const uint8_t *w8;
+    const uint8_t *e48;
+    int e48_bits;
+    sgk_topk_fn topk;
+    sgk_topk48_fn topk48;
+    int K;
+    bool filter, prefetch;
+} sgk_topk_src;
+
+/* sgk_topk_lists (idx NULL) or sgk_topk_packed (idx set) over the lists
+ * [v0, v1) of src, the slots going out in 6 bytes (sgk_slots48_pack):
+ * vertex or record r's slot j at out48 + 6 (r K + j). The lists are taken
+ * SGK_TOPK48_RUN vertices at a time into a buffer in cache and packed from
+ * there, the prefetch running on across the runs. Returns the records
+ * written (with idx) or v1 - v0; *fits false where some slot did not fit
+ * (u32 weights only: f32 keys never fit). */
+#define SGK_TOPK48_RUN 256
+uint64_t sgk_topk_fill48(const sgk_topk_src *src, int idbits, uint64_t v0, uint64_t v1,
+                         uint8_t *out48, uint32_t *idx, sgk_topk_tally *t, bool *fits);
 
 #ifdef __cplusplus
 }

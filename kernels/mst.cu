@@ -1972,6 +1972,75 @@ __global__ void k_share_scatter(const uint32_t *tbl, const uint32_t *idx, const 
     }
 }
 
+// The CPU threads' results with 6-byte slots (kernels/cpu_topk.h,
+// sgk_slots48_pack), read in place from the pinned staging buffer a tile
+// of S48_TILE slots at a time: the tile's bytes in 16-byte words (from the
+// word holding its first byte) into shared memory, then each slot's three
+// 16-bit words from there, unpacked (sgk_slot48_key). A tile ends at most
+// 15 bytes past the chunk's slots, inside the staging buffer.
+constexpr unsigned S48_TILE = 2048;
+constexpr unsigned S48_WORDS = S48_TILE * 6 / 16 + 2;
+
+// Slots t0 .. t1 of src (t1 - t0 <= S48_TILE) into sm; returns the byte of
+// sm where slot t0 begins. The block's threads all call it.
+__device__ __forceinline__ unsigned s48_load(const uint8_t *src, uint64_t t0, uint64_t t1,
+                                             uint4 *sm)
+{
+    const uintptr_t b0 = reinterpret_cast<uintptr_t>(src) + 6 * t0;
+    const uintptr_t a0 = b0 & ~(uintptr_t)15;
+    const uintptr_t a1 = (reinterpret_cast<uintptr_t>(src) + 6 * t1 + 15) & ~(uintptr_t)15;
+    const unsigned words = (unsigned)((a1 - a0) / 16);
+    const uint4 *g = reinterpret_cast<const uint4 *>(a0);
+    for (unsigned i = threadIdx.x; i < words; i += blockDim.x) sm[i] = g[i];
+    __syncthreads();
+    return (unsigned)(b0 - a0);
+}
+
+// Slot i of a tile loaded at byte off of sm.
+__device__ __forceinline__ uint64_t s48_slot(const uint4 *sm, unsigned off, unsigned i, int idbits)
+{
+    const uint16_t *h =
+        reinterpret_cast<const uint16_t *>(reinterpret_cast<const uint8_t *>(sm) + off + 6 * i);
+    return sgk_slot48_key((uint64_t)h[0] | (uint64_t)h[1] << 16 | (uint64_t)h[2] << 32, idbits);
+}
+
+// A chunk's ns slots (every vertex's, in order) into dst.
+__global__ void __launch_bounds__(BLK) k_slots48_expand(const uint8_t *src, uint64_t ns,
+                                                        int idbits, uint64_t *__restrict__ dst)
+{
+    __shared__ uint4 sm[S48_WORDS];
+    for (uint64_t t0 = blockIdx.x * (uint64_t)S48_TILE; t0 < ns;
+         t0 += (uint64_t)gridDim.x * S48_TILE) {
+        const uint64_t t1 = ns - t0 < S48_TILE ? ns : t0 + S48_TILE;
+        const unsigned off = s48_load(src, t0, t1, sm);
+        for (unsigned i = threadIdx.x; i < t1 - t0; i += blockDim.x)
+            dst[t0 + i] = s48_slot(sm, off, i, idbits);
+        __syncthreads(); // sm again
+    }
+}
+
+// k_share_scatter over records of 6-byte slots: piece b's records at
+// rec + 6 K base, their vertices at idx[base ..].
+__global__ void __launch_bounds__(BLK) k_share_scatter48(const uint32_t *tbl, const uint32_t *idx,
+                                                         const uint8_t *rec, int K, int idbits,
+                                                         uint64_t *__restrict__ vc)
+{
+    __shared__ uint4 sm[S48_WORDS];
+    const uint64_t base = tbl[2 * (uint64_t)blockIdx.x];
+    const uint64_t words = (uint64_t)tbl[2 * (uint64_t)blockIdx.x + 1] * (uint64_t)K;
+    const uint8_t *r = rec + 6 * base * (uint64_t)K;
+    const uint32_t *ix = idx + base;
+    for (uint64_t t0 = 0; t0 < words; t0 += S48_TILE) {
+        const uint64_t t1 = words - t0 < S48_TILE ? words : t0 + S48_TILE;
+        const unsigned off = s48_load(r, t0, t1, sm);
+        for (unsigned i = threadIdx.x; i < t1 - t0; i += blockDim.x) {
+            const uint64_t t = t0 + i, q = t / (uint64_t)K, j = t - q * (uint64_t)K;
+            vc[(uint64_t)ix[q] * (uint64_t)K + j] = s48_slot(sm, off, i, idbits);
+        }
+        __syncthreads(); // sm again
+    }
+}
+
 // ------------------------------------------------------------ host helpers
 
 struct Ctx {
@@ -2454,6 +2523,7 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
         sgk_stats_set(stats, "packed_cpu_entries", 0);
         sgk_stats_set(stats, "cpu_chunks", 0);
         sgk_stats_set(stats, "cpu_chunks_packed", 0);
+        sgk_stats_set(stats, "cpu_chunks_s48", 0);
     }
 }
 
@@ -2479,12 +2549,17 @@ static void forest_nothing(sgk_stats *stats, bool inplace)
 static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &mt,
                                 uint64_t maxe, sgk_topk_fn topk, const uint8_t *e48, int idbits,
                                 sgk_topk48_fn topk48, bool f32, bool filter, bool prefetch,
-                                bool packed, bool sparse_only, int K, uint64_t *vc, uint64_t &lists,
-                                uint64_t &longs, uint64_t &entries, uint64_t &leaving,
-                                uint64_t &sent, uint64_t &chunks, uint64_t &packs,
-                                uint64_t &wait_us, sg_error *err)
+                                bool packed, bool sparse_only, int s48, int K, uint64_t *vc,
+                                uint64_t &lists, uint64_t &longs, uint64_t &entries,
+                                uint64_t &leaving, uint64_t &sent, uint64_t &chunks,
+                                uint64_t &packs, uint64_t &chunks48, uint64_t &wait_us,
+                                sg_error *err)
 {
     const uint64_t per = 8 * (uint64_t)K;
+    const uint64_t per48 = 6 * (uint64_t)K;
+    const sgk_topk_src src = {sh.x, sh.a,   sh.w,  f32, sh.w16, sh.w8,  e48,
+                              idbits, topk, topk48, K, filter, prefetch};
+    bool use48 = s48 > 0; // until a chunk's slot does not fit in 6 bytes
     const uint64_t np = 8 * (uint64_t)sh.threads;
     // packed: records, then their vertices, then the pieces' table
     const uint64_t tblb = 8 * np;
@@ -2533,51 +2608,91 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         // order).
         mt.cuts(v0, v1, np, cut.data());
         uint64_t nl = 0, nlong = 0, ne = 0, nlv = 0, nrec = 0;
+        uint8_t *out48 = reinterpret_cast<uint8_t *>(out);
+        // The chunk's pieces by the threads, the slots in 6 bytes (w48) or 8;
+        // false where some slot did not fit in 6.
+        auto fill = [&](bool w48) -> bool {
+            nl = nlong = ne = nlv = nrec = 0;
+            bool fits = true;
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : nl, nlong, ne, nlv, nrec) \
-    num_threads(sh.threads)
-        for (uint64_t pc = 0; pc < np; pc++) {
-            sgk_topk_tally t = {0, 0, 0, 0};
-            const uint64_t at = cut[pc] - v0;
-            if (pack) {
-                const uint64_t r =
-                    e48 ? sgk_topk48_packed(sh.x, e48, idbits, cut[pc], cut[pc + 1], topk48, K,
-                                            filter, prefetch, out + at * K, idx + at, &t)
-                    : sh.w16 ? sgk_topk24_packed(sh.x, sh.a, sh.w16, sh.w8, cut[pc], cut[pc + 1],
-                                                 topk, K, filter, prefetch, out + at * K,
-                                                 idx + at, &t)
-                         : sgk_topk_packed(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K,
-                                           filter, prefetch, out + at * K, idx + at, &t);
-                tbl[2 * pc] = (uint32_t)at;
-                tbl[2 * pc + 1] = (uint32_t)r;
-                nrec += r;
-            } else if (e48) {
-                sgk_topk48_lists(sh.x, e48, idbits, cut[pc], cut[pc + 1], topk48, K, filter,
-                                 prefetch, out + at * (uint64_t)K, &t);
-            } else if (sh.w16) {
-                sgk_topk24_lists(sh.x, sh.a, sh.w16, sh.w8, cut[pc], cut[pc + 1], topk, K, filter,
-                                 prefetch, out + at * (uint64_t)K, &t);
-            } else {
-                sgk_topk_lists(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K, filter,
-                               prefetch, out + at * (uint64_t)K, &t);
+    reduction(&& : fits) num_threads(sh.threads)
+            for (uint64_t pc = 0; pc < np; pc++) {
+                sgk_topk_tally t = {0, 0, 0, 0};
+                const uint64_t at = cut[pc] - v0;
+                if (w48) {
+                    bool ok = true;
+                    uint32_t *const ix = pack ? idx + at : nullptr;
+                    const uint64_t r = sgk_topk_fill48(&src, s48, cut[pc], cut[pc + 1],
+                                                       out48 + at * per48, ix, &t, &ok);
+                    fits = fits && ok;
+                    if (pack) {
+                        tbl[2 * pc] = (uint32_t)at;
+                        tbl[2 * pc + 1] = (uint32_t)r;
+                        nrec += r;
+                    }
+                } else if (pack) {
+                    const uint64_t r =
+                        e48 ? sgk_topk48_packed(sh.x, e48, idbits, cut[pc], cut[pc + 1], topk48,
+                                                K, filter, prefetch, out + at * K, idx + at, &t)
+                        : sh.w16 ? sgk_topk24_packed(sh.x, sh.a, sh.w16, sh.w8, cut[pc],
+                                                     cut[pc + 1], topk, K, filter, prefetch,
+                                                     out + at * K, idx + at, &t)
+                                 : sgk_topk_packed(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk,
+                                                   f32, K, filter, prefetch, out + at * K,
+                                                   idx + at, &t);
+                    tbl[2 * pc] = (uint32_t)at;
+                    tbl[2 * pc + 1] = (uint32_t)r;
+                    nrec += r;
+                } else if (e48) {
+                    sgk_topk48_lists(sh.x, e48, idbits, cut[pc], cut[pc + 1], topk48, K, filter,
+                                     prefetch, out + at * (uint64_t)K, &t);
+                } else if (sh.w16) {
+                    sgk_topk24_lists(sh.x, sh.a, sh.w16, sh.w8, cut[pc], cut[pc + 1], topk, K,
+                                     filter, prefetch, out + at * (uint64_t)K, &t);
+                } else {
+                    sgk_topk_lists(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K,
+                                   filter, prefetch, out + at * (uint64_t)K, &t);
+                }
+                nl += t.lists;
+                nlong += t.longs;
+                ne += t.entries;
+                nlv += t.leaving;
             }
-            nl += t.lists;
-            nlong += t.longs;
-            ne += t.entries;
-            nlv += t.leaving;
+            return fits;
+        };
+        // A slot that does not fit in 6 bytes (a weight of 2^(48 - id bits)
+        // - 1 or more) takes the chunk again in 8, and the rest of the round
+        // goes so: one chunk's top-K done twice at most.
+        const bool w48 = use48 && fill(true);
+        if (use48 && !w48) {
+            use48 = false;
+            (void)fill(false);
         }
         lists += nl;
         longs += nlong;
         entries += ne;
         leaving += nlv;
-        if (pack) {
+        if (pack && w48) {
+            k_share_scatter48<<<(unsigned)np, BLK, 0, c->copy>>>(tbl, idx, out48, K, s48, vc);
+            SGK_LAUNCHED("k_share_scatter48");
+            sent += nrec * (per48 + 4) + tblb;
+            packs++;
+        } else if (pack) {
             k_share_scatter<<<(unsigned)np, BLK, 0, c->copy>>>(tbl, idx, out, K, vc);
             SGK_LAUNCHED("k_share_scatter");
             sent += nrec * (per + 4) + tblb;
             packs++;
+        } else if (w48) {
+            const uint64_t ns = cnt * (uint64_t)K;
+            k_slots48_expand<<<grid(c, (ns + S48_TILE - 1) / S48_TILE * BLK), BLK, 0, c->copy>>>(
+                out48, ns, s48, vc + v0 * (uint64_t)K);
+            SGK_LAUNCHED("k_slots48_expand");
+            sent += cnt * per48;
         } else {
             SGK_TRY(sgk_stage_copy(c, &stg, 0, vc + v0 * (uint64_t)K, cnt * per, err));
             sent += cnt * per;
         }
+        chunks48 += w48;
         SGK_TRY(sgk_stage_end(c, &stg, err));
         chunks++;
         pack = packed && (!sparse_only || 4 * nl <= 3 * cnt);
@@ -3530,6 +3645,10 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     const bool sparse_only = !sgk_ctx_disabled(c, "share-sparse");
     uint64_t cpu_sent = 0; // the bytes of the CPU threads' results sent to the device
     uint64_t cpu_chunks = 0, cpu_packed = 0; // their chunks sent, and of them packed
+    uint64_t cpu_chunks48 = 0;               // and those whose slots went in 6 bytes
+    // The threads' slots go in 6 bytes where the ids leave room for the
+    // weights (u32 weights; "slots48" disabled: 8 bytes, as before).
+    const int s48 = f32 || sgk_ctx_disabled(c, "slots48") ? -1 : sgk_e48_bits(n, 0);
     auto first_round = [&](const uint32_t *R, uint64_t nr) -> sg_status {
         sgk_meet mt;
         mt.x = cpu_on ? share->x : nullptr;
@@ -3570,9 +3689,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 [&](sg_error *e) {
                     return cpu_first_fill(c, *share, mt, maxe, topk, cpu48 ? g->he : nullptr,
                                           g->he_bits, topk48, f32, filter, prefetch,
-                                          packed, sparse_only, K, vc, cpu_lists, cpu_long,
-                                          cpu_entries, cpu_inter, cpu_sent, cpu_chunks,
-                                          cpu_packed, cpu_wait_us, e);
+                                          packed, sparse_only, s48, K, vc, cpu_lists,
+                                          cpu_long, cpu_entries, cpu_inter, cpu_sent,
+                                          cpu_chunks, cpu_packed, cpu_chunks48, cpu_wait_us, e);
                 },
                 &cpu_first_us, err));
         }
@@ -3858,6 +3977,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "cpu_upload_bytes", cpu_sent);
     sgk_stats_set(stats, "cpu_chunks", cpu_chunks);
     sgk_stats_set(stats, "cpu_chunks_packed", cpu_packed);
+    sgk_stats_set(stats, "cpu_chunks_s48", cpu_chunks48);
     sgk_stats_set(stats, "gpu_first_entries", gpu_first_entries);
     sgk_stats_set(stats, "first_round_us", first_round_us);
     sgk_stats_set(stats, "dense_trees", dense ? 1 : 0);

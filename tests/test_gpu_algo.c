@@ -1521,46 +1521,47 @@ static void test_hybrid_forest_cache(void **state)
                                         "fill-rank,contract",
                                         "share-chunks",
                                         "topk-pairs",
-                                        "share-chunks,dynamic-split"};
+                                        "share-chunks,dynamic-split",
+                                        "slots48"};
     enum { NMODES = sizeof modes / sizeof modes[0] };
-    static const uint64_t slots_want[NMODES] = {4, 4, 1, 0, 4, 4, 4, 4, 4, 4, 4, 4,
+    static const uint64_t slots_want[NMODES] = {4, 4, 1, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4,
                                                 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
     static const bool refills_want[NMODES] = {false, true, true, false, false, false, false,
                                               false, false, false, false, false, true, false,
                                               false, false, false, false, false, false, true,
-                                              false, false, false};
+                                              false, false, false, false};
     static const bool cpu_want[NMODES] = {true, true, true, false, false, false, false,
                                           true, true, true, true, true, true, true,
                                           true, false, true, true, true, true, true,
-                                          true, true, true};
+                                          true, true, true, true};
     /* the GPU's host-resident first-round entries go through the streamed
      * pieces (DMA, or the copy kernel with dma-pull disabled) */
     static const bool stream_want[NMODES] = {false, false, false, false, true, true, false,
                                              false, false, false, false, false, false, false,
                                              false, true, false, false, false, false, false,
-                                             false, false, false};
+                                             false, false, false, false};
     static const bool stream_may[NMODES] = {true, true, true, false, true, true, false,
                                             true, false, true, true, true, true, true,
                                             true, true, true, true, true, true, true,
-                                            true, true, true};
+                                            true, true, true, true};
     /* tiles of one list with A read at their candidates: surely with every
      * list streamed by the GPU (on the medium graphs' hubs), never with
      * "weights-first" off */
     static const bool sparse_want[NMODES] = {false, false, false, false, true, true, false,
                                              false, false, false, false, false, false, false,
                                              false, false, false, false, false, false, false,
-                                             false, false, false};
+                                             false, false, false, false};
     static const bool sparse_may[NMODES] = {true, true, true, false, true, true, false,
                                             true, false, true, true, true, true, true,
                                             false, false, true, true, true, true, true,
-                                            true, true, true};
+                                            true, true, true, true};
     /* the same in the device prefix: surely by default (the medium hubs on
      * the device at splits 8/8 and 4/8), never without the cache, with
      * "weights-first" or "prefix-first" off */
     static const bool prefix_may[NMODES] = {true, true, true, false, true, true, true,
                                             true, true, true, true, true, true, true,
                                             false, false, true, true, false, true, true,
-                                            true, true, true};
+                                            true, true, true, true};
     /* the CPU threads take long lists in blocks (the top-K's filter) unless
      * "topk-filter" is disabled: surely with the plan's fixed split, which
      * gives them the last vertex, the hub of "hub-last" (on the medium
@@ -1568,11 +1569,11 @@ static void test_hybrid_forest_cache(void **state)
     static const bool blocks_may[NMODES] = {true, true, true, false, false, false, false,
                                             true, true, false, true, true, true, true,
                                             true, false, true, true, true, true, true,
-                                            true, true, true};
+                                            true, true, true, true};
     static const bool blocks_want[NMODES] = {false, false, false, false, false, false, false,
                                              true, false, false, false, false, false, false,
                                              false, false, false, false, false, false, false,
-                                             false, false, true};
+                                             false, false, true, false};
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     char what[300];
     for (int mi = 0; mi < NMODES; mi++) {
@@ -1608,7 +1609,7 @@ static void test_hybrid_forest_cache(void **state)
                         uint64_t slots = 0, refilled = 0, iters = 0, cpu_lists = 0, pieces = 0,
                                  streamed = 0, hostb = 0, cpu_ent = 0, gpu_ent = 0, longs = 0,
                                  sparse = 0, loops = 0, sent = 0, chunks = 0, packs = 0,
-                                 psparse = 0, ploops = 0, rtiles = 0;
+                                 psparse = 0, ploops = 0, rtiles = 0, c48 = 0;
                         if (!tu_counter(run, "cache_slots", &slots) ||
                             !tu_counter(run, "cpu_long_lists", &longs) ||
                             !tu_counter(run, "lists_refilled", &refilled) ||
@@ -1624,6 +1625,7 @@ static void test_hybrid_forest_cache(void **state)
                             !tu_counter(run, "cpu_upload_bytes", &sent) ||
                             !tu_counter(run, "cpu_chunks", &chunks) ||
                             !tu_counter(run, "cpu_chunks_packed", &packs) ||
+                            !tu_counter(run, "cpu_chunks_s48", &c48) ||
                             !tu_counter(run, "prefix_sparse_tiles", &psparse) ||
                             !tu_counter(run, "prefix_loop_tiles", &ploops) ||
                             !tu_counter(run, "rank_fill_tiles", &rtiles))
@@ -1673,12 +1675,20 @@ static void test_hybrid_forest_cache(void **state)
                                      what, (unsigned long long)cpu_lists,
                                      (unsigned long long)with_edges);
                         cpu_total += cpu_lists;
-                        const uint64_t rec = 8 * slots + (all_packed ? 4 : 0);
-                        const uint64_t tbl = all_packed ? 128 : slots > 0 ? 8 * slots : 1;
+                        /* the slots go in 6 bytes with u32 weights (these
+                         * graphs' fit beside their ids) unless "slots48" is
+                         * disabled: every chunk or none */
+                        const bool s48 = !f32 && !(modes[mi] && strstr(modes[mi], "slots48"));
+                        if (c48 != (s48 ? chunks : 0))
+                            fail_msg("%s: %llu of %llu chunks in 6-byte slots", what,
+                                     (unsigned long long)c48, (unsigned long long)chunks);
+                        const uint64_t sb = s48 ? 6 : 8; /* bytes a slot */
+                        const uint64_t rec = sb * slots + (all_packed ? 4 : 0);
+                        const uint64_t tbl = all_packed ? 128 : slots > 0 ? sb * slots : 1;
                         const bool chunks_ok = all_packed ? packs == chunks
                                                : packed   ? packs <= chunks && (chunks > 0) == (packs > 0)
                                                           : packs == 0;
-                        if (sent < cpu_lists * 8 * slots || !chunks_ok ||
+                        if (sent < cpu_lists * sb * slots || !chunks_ok ||
                             (packed && (cpu_lists > 0) != (chunks > 0)) ||
                             ((all_packed || !packed) &&
                              (sent < cpu_lists * rec || (sent - cpu_lists * rec) % tbl != 0 ||
@@ -1749,6 +1759,76 @@ static void test_hybrid_forest_cache(void **state)
         env_pop(saved);
     }
     sg_run_free(cpu);
+}
+
+/* The CPU threads' slots in 6 bytes (kernels/cpu_topk.h, slot48) on a graph
+ * whose weights do not all fit: 2^17 + 5 vertices (18 id bits, weight keys
+ * up to 2^30 - 2), the top 600 in a ring of light weights, the rest in
+ * random lists (ties, duplicates with another weight, self-loops) with one
+ * edge in ~100 weighing 2^31 or more. The threads take chunks from the top
+ * down, at most 16 entries each ("share-chunks" off) at the plan's fixed
+ * split ("dynamic-split" off): their first chunks go in 6 bytes, and the
+ * first chunk with a heavy slot is taken again in 8, as is the rest. The
+ * forest is the oracle's in every split and both kinds of chunk (records,
+ * and every vertex's slots with "share-packed" off), and some run sent
+ * chunks both ways. */
+static void test_hybrid_slots48_fallback(void **state)
+{
+    (void)state;
+    enum { N = (1 << 17) + 5, TOP = 600, LOW = N - TOP };
+    const uint64_t cap = 4 * (uint64_t)N;
+    uint32_t *u = malloc(cap * sizeof *u), *v = malloc(cap * sizeof *v), *w = malloc(cap * sizeof *w);
+    assert_true(u && v && w);
+    uint64_t ne = 0, heavy = 0;
+    for (uint32_t a = 0; a < LOW; a++)
+        for (uint32_t k = 0; k < 3; k++) {
+            const uint32_t b = (uint32_t)(((uint64_t)a * 7919u + k * 104729u + 1) % LOW);
+            const bool hv = (a + b) % 101 == 0;
+            u[ne] = a, v[ne] = b, w[ne] = hv ? 0x80000000u + a % 1000 : 1 + (a ^ b) % 1000;
+            heavy += hv && a != b;
+            ne++;
+            if ((a + k) % 50 == 0) /* repeated, another weight */
+                u[ne] = b, v[ne] = a, w[ne] = 1 + (a + 7) % 1000, ne++;
+        }
+    for (uint32_t a = LOW; a < N; a++) {
+        u[ne] = a, v[ne] = LOW + (a - LOW + 1) % TOP, w[ne] = 1 + a % 50, ne++;
+        if (a % 7 == 0) u[ne] = a, v[ne] = a, w[ne] = 3, ne++; /* a self-loop */
+    }
+    assert_true(ne <= cap && heavy > 1000);
+    sg_graph *g = tg_from_edges(N, ne, u, v, w, false, false);
+    free(u), free(v), free(w);
+    static const int splits[][3] = {{0, 0, 0}, {4, 4, 4}, {2, 6, 2}};
+    static const char *const modes[] = {"share-chunks,dynamic-split",
+                                        "share-chunks,dynamic-split,share-packed"};
+    sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
+    for (size_t mi = 0; mi < sizeof modes / sizeof modes[0]; mi++) {
+        char *saved = env_push(modes[mi]);
+        bool both = false;
+        for (size_t si = 0; si < sizeof splits / sizeof splits[0]; si++) {
+            sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, splits[si], N);
+            char what[200];
+            snprintf(what, sizeof what,
+                     "heavy weights past 6-byte slots, split %d/8 %d/8 %d/8, disabled: %s",
+                     splits[si][0], splits[si][1], splits[si][2], modes[mi]);
+            mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
+            uint64_t chunks = 0, c48 = 0, packs = 0;
+            if (!tu_counter(run, "cpu_chunks", &chunks) ||
+                !tu_counter(run, "cpu_chunks_s48", &c48) ||
+                !tu_counter(run, "cpu_chunks_packed", &packs))
+                fail_msg("%s: no cpu_chunks / cpu_chunks_s48 counter", what);
+            if (c48 > chunks || (strstr(modes[mi], "share-packed") && packs > 0))
+                fail_msg("%s: %llu chunks, %llu in 6-byte slots, %llu packed", what,
+                         (unsigned long long)chunks, (unsigned long long)c48,
+                         (unsigned long long)packs);
+            both |= c48 > 0 && c48 < chunks;
+            sg_run_free(run);
+        }
+        if (!both)
+            fail_msg("disabled: %s: no run sent chunks in 6-byte slots and then in 8", modes[mi]);
+        env_pop(saved);
+    }
+    sg_run_free(cpu);
+    sg_graph_free(g);
 }
 
 /* The forest's cache filled by rank (kernels/mst.cu, k_hfill: graphs
@@ -3511,6 +3591,7 @@ int main(void)
         cmocka_unit_test(test_hybrid_forest_cache),
         cmocka_unit_test(test_hybrid_first_loops),
         cmocka_unit_test(test_hybrid_fill_rank),
+        cmocka_unit_test(test_hybrid_slots48_fallback),
         cmocka_unit_test(test_hybrid_first_minima),
         cmocka_unit_test(test_hybrid_packed_tail),
         cmocka_unit_test(test_hybrid_narrow_weights),

@@ -179,6 +179,109 @@ static void expect_records(const uint64_t *x, uint64_t c0, uint64_t c1, uint64_t
     for (uint64_t z = r; z < nv; z++) assert_int_equal(pidx[z], 0xcdcdcdcdu);
 }
 
+/* sgk_topk_fill48 over src's lists in the pieces cuts[0..ncuts): every
+ * vertex's slots, then records (idx), each slot unpacked (sgk_slot48_key)
+ * equal to want's, the records the lists with entries, nothing written
+ * past them (o48 and pidx filled with 0xcd before), the tally want_t's, and
+ * fits true but for f32 weights (whose keys are not packed). */
+static void expect_fill48(const sgk_topk_src *src, int idbits, const uint64_t *cuts,
+                          size_t ncuts, const uint64_t *want, const sgk_topk_tally *want_t,
+                          uint64_t nv, uint8_t *o48, uint32_t *pidx, const char *what)
+{
+    const int K = src->K;
+    const uint64_t *x = src->x;
+    for (int packed = 0; packed < 2; packed++) {
+        sgk_topk_tally t = {0, 0, 0, 0};
+        for (size_t i = 0; i + 1 < ncuts; i++) {
+            memset(o48, 0xcd, 6 * nv * (uint64_t)K);
+            memset(pidx, 0xcd, nv * sizeof *pidx);
+            bool fits = src->f32;
+            const uint64_t r = sgk_topk_fill48(src, idbits, cuts[i], cuts[i + 1], o48,
+                                               packed ? pidx : NULL, &t, &fits);
+            if (fits == src->f32)
+                fail_msg("%s, K %d, %s: fits %d", what, K, packed ? "records" : "vertices", fits);
+            uint64_t q = 0;
+            for (uint64_t v = cuts[i]; v < cuts[i + 1]; v++) {
+                if (packed && x[v + 1] == x[v]) continue;
+                if (packed) assert_int_equal(pidx[q], v);
+                for (int j = 0; j < K && !src->f32; j++) {
+                    const uint64_t k = sgk_slot48_key(sgk_e48_get(o48, q * K + j), idbits);
+                    if (k != want[v * K + j])
+                        fail_msg("%s, K %d, %s: vertex %llu slot %d %llx, want %llx", what, K,
+                                 packed ? "records" : "vertices", (unsigned long long)v, j,
+                                 (unsigned long long)k, (unsigned long long)want[v * K + j]);
+                }
+                q++;
+            }
+            assert_int_equal(q, r);
+            for (uint64_t z = 6 * r * K; z < 6 * nv * (uint64_t)K; z++)
+                assert_int_equal(o48[z], 0xcd);
+            for (uint64_t z = packed ? r : 0; z < nv; z++) assert_int_equal(pidx[z], 0xcdcdcdcdu);
+        }
+        assert_memory_equal(&t, want_t, sizeof t);
+    }
+}
+
+/* The slots in 6 bytes (sgk_slots48_pack, its scalar code and
+ * sgk_slot48_key): for 1, 12, 26 and 32 id bits and every count up to 40
+ * (the vector code's eight a step and its scalar tail) and 1000, random
+ * keys at the limits (weight keys up to 2^(48 - idbits) - 2, neighbours up
+ * to 2^idbits - 1, empty slots) pack to the same bytes both ways and back
+ * to themselves; one weight key past the limit (with more than 16 id
+ * bits), or a neighbour past the ids' bits, anywhere, makes both say it
+ * does not fit. */
+static void test_slots48(void **state)
+{
+    (void)state;
+    enum { MAX = 1000 };
+    uint64_t *s = malloc(MAX * sizeof *s), rng = 4242;
+    uint8_t *o = malloc(6 * MAX + 64), *o2 = malloc(6 * MAX + 64);
+    assert_true(s && o && o2);
+    static const int bits[] = {1, 12, 26, 32};
+    for (size_t bi = 0; bi < sizeof bits / sizeof bits[0]; bi++) {
+        const int idb = bits[bi];
+        /* the largest weight key that fits (keys are 32 bits: with up to 16
+         * id bits every one does) */
+        const uint64_t wlim0 = (1ull << (48 - idb)) - 2, nlim = (1ull << idb) - 1;
+        const uint64_t wlim = wlim0 < 0xFFFFFFFFull ? wlim0 : 0xFFFFFFFFull;
+        for (uint64_t cnt = 0; cnt <= MAX; cnt = cnt < 40 ? cnt + 1 : cnt < MAX ? MAX : MAX + 1) {
+            for (uint64_t i = 0; i < cnt; i++) {
+                const uint64_t r = tu_rand(&rng);
+                const uint64_t wk = r % 5 == 0 ? wlim : r % 5 == 1 ? 0 : tu_rand(&rng) % (wlim + 1);
+                const uint64_t nb = r % 7 == 0 ? nlim : tu_rand(&rng) & nlim;
+                s[i] = r % 11 == 0 ? UINT64_MAX : wk << 32 | nb;
+            }
+            memset(o, 0xee, 6 * MAX + 64);
+            memset(o2, 0xee, 6 * MAX + 64);
+            assert_true(sgk_slots48_pack(s, cnt, idb, o));
+            assert_true(sgk_slots48_pack_scalar(s, cnt, idb, o2));
+            assert_memory_equal(o, o2, 6 * MAX + 64); /* and nothing past 6 cnt */
+            for (uint64_t i = 0; i < cnt; i++)
+                if (sgk_slot48_key(sgk_e48_get(o, i), idb) != s[i])
+                    fail_msg("%d id bits, %llu slots: slot %llu %llx back as %llx", idb,
+                             (unsigned long long)cnt, (unsigned long long)i,
+                             (unsigned long long)s[i],
+                             (unsigned long long)sgk_slot48_key(sgk_e48_get(o, i), idb));
+            for (uint64_t at = 0; at < cnt; at += cnt / 3 + 1) {
+                const uint64_t keep = s[at];
+                for (int nbk = 0; nbk < 2; nbk++) {
+                    if (nbk ? idb == 32 : wlim == 0xFFFFFFFFull) continue; /* all fit */
+                    s[at] = nbk ? (1ull << idb) : (wlim + 1) << 32;
+                    if (sgk_slots48_pack(s, cnt, idb, o) ||
+                        sgk_slots48_pack_scalar(s, cnt, idb, o2))
+                        fail_msg("%d id bits, %llu slots: slot %llu %llx said to fit", idb,
+                                 (unsigned long long)cnt, (unsigned long long)at,
+                                 (unsigned long long)s[at]);
+                }
+                s[at] = keep;
+            }
+        }
+    }
+    free(s);
+    free(o);
+    free(o2);
+}
+
 static void test_topk_versions(void **state)
 {
     (void)state;
@@ -275,8 +378,8 @@ static void test_topk_lists(void **state)
     uint32_t *pidx = malloc(NV * sizeof *pidx);
     uint8_t *e48 = malloc(6 * m + 2);
     uint16_t *w16 = malloc(m * 2 + 2);
-    uint8_t *w8 = malloc(m + 1);
-    assert_true(a && w && want && got && part && pidx && e48 && w16 && w8);
+    uint8_t *w8 = malloc(m + 1), *o48 = malloc(6 * NV * 4);
+    assert_true(a && w && want && got && part && pidx && e48 && w16 && w8 && o48);
     for (int f32 = 0; f32 < 2; f32++) {
         for (uint64_t v = 0; v < NV; v++)
             make_list(&rng, a + x[v], w + x[v], x[v + 1] - x[v], (uint32_t)v, 1u << 12,
@@ -329,6 +432,11 @@ static void test_topk_lists(void **state)
                         expect_records(x, cuts[i], cuts[i + 1], r, part, pidx, want, K, NV);
                     }
                     assert_memory_equal(&tk, &want_t, sizeof tk);
+                    const int sb = sgk_e48_bits(NV, 0); /* the slots' id bits */
+                    const sgk_topk_src aw = {x,  a,  w,  f32 != 0, NULL, NULL, NULL,
+                                             0,  fn, NULL, K, true, pf != 0};
+                    expect_fill48(&aw, sb, cuts, sizeof cuts / sizeof cuts[0], want, &want_t,
+                                  NV, o48, pidx, "6-byte slots of A and W");
                     if (f32) continue;
                     /* 48-bit entries (12 id bits), whole, in the same pieces
                      * and packed, the scalar and the vector code (its pairs
@@ -366,6 +474,10 @@ static void test_topk_lists(void **state)
                                      (unsigned long long)want[i]);
                     assert_memory_equal(&t48, &want_t, sizeof t48);
                     assert_memory_equal(&p48, &want_t, sizeof p48);
+                    const sgk_topk_src es = {x,      NULL, NULL, false, NULL, NULL, e48,
+                                             idbits, NULL, f48,  K,     true, pf != 0};
+                    expect_fill48(&es, sb, cuts, sizeof cuts / sizeof cuts[0], want, &want_t,
+                                  NV, o48, pidx, "6-byte slots of 48-bit entries");
                     /* 24-bit weights (the vector code's 16-bit and 8-bit
                      * loads), whole, in the same pieces and packed, the
                      * scalar and the vector code (its pairs and without) */
@@ -397,11 +509,16 @@ static void test_topk_lists(void **state)
                         expect_records(x, cuts[i], cuts[i + 1], r, part, pidx, want, K, NV);
                     }
                     assert_memory_equal(&k24, &want_t, sizeof k24);
+                    const sgk_topk_src ws = {x, a,  NULL, false, w16, w8, NULL,
+                                             0, fn, NULL, K,    true, pf != 0};
+                    expect_fill48(&ws, sb, cuts, sizeof cuts / sizeof cuts[0], want, &want_t,
+                                  NV, o48, pidx, "6-byte slots of 24-bit weights");
                 }
             }
     }
     free(w16);
     free(w8);
+    free(o48);
     free(e48);
     free(x);
     free(a);
@@ -419,6 +536,7 @@ int main(void)
         cmocka_unit_test(test_e48_pack_range),
         cmocka_unit_test(test_topk_versions),
         cmocka_unit_test(test_topk_lists),
+        cmocka_unit_test(test_slots48),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
