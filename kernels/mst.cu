@@ -2664,7 +2664,7 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         // - 1 or more) takes the chunk again in 8, and the rest of the round
         // goes so: one chunk's top-K done twice at most.
         const bool w48 = use48 && fill(true);
-        if (use48 && !w48) {
+        if (!w48) {
             use48 = false;
             (void)fill(false);
         }

@@ -1763,19 +1763,20 @@ static void test_hybrid_forest_cache(void **state)
 
 /* The CPU threads' slots in 6 bytes (kernels/cpu_topk.h, slot48) on a graph
  * whose weights do not all fit: 2^17 + 5 vertices (18 id bits, weight keys
- * up to 2^30 - 2), the top 600 in a ring of light weights, the rest in
- * random lists (ties, duplicates with another weight, self-loops) with one
- * edge in ~100 weighing 2^31 or more. The threads take chunks from the top
- * down, at most 16 entries each ("share-chunks" off) at the plan's fixed
- * split ("dynamic-split" off): their first chunks go in 6 bytes, and the
- * first chunk with a heavy slot is taken again in 8, as is the rest. The
- * forest is the oracle's in every split and both kinds of chunk (records,
- * and every vertex's slots with "share-packed" off), and some run sent
- * chunks both ways. */
+ * up to 2^30 - 2). The top 8 vertices form a ring of light weights (16
+ * entries: the threads' first chunk, at most 16 entries with
+ * "share-chunks" off); every edge of the 3,000 vertices below them weighs
+ * 2^31 or more; the rest are random lists (ties, duplicates with another
+ * weight, self-loops) with one edge in ~100 as heavy. The threads take
+ * chunks from the top down: the first goes in 6 bytes, the next (heavy
+ * slots) is taken again in 8, and so is the rest. The forest is the
+ * oracle's in every split, with the dynamic split and the plan's fixed one,
+ * in both kinds of chunk (records, and every vertex's slots with
+ * "share-packed" off); for each kind some run sent chunks both ways. */
 static void test_hybrid_slots48_fallback(void **state)
 {
     (void)state;
-    enum { N = (1 << 17) + 5, TOP = 600, LOW = N - TOP };
+    enum { N = (1 << 17) + 5, TOP = 8, LOW = N - TOP, ZONE = LOW - 3000 };
     const uint64_t cap = 4 * (uint64_t)N;
     uint32_t *u = malloc(cap * sizeof *u), *v = malloc(cap * sizeof *v), *w = malloc(cap * sizeof *w);
     assert_true(u && v && w);
@@ -1783,27 +1784,29 @@ static void test_hybrid_slots48_fallback(void **state)
     for (uint32_t a = 0; a < LOW; a++)
         for (uint32_t k = 0; k < 3; k++) {
             const uint32_t b = (uint32_t)(((uint64_t)a * 7919u + k * 104729u + 1) % LOW);
-            const bool hv = (a + b) % 101 == 0;
+            const bool hv = a >= ZONE || b >= ZONE || (a + b) % 101 == 0;
             u[ne] = a, v[ne] = b, w[ne] = hv ? 0x80000000u + a % 1000 : 1 + (a ^ b) % 1000;
             heavy += hv && a != b;
             ne++;
-            if ((a + k) % 50 == 0) /* repeated, another weight */
+            if ((a + k) % 50 == 0 && !hv) /* repeated, another weight */
                 u[ne] = b, v[ne] = a, w[ne] = 1 + (a + 7) % 1000, ne++;
         }
-    for (uint32_t a = LOW; a < N; a++) {
-        u[ne] = a, v[ne] = LOW + (a - LOW + 1) % TOP, w[ne] = 1 + a % 50, ne++;
-        if (a % 7 == 0) u[ne] = a, v[ne] = a, w[ne] = 3, ne++; /* a self-loop */
-    }
-    assert_true(ne <= cap && heavy > 1000);
+    for (uint32_t a = LOW; a < N; a++) /* the top: a ring, 2 entries a vertex */
+        u[ne] = a, v[ne] = LOW + (a - LOW + 1) % TOP, w[ne] = 1 + a % 5, ne++;
+    for (uint32_t a = 0; a < LOW; a += 7) u[ne] = a, v[ne] = a, w[ne] = 3, ne++; /* self-loops */
+    assert_true(ne <= cap && heavy > 9000);
     sg_graph *g = tg_from_edges(N, ne, u, v, w, false, false);
     free(u), free(v), free(w);
     static const int splits[][3] = {{0, 0, 0}, {4, 4, 4}, {2, 6, 2}};
-    static const char *const modes[] = {"share-chunks,dynamic-split",
+    static const char *const modes[] = {"share-chunks", "share-chunks,dynamic-split",
+                                        "share-chunks,share-packed",
                                         "share-chunks,dynamic-split,share-packed"};
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
+    bool both[2] = {false, false}; /* records, every vertex's slots */
+    char seen[2][400] = {"", ""};
     for (size_t mi = 0; mi < sizeof modes / sizeof modes[0]; mi++) {
         char *saved = env_push(modes[mi]);
-        bool both = false;
+        const int dense = strstr(modes[mi], "share-packed") != NULL;
         for (size_t si = 0; si < sizeof splits / sizeof splits[0]; si++) {
             sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, splits[si], N);
             char what[200];
@@ -1816,17 +1819,23 @@ static void test_hybrid_slots48_fallback(void **state)
                 !tu_counter(run, "cpu_chunks_s48", &c48) ||
                 !tu_counter(run, "cpu_chunks_packed", &packs))
                 fail_msg("%s: no cpu_chunks / cpu_chunks_s48 counter", what);
-            if (c48 > chunks || (strstr(modes[mi], "share-packed") && packs > 0))
+            /* the first chunk in 6 bytes, none after a heavy one */
+            if (c48 > 1 || (chunks > 0 && c48 != 1) || (dense && packs > 0))
                 fail_msg("%s: %llu chunks, %llu in 6-byte slots, %llu packed", what,
                          (unsigned long long)chunks, (unsigned long long)c48,
                          (unsigned long long)packs);
-            both |= c48 > 0 && c48 < chunks;
+            both[dense] |= c48 == 1 && chunks > 1;
+            const size_t at = strlen(seen[dense]);
+            snprintf(seen[dense] + at, sizeof seen[dense] - at, " %llu of %llu;",
+                     (unsigned long long)c48, (unsigned long long)chunks);
             sg_run_free(run);
         }
-        if (!both)
-            fail_msg("disabled: %s: no run sent chunks in 6-byte slots and then in 8", modes[mi]);
         env_pop(saved);
     }
+    for (int d = 0; d < 2; d++)
+        if (!both[d])
+            fail_msg("%s: no run sent chunks in 6-byte slots and then in 8 (in 6 bytes:%s)",
+                     d ? "every vertex's slots" : "records", seen[d]);
     sg_run_free(cpu);
     sg_graph_free(g);
 }
