@@ -368,6 +368,9 @@ typedef struct sgk_cpu_share {
     const uint16_t *w16;      /* 24-bit weights (desc.w24; w NULL): the low 16 bits... */
     const uint8_t *w8;        /* ...and bits 16-23 */
     int threads;              /* OpenMP threads */
+    bool records48;           /* the forest's packed chunks (records) in 6-byte slots too
+                               * (SPILLGRAPH_GPU_ENABLE=slots48-records); by default
+                               * only the chunks of every vertex's slots go so */
 } sgk_cpu_share;
 /* share (may be NULL): the CPU threads' part of the first round, caches
  * filled from the host arrays while the GPU walks the other lists. The GPU

@@ -2662,10 +2662,18 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         };
         // A slot that does not fit in 6 bytes (a weight of 2^(48 - id bits)
         // - 1 or more) takes the chunk again in 8, and the rest of the round
-        // goes so: one chunk's top-K done twice at most.
-        const bool w48 = use48 && fill(true);
+        // goes so: one chunk's top-K done twice at most. Records (a packed
+        // chunk) go in 8 bytes unless sh.records48: where chunks are packed
+        // (R-MAT's lists, many empty) the slots are ~3 % of the round's
+        // host-memory bytes, and in 6 bytes the first round was no shorter
+        // (3 of 8 pairs, +3 ms on the means) while the threads took a few
+        // per cent fewer entries a second; where every vertex's slots go
+        // (SSCA2's) they are ~14 %, and the round was 2 % shorter (5 of 7
+        // pairs; docs/benchmarks.md, forty-eighth session).
+        const bool try48 = use48 && (!pack || sh.records48);
+        const bool w48 = try48 && fill(true);
         if (!w48) {
-            use48 = false;
+            use48 = use48 && !try48;
             (void)fill(false);
         }
         lists += nl;

@@ -1675,20 +1675,24 @@ static void test_hybrid_forest_cache(void **state)
                                      what, (unsigned long long)cpu_lists,
                                      (unsigned long long)with_edges);
                         cpu_total += cpu_lists;
-                        /* the slots go in 6 bytes with u32 weights (these
-                         * graphs' fit beside their ids) unless "slots48" is
-                         * disabled: every chunk or none */
+                        /* the slots of every vertex go in 6 bytes with u32
+                         * weights (these graphs' fit beside their ids)
+                         * unless "slots48" is disabled, records in 8: every
+                         * chunk that is not packed, or none */
                         const bool s48 = !f32 && !(modes[mi] && strstr(modes[mi], "slots48"));
-                        if (c48 != (s48 ? chunks : 0))
-                            fail_msg("%s: %llu of %llu chunks in 6-byte slots", what,
-                                     (unsigned long long)c48, (unsigned long long)chunks);
-                        const uint64_t sb = s48 ? 6 : 8; /* bytes a slot */
+                        if (c48 != (s48 ? chunks - packs : 0))
+                            fail_msg("%s: %llu of %llu chunks (%llu packed) in 6-byte slots",
+                                     what, (unsigned long long)c48, (unsigned long long)chunks,
+                                     (unsigned long long)packs);
+                        /* bytes a slot: the checks below hold the chunks
+                         * all of a kind (all packed, or none) */
+                        const uint64_t sb = s48 && !all_packed && !packed ? 6 : 8;
                         const uint64_t rec = sb * slots + (all_packed ? 4 : 0);
                         const uint64_t tbl = all_packed ? 128 : slots > 0 ? sb * slots : 1;
                         const bool chunks_ok = all_packed ? packs == chunks
                                                : packed   ? packs <= chunks && (chunks > 0) == (packs > 0)
                                                           : packs == 0;
-                        if (sent < cpu_lists * sb * slots || !chunks_ok ||
+                        if (sent < cpu_lists * (s48 ? 6 : 8) * slots || !chunks_ok ||
                             (packed && (cpu_lists > 0) != (chunks > 0)) ||
                             ((all_packed || !packed) &&
                              (sent < cpu_lists * rec || (sent - cpu_lists * rec) % tbl != 0 ||
@@ -1771,8 +1775,9 @@ static void test_hybrid_forest_cache(void **state)
  * chunks from the top down: the first goes in 6 bytes, the next (heavy
  * slots) is taken again in 8, and so is the rest. The forest is the
  * oracle's in every split, with the dynamic split and the plan's fixed one,
- * in both kinds of chunk (records, and every vertex's slots with
- * "share-packed" off); for each kind some run sent chunks both ways. */
+ * in both kinds of chunk (records, in 6 bytes with SPILLGRAPH_GPU_ENABLE=
+ * slots48-records, and every vertex's slots with "share-packed" off); for
+ * each kind some run sent chunks both ways. */
 static void test_hybrid_slots48_fallback(void **state)
 {
     (void)state;
@@ -1807,6 +1812,8 @@ static void test_hybrid_slots48_fallback(void **state)
     for (size_t mi = 0; mi < sizeof modes / sizeof modes[0]; mi++) {
         char *saved = env_push(modes[mi]);
         const int dense = strstr(modes[mi], "share-packed") != NULL;
+        /* records in 6 bytes too (the first chunk goes packed) */
+        char *on = env_var_push("SPILLGRAPH_GPU_ENABLE", dense ? NULL : "slots48-records");
         for (size_t si = 0; si < sizeof splits / sizeof splits[0]; si++) {
             sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, splits[si], N);
             char what[200];
@@ -1830,6 +1837,7 @@ static void test_hybrid_slots48_fallback(void **state)
                      (unsigned long long)c48, (unsigned long long)chunks);
             sg_run_free(run);
         }
+        env_var_pop("SPILLGRAPH_GPU_ENABLE", on);
         env_pop(saved);
     }
     for (int d = 0; d < 2; d++)
