@@ -2557,8 +2557,8 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
 {
     const uint64_t per = 8 * (uint64_t)K;
     const uint64_t per48 = 6 * (uint64_t)K;
-    const sgk_topk_src src = {sh.x, sh.a,   sh.w,  f32, sh.w16, sh.w8,  e48,
-                              idbits, topk, topk48, K, filter, prefetch};
+    const sgk_topk_src src = {sh.x, sh.a, sh.w, f32, sh.w16, sh.w8, e48, idbits,
+                              topk, topk48, K, filter, prefetch};
     bool use48 = s48 > 0; // until a chunk's slot does not fit in 6 bytes
     const uint64_t np = 8 * (uint64_t)sh.threads;
     // packed: records, then their vertices, then the pieces' table

@@ -433,8 +433,9 @@ static void test_topk_lists(void **state)
                     }
                     assert_memory_equal(&tk, &want_t, sizeof tk);
                     const int sb = sgk_e48_bits(NV, 0); /* the slots' id bits */
-                    const sgk_topk_src aw = {x,  a,  w,  f32 != 0, NULL, NULL, NULL,
-                                             0,  fn, NULL, K, true, pf != 0};
+                    const sgk_topk_src aw = {.x = x, .a = a, .w = w, .f32 = f32 != 0,
+                                             .topk = fn, .K = K, .filter = true,
+                                             .prefetch = pf != 0};
                     expect_fill48(&aw, sb, cuts, sizeof cuts / sizeof cuts[0], want, &want_t,
                                   NV, o48, pidx, "6-byte slots of A and W");
                     if (f32) continue;
@@ -474,8 +475,9 @@ static void test_topk_lists(void **state)
                                      (unsigned long long)want[i]);
                     assert_memory_equal(&t48, &want_t, sizeof t48);
                     assert_memory_equal(&p48, &want_t, sizeof p48);
-                    const sgk_topk_src es = {x,      NULL, NULL, false, NULL, NULL, e48,
-                                             idbits, NULL, f48,  K,     true, pf != 0};
+                    const sgk_topk_src es = {.x = x, .e48 = e48, .e48_bits = idbits,
+                                             .topk48 = f48, .K = K, .filter = true,
+                                             .prefetch = pf != 0};
                     expect_fill48(&es, sb, cuts, sizeof cuts / sizeof cuts[0], want, &want_t,
                                   NV, o48, pidx, "6-byte slots of 48-bit entries");
                     /* 24-bit weights (the vector code's 16-bit and 8-bit
@@ -509,8 +511,9 @@ static void test_topk_lists(void **state)
                         expect_records(x, cuts[i], cuts[i + 1], r, part, pidx, want, K, NV);
                     }
                     assert_memory_equal(&k24, &want_t, sizeof k24);
-                    const sgk_topk_src ws = {x, a,  NULL, false, w16, w8, NULL,
-                                             0, fn, NULL, K,    true, pf != 0};
+                    const sgk_topk_src ws = {.x = x, .a = a, .w16 = w16, .w8 = w8,
+                                             .topk = fn, .K = K, .filter = true,
+                                             .prefetch = pf != 0};
                     expect_fill48(&ws, sb, cuts, sizeof cuts / sizeof cuts[0], want, &want_t,
                                   NV, o48, pidx, "6-byte slots of 24-bit weights");
                 }
