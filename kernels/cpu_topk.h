@@ -247,10 +247,14 @@ typedef struct sgk_topk_src {
  * [v0, v1) of src, the slots going out in 6 bytes (sgk_slots48_pack):
  * vertex or record r's slot j at out48 + 6 (r K + j). The lists are taken
  * SGK_TOPK48_RUN vertices at a time into a buffer in cache and packed from
- * there, the prefetch running on across the runs. Returns the records
+ * there, the prefetch running on across the runs (runs of 64 to 4096 lists
+ * within a few per cent of each other on the development machine; the
+ * size overridable at build time for the benches only). Returns the records
  * written (with idx) or v1 - v0; *fits false where some slot did not fit
  * (u32 weights only: f32 keys never fit). */
+#ifndef SGK_TOPK48_RUN
 #define SGK_TOPK48_RUN 256
+#endif
 uint64_t sgk_topk_fill48(const sgk_topk_src *src, int idbits, uint64_t v0, uint64_t v1,
                          uint8_t *out48, uint32_t *idx, sgk_topk_tally *t, bool *fits);
 

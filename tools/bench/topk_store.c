@@ -15,7 +15,9 @@
 // from A and W once, 6 bytes an entry; its slots checked against the
 // prefetching run's); and where the weights fit 24 bits, the same pieces
 // over W16 and W8 (sgk_topk24_lists: the hybrid forest's narrow weights,
-// split from W once; its slots checked too). Prints G entries per second.
+// split from W once; its slots checked too); and the same pieces with their
+// slots in 6 bytes (sgk_topk_fill48, as the engine's unpacked chunks send
+// them; checked unpacked). Prints G entries per second.
 // Build (from the top, after meson compile -C build), one line:
 //   cc -O2 -fopenmp -Isrc -Icommon -Ikernels -Istorage -o topk_store
 //      tools/bench/topk_store.c kernels/cpu_topk.c -Lbuild -lspillgraph -Wl,-rpath,$PWD/build
@@ -182,6 +184,13 @@ int main(int argc, char **argv)
     } else {
         printf("48-bit entries: the ids and weights (up to %u) do not fit\n", maxw);
     }
+    /* the slots in 6 bytes, where the weights fit beside the ids */
+    const int slot_bits = sgk_e48_bits(n, maxw < UINT32_MAX ? maxw + 1 : maxw);
+    uint8_t *o48 = slot_bits > 0 ? malloc(6 * (n - v0) * 4) : NULL;
+    if (slot_bits > 0 && !o48) {
+        fprintf(stderr, "topk_store: out of memory for the 6-byte slots\n");
+        return 1;
+    }
     for (int rep = 0; rep < 3; rep++) {
         for (int pf = 0; pf < 3; pf++) { /* 2: prefetch, lists one at a time */
             const double t0 = now();
@@ -226,6 +235,32 @@ int main(int argc, char **argv)
                    same ? "" : " SLOTS DIFFER");
             if (!same) return 1;
         }
+        /* the same pieces with their slots in 6 bytes (sgk_topk_fill48, as
+         * the engine's unpacked chunks take them), checked unpacked */
+        if (slot_bits > 0) {
+            const sgk_topk_src src = {.x = x, .a = a, .w = w, .topk = sgk_topk_simd, .K = 4,
+                                      .filter = true, .prefetch = true};
+            const double t0 = now();
+            uint64_t leaving = 0, bad = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : leaving, bad)
+            for (uint64_t p = 0; p < np; p++) {
+                sgk_topk_tally t = {0, 0, 0, 0};
+                bool fits = false;
+                uint8_t *o = o48 + 6 * (cut[p] - v0) * 4;
+                sgk_topk_fill48(&src, slot_bits, cut[p], cut[p + 1], o, NULL, &t, &fits);
+                leaving += t.leaving;
+                bad += !fits;
+            }
+            const double t1 = now();
+            bool same = bad == 0;
+            for (uint64_t i = 0; same && i < (n - v0) * 4; i++)
+                same = sgk_slot48_key(sgk_e48_get(o48, i), slot_bits) == ref[i];
+            printf("top-K into 6-byte slots, prefetch 1: %.3f s, %.2f G entries/s (leaving "
+                   "%llu)%s\n",
+                   t1 - t0, (double)ent / (t1 - t0) * 1e-9, (unsigned long long)leaving,
+                   same ? "" : " SLOTS DIFFER");
+            if (!same) return 1;
+        }
         {
             const double t0 = now();
             const uint64_t got = cached_run(x, a, w, cut, threads, out);
@@ -254,6 +289,7 @@ int main(int argc, char **argv)
     free(out);
     free(ref);
     free(e48);
+    free(o48);
     free(w16);
     free(w8);
     sg_graph_free(g);
