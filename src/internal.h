@@ -334,9 +334,9 @@ void sgi_csr_free(sgi_csr *g);
  * SGI_FLAG_WEIGHT_ORDER): up to SGI_SORT_VECTOR_MAX keys by
  * sgi_sort_small_simd where the CPU has AVX-512, else as
  * sgi_sort_u64_scalar (insertion, quicksort, then an LSD radix sort from
- * 256 keys, in wider digits over the varying bits from 1024); returns
+ * 128 keys, in wider digits over the varying bits from 1024); returns
  * where the result is (k or tmp, which holds n keys). */
-#define SGI_SORT_VECTOR_MAX 128
+#define SGI_SORT_VECTOR_MAX 1024
 uint64_t *sgi_sort_u64(uint64_t *k, uint64_t n, uint64_t *tmp);
 uint64_t *sgi_sort_u64_scalar(uint64_t *k, uint64_t n, uint64_t *tmp);
 /* k[0..n) sorted in place by a bitonic network of AVX-512 vectors; false
@@ -345,9 +345,9 @@ uint64_t *sgi_sort_u64_scalar(uint64_t *k, uint64_t n, uint64_t *tmp);
 bool sgi_sort_small_simd(uint64_t *k, uint64_t n);
 /* Lists as packed keys neighbour << 32 | weight bits (src/csr_build.c):
  * sgi_sort_dedupe sorts k[0..n) by neighbour (nbits: the ids' bit length;
- * lists under 256 keys as sgi_sort_u64 sorts), keeps the least weight of
- * each neighbour, writes the result from k[0] and returns its length; tmp
- * holds n keys (used for n >= 256).
+ * lists the vector network takes, or under 128 keys, as whole keys),
+ * keeps the least weight of each neighbour, writes the result from k[0]
+ * and returns its length; tmp holds n keys.
  * sgi_radix_sort_hi sorts k[0..n) by bits [32, 32 + nbits), stable, and
  * returns where the sorted keys are (k or tmp); tmp holds n keys. */
 uint64_t sgi_sort_dedupe(uint64_t *k, uint64_t n, uint64_t *tmp, unsigned nbits);

@@ -3,16 +3,19 @@
  * order of renumber and of a graph loaded so (graph.c), and the CPU
  * forest's lists (mst.c). Lists of up to SGI_SORT_VECTOR_MAX keys go
  * through a bitonic network of AVX-512 vectors where the CPU has it (most
- * lists: R-MAT's and SSCA2's average 16-32 entries); else insertion sort,
- * quicksort, and an LSD radix sort from RADIX_MIN keys (from RADIX_WIDE_MIN
- * in wider digits over the bits that vary). */
+ * lists: R-MAT's and SSCA2's average 16-32 entries, and R-MAT's many of a
+ * few hundred); else insertion sort, quicksort, and an LSD radix sort from
+ * RADIX_MIN keys (from RADIX_WIDE_MIN in wider digits over the bits that
+ * vary). */
 #include <string.h>
 
 #include "internal.h"
 #include "sg_sort8.h"
 
 #define INSERTION_MAX 24 /* lists up to this length: insertion sort */
-#define RADIX_MIN 256    /* lists from this length: LSD radix sort */
+#define RADIX_MIN 128    /* lists from this length: LSD radix sort (the */
+                         /* quicksort took 22 ns a key on 129-256 keys of */
+                         /* R-MAT 24, the radix 8.6; tools/bench/sort_bench.c) */
 #ifndef RADIX_WIDE_MIN   /* (overridable for tools/bench/sort_bench.c) */
 #define RADIX_WIDE_MIN 1024 /* from this length: digits of RADIX_WIDE_BITS, */
 #endif
@@ -176,8 +179,9 @@ uint64_t sgi_sort_dedupe(uint64_t *k, uint64_t n, uint64_t *tmp, unsigned nbits)
     if (n <= 1) return n;
     /* short lists sorted as whole integers (by neighbour, then weight),
      * long ones by the neighbour's bits alone */
-    const uint64_t *s = n < RADIX_MIN ? sgi_sort_u64(k, n, tmp)
-                                      : sgi_radix_sort_hi(k, tmp, n, nbits);
+    const uint64_t *s = n <= SGI_SORT_VECTOR_MAX && sgi_sort_small_simd(k, n) ? k
+                        : n < RADIX_MIN ? sgi_sort_u64_scalar(k, n, tmp)
+                                        : sgi_radix_sort_hi(k, tmp, n, nbits);
     uint64_t out = 0, cur = s[0];
     for (uint64_t i = 1; i < n; i++) {
         const uint64_t e = s[i];
@@ -204,7 +208,7 @@ uint64_t sgi_sort_dedupe(uint64_t *k, uint64_t n, uint64_t *tmp, unsigned nbits)
 static inline SG_AVX512 __attribute__((always_inline)) void merge_runs(__m512i *x,
                                                                        const unsigned r)
 {
-    __m512i lo[8], hi[8];
+    __m512i lo[64], hi[64];
     for (unsigned i = 0; i < r; i++) {
         const __m512i y = reverse8(x[2 * r - 1 - i]);
         lo[i] = _mm512_min_epu64(x[i], y);
@@ -231,14 +235,18 @@ static inline __mmask8 lanes_of(uint64_t n, unsigned i)
     return at >= n ? 0 : n - at >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (n - at)) - 1);
 }
 
-/* k[0 .. n) ascending, n <= 8 nv: nv vectors (a power of two), the lanes
- * past n holding UINT64_MAX (which sort last, so the first n are k's keys
- * sorted even where some equal UINT64_MAX), each sorted, then merged in
- * runs of 1, 2, 4, 8 vectors. */
+/* k[0 .. n) ascending, n <= 8 nv: nv vectors (a power of two, up to 128),
+ * the lanes past n holding UINT64_MAX (which sort last, so the first n are
+ * k's keys sorted even where some equal UINT64_MAX), each sorted, then
+ * merged in runs of 1, 2, 4, .. nv / 2 vectors. Past 32 vectors they live
+ * in the stack frame, not in registers, and still beat the radix sort: on
+ * R-MAT 24's lists (sort_bench, one thread of the development machine)
+ * 129-256 keys 3.4 ns a key (quicksort 22), 513-1024 keys 5.3 (radix
+ * 7.2); 257-512 keys 7.0 (radix 8.6), a list just past 256 padded to 512. */
 static inline SG_AVX512 __attribute__((always_inline)) void sort_vectors(uint64_t *k, uint64_t n,
                                                                          const unsigned nv)
 {
-    __m512i x[16];
+    __m512i x[128];
     const __m512i pad = _mm512_set1_epi64(-1);
     for (unsigned i = 0; i < nv; i++)
         x[i] = sort8(_mm512_mask_loadu_epi64(pad, lanes_of(n, i), k + 8 * i));
@@ -257,8 +265,14 @@ static SG_AVX512 void sort_small_avx512(uint64_t *k, uint64_t n)
         sort_vectors(k, n, 4);
     else if (n <= 64)
         sort_vectors(k, n, 8);
-    else
+    else if (n <= 128)
         sort_vectors(k, n, 16);
+    else if (n <= 256)
+        sort_vectors(k, n, 32);
+    else if (n <= 512)
+        sort_vectors(k, n, 64);
+    else
+        sort_vectors(k, n, 128);
 }
 
 bool sgi_sort_small_simd(uint64_t *k, uint64_t n)

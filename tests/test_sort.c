@@ -1,6 +1,7 @@
 /* src/sort.c: the lists' integer sorts (sgi_sort_u64, its scalar path and
  * its AVX-512 network for short lists, sgi_sort_dedupe) against qsort, on
- * every length up to 300 and some longer, with ties, zeros, UINT64_MAX,
+ * every length up to 300, the network's limits to 1024, and some longer,
+ * with ties, zeros, UINT64_MAX,
  * sorted and reversed input. */
 #include "testutil.h"
 
@@ -36,8 +37,15 @@ static void fill(uint64_t *k, uint64_t n, int kind, uint64_t *rng)
     }
 }
 
-/* Lengths: every one to 300, then a few up to MAXN. */
-static uint64_t next_len(uint64_t n) { return n < 300 ? n + 1 : n * 2 + 7; }
+/* Lengths: every one to 300; to 1100 every seventh, and every one within 2
+ * of a multiple of 256 (the network's vectors double at 256, 512 and 1024
+ * keys: SGI_SORT_VECTOR_MAX); then a few up to MAXN. */
+static uint64_t next_len(uint64_t n)
+{
+    if (n < 300) return n + 1;
+    if (n < 1100) return (n + 1) % 256 <= 2 || (n + 1) % 256 >= 254 ? n + 1 : n + 7;
+    return n * 2 + 7;
+}
 
 static void check_sorted(const char *what, const uint64_t *got, const uint64_t *want, uint64_t n,
                          int kind)
