@@ -53,8 +53,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "sort_bench: out of memory for lists of %llu\n", (unsigned long long)maxd);
         return 1;
     }
-    enum { NB = 9 };
-    static const uint64_t lim[NB] = {8, 16, 32, 64, 128, 256, 1024, 4096, UINT64_MAX};
+    enum { NB = 10 };
+    static const uint64_t lim[NB] = {8, 16, 32, 64, 128, 256, 512, 1024, 4096, UINT64_MAX};
     double t[NB][2] = {{0}};
     uint64_t keys[NB] = {0}, lists[NB] = {0};
     for (int pass = 0; pass < 2; pass++)
