@@ -513,11 +513,33 @@ bool sgk_slots48_pack(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out)
     return sgk_slots48_pack_scalar(s, cnt, idbits, out);
 }
 
+/* src's lists [v0, v1) by the run of their kind, prefetching to pf_end. */
+static uint64_t src_run(const sgk_topk_src *src, uint64_t v0, uint64_t v1, uint64_t *out,
+                        uint32_t *idx, sgk_topk_tally *t, uint64_t pf_end)
+{
+    const uint64_t *x = src->x;
+    const int K = src->K;
+    if (src->e48)
+        return topk48_run(x, src->e48, src->e48_bits, v0, v1, src->topk48, K, src->filter,
+                          src->prefetch, out, idx, t, pf_end);
+    if (src->w16)
+        return topk24_run(x, src->a, src->w16, src->w8, v0, v1, src->topk, K, src->filter,
+                          src->prefetch, out, idx, t, pf_end);
+    return topk_run(x, src->a, src->w, v0, v1, src->topk, src->f32, K, src->filter,
+                    src->prefetch, out, idx, t, pf_end);
+}
+
+uint64_t sgk_topk_fill(const sgk_topk_src *src, uint64_t v0, uint64_t v1, uint64_t *out,
+                       uint32_t *idx, sgk_topk_tally *t)
+{
+    return src_run(src, v0, v1, out, idx, t, src->x[v1]);
+}
+
 uint64_t sgk_topk_fill48(const sgk_topk_src *src, int idbits, uint64_t v0, uint64_t v1,
                          uint8_t *out48, uint32_t *idx, sgk_topk_tally *t, bool *fits)
 {
     const int K = src->K;
-    const uint64_t *x = src->x, pf_end = x[v1];
+    const uint64_t pf_end = src->x[v1];
     uint64_t buf[SGK_TOPK48_RUN * 4]; /* K <= 4 slots a list */
     uint64_t r = 0;                   /* records (or vertices) written */
     bool ok = true;
@@ -531,13 +553,7 @@ uint64_t sgk_topk_fill48(const sgk_topk_src *src, int idbits, uint64_t v0, uint6
         uint8_t *const o = out48 + 6 * r * (uint64_t)K;
         for (uint64_t b = 0; b < 6 * (ue - u) * (uint64_t)K; b += 64)
             __builtin_prefetch(o + b, 1, 3);
-        const uint64_t got =
-            src->e48 ? topk48_run(x, src->e48, src->e48_bits, u, ue, src->topk48, K, src->filter,
-                                  src->prefetch, buf, ix, t, pf_end)
-            : src->w16 ? topk24_run(x, src->a, src->w16, src->w8, u, ue, src->topk, K,
-                                    src->filter, src->prefetch, buf, ix, t, pf_end)
-                       : topk_run(x, src->a, src->w, u, ue, src->topk, src->f32, K, src->filter,
-                                  src->prefetch, buf, ix, t, pf_end);
+        const uint64_t got = src_run(src, u, ue, buf, ix, t, pf_end);
         ok &= sgk_slots48_pack(buf, got * (uint64_t)K, idbits, o);
         r += got;
     }

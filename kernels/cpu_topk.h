@@ -244,7 +244,13 @@ typedef struct sgk_topk_src {
 } sgk_topk_src;
 
 /* sgk_topk_lists (idx NULL) or sgk_topk_packed (idx set) over the lists
- * [v0, v1) of src, the slots going out in 6 bytes (sgk_slots48_pack):
+ * [v0, v1) of src, as the kind of src's source takes them (sgk_topk24_*,
+ * sgk_topk48_*): the slots into out. Returns the records written (with
+ * idx) or v1 - v0. */
+uint64_t sgk_topk_fill(const sgk_topk_src *src, uint64_t v0, uint64_t v1, uint64_t *out,
+                       uint32_t *idx, sgk_topk_tally *t);
+
+/* sgk_topk_fill with the slots going out in 6 bytes (sgk_slots48_pack):
  * vertex or record r's slot j at out48 + 6 (r K + j). The lists are taken
  * SGK_TOPK48_RUN vertices at a time into a buffer in cache and packed from
  * there, the prefetch running on across the runs (runs of 64 to 4096 lists

@@ -2619,39 +2619,17 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
             for (uint64_t pc = 0; pc < np; pc++) {
                 sgk_topk_tally t = {0, 0, 0, 0};
                 const uint64_t at = cut[pc] - v0;
-                if (w48) {
-                    bool ok = true;
-                    uint32_t *const ix = pack ? idx + at : nullptr;
-                    const uint64_t r = sgk_topk_fill48(&src, s48, cut[pc], cut[pc + 1],
-                                                       out48 + at * per48, ix, &t, &ok);
-                    fits = fits && ok;
-                    if (pack) {
-                        tbl[2 * pc] = (uint32_t)at;
-                        tbl[2 * pc + 1] = (uint32_t)r;
-                        nrec += r;
-                    }
-                } else if (pack) {
-                    const uint64_t r =
-                        e48 ? sgk_topk48_packed(sh.x, e48, idbits, cut[pc], cut[pc + 1], topk48,
-                                                K, filter, prefetch, out + at * K, idx + at, &t)
-                        : sh.w16 ? sgk_topk24_packed(sh.x, sh.a, sh.w16, sh.w8, cut[pc],
-                                                     cut[pc + 1], topk, K, filter, prefetch,
-                                                     out + at * K, idx + at, &t)
-                                 : sgk_topk_packed(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk,
-                                                   f32, K, filter, prefetch, out + at * K,
-                                                   idx + at, &t);
+                uint32_t *const ix = pack ? idx + at : nullptr;
+                bool ok = true;
+                const uint64_t r =
+                    w48 ? sgk_topk_fill48(&src, s48, cut[pc], cut[pc + 1], out48 + at * per48, ix,
+                                          &t, &ok)
+                        : sgk_topk_fill(&src, cut[pc], cut[pc + 1], out + at * K, ix, &t);
+                fits = fits && ok;
+                if (pack) {
                     tbl[2 * pc] = (uint32_t)at;
                     tbl[2 * pc + 1] = (uint32_t)r;
                     nrec += r;
-                } else if (e48) {
-                    sgk_topk48_lists(sh.x, e48, idbits, cut[pc], cut[pc + 1], topk48, K, filter,
-                                     prefetch, out + at * (uint64_t)K, &t);
-                } else if (sh.w16) {
-                    sgk_topk24_lists(sh.x, sh.a, sh.w16, sh.w8, cut[pc], cut[pc + 1], topk, K,
-                                     filter, prefetch, out + at * (uint64_t)K, &t);
-                } else {
-                    sgk_topk_lists(sh.x, sh.a, sh.w, cut[pc], cut[pc + 1], topk, f32, K,
-                                   filter, prefetch, out + at * (uint64_t)K, &t);
                 }
                 nl += t.lists;
                 nlong += t.longs;
@@ -2673,7 +2651,7 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
         const bool try48 = use48 && (!pack || sh.records48);
         const bool w48 = try48 && fill(true);
         if (!w48) {
-            use48 = use48 && !try48;
+            if (try48) use48 = false;
             (void)fill(false);
         }
         lists += nl;
