@@ -506,11 +506,19 @@ bool sgk_slots48_pack_scalar(const uint64_t *s, uint64_t cnt, int idbits, uint8_
 }
 
 static bool slots48_pack_avx512(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out);
+static bool slots48_stream_avx512(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out);
 
 bool sgk_slots48_pack(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out)
 {
     if (cnt >= 8 && sgk_topk_simd_available()) return slots48_pack_avx512(s, cnt, idbits, out);
     return sgk_slots48_pack_scalar(s, cnt, idbits, out);
+}
+
+bool sgk_slots48_stream(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out)
+{
+    if (cnt >= 32 && sgk_topk_simd_available())
+        return slots48_stream_avx512(s, cnt, idbits, out);
+    return sgk_slots48_pack(s, cnt, idbits, out);
 }
 
 /* src's lists [v0, v1) by the run of their kind, prefetching to pf_end. */
@@ -551,10 +559,12 @@ uint64_t sgk_topk_fill48(const sgk_topk_src *src, int idbits, uint64_t v0, uint6
          * the development machine, two threads: the 6-byte fill at 0.94 of
          * the 8-byte top-K's rate with it, 0.89-0.90 without) */
         uint8_t *const o = out48 + 6 * r * (uint64_t)K;
-        for (uint64_t b = 0; b < 6 * (ue - u) * (uint64_t)K; b += 64)
-            __builtin_prefetch(o + b, 1, 3);
+        if (!src->stream) /* (streamed lines are not read) */
+            for (uint64_t b = 0; b < 6 * (ue - u) * (uint64_t)K; b += 64)
+                __builtin_prefetch(o + b, 1, 3);
         const uint64_t got = src_run(src, u, ue, buf, ix, t, pf_end);
-        ok &= sgk_slots48_pack(buf, got * (uint64_t)K, idbits, o);
+        ok &= src->stream ? sgk_slots48_stream(buf, got * (uint64_t)K, idbits, o)
+                          : sgk_slots48_pack(buf, got * (uint64_t)K, idbits, o);
         r += got;
     }
     *fits = ok && !src->f32;
@@ -1059,32 +1069,81 @@ topk_pair_k(lsrc s, uint64_t b0, uint64_t len0, uint64_t b1, uint64_t len1, uint
  * their low three words gathered to the front by one word permute, and 48
  * bytes stored under a byte mask; the last cnt % 8 slots by the scalar
  * code. */
+/* The constants of packing slots for ids of some bits. */
+typedef struct pack48 {
+    __m512i none, none48, lo32, wlim, idm, perm;
+    __m128i sh;
+} pack48;
+
+static inline AVX512 pack48 pack48_for(int idbits)
+{
+    pack48 c;
+    c.none = _mm512_set1_epi64((long long)NONE);
+    c.none48 = _mm512_set1_epi64((long long)SGK_SLOT48_NONE);
+    c.lo32 = _mm512_set1_epi64(0xFFFFFFFFll);
+    c.wlim = _mm512_set1_epi64((long long)((1ull << (48 - idbits)) - 2));
+    c.idm = _mm512_set1_epi64((long long)((1ull << idbits) - 1));
+    c.sh = _mm_cvtsi32_si128(idbits);
+    /* output word j is word j % 3 of slot j / 3 (words 24-31 zero) */
+    c.perm = _mm512_set_epi16(0, 0, 0, 0, 0, 0, 0, 0, 30, 29, 28, 26, 25, 24, 22, 21, 20, 18, 17,
+                              16, 14, 13, 12, 10, 9, 8, 6, 5, 4, 2, 1, 0);
+    return c;
+}
+
+/* Slots s[0..8) packed into the vector's low 48 bytes; *bad gets the ones
+ * that do not fit. */
+static inline AVX512 __attribute__((always_inline)) __m512i pack8(const pack48 *c,
+                                                                  const uint64_t *s, __mmask8 *bad)
+{
+    const __m512i k = _mm512_loadu_si512((const void *)s);
+    const __mmask8 empty = _mm512_cmpeq_epu64_mask(k, c->none);
+    const __m512i wk = _mm512_srli_epi64(k, 32), nb = _mm512_and_si512(k, c->lo32);
+    *bad |= _mm512_mask_cmpgt_epu64_mask((__mmask8)~empty, wk, c->wlim) |
+            _mm512_mask_cmpgt_epu64_mask((__mmask8)~empty, nb, c->idm);
+    const __m512i p =
+        _mm512_mask_mov_epi64(_mm512_or_si512(_mm512_sll_epi64(wk, c->sh), nb), empty, c->none48);
+    return _mm512_permutexvar_epi16(c->perm, p);
+}
+
 static AVX512 bool slots48_pack_avx512(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out)
 {
-    const __m512i none = _mm512_set1_epi64((long long)NONE);
-    const __m512i none48 = _mm512_set1_epi64((long long)SGK_SLOT48_NONE);
-    const __m512i lo32 = _mm512_set1_epi64(0xFFFFFFFFll);
-    const __m512i wlim = _mm512_set1_epi64((long long)((1ull << (48 - idbits)) - 2));
-    const __m512i idm = _mm512_set1_epi64((long long)((1ull << idbits) - 1));
-    const __m128i sh = _mm_cvtsi32_si128(idbits);
-    /* output word j is word j % 3 of slot j / 3 (words 24-31 not stored) */
-    const __m512i perm = _mm512_set_epi16(0, 0, 0, 0, 0, 0, 0, 0, 30, 29, 28, 26, 25, 24, 22, 21,
-                                          20, 18, 17, 16, 14, 13, 12, 10, 9, 8, 6, 5, 4, 2, 1, 0);
+    const pack48 c = pack48_for(idbits);
     const __mmask64 bytes48 = (1ull << 48) - 1;
     __mmask8 bad = 0;
     uint64_t i = 0;
-    for (; i + 8 <= cnt; i += 8) {
-        const __m512i k = _mm512_loadu_si512((const void *)(s + i));
-        const __mmask8 empty = _mm512_cmpeq_epu64_mask(k, none);
-        const __m512i wk = _mm512_srli_epi64(k, 32), nb = _mm512_and_si512(k, lo32);
-        bad |= _mm512_mask_cmpgt_epu64_mask((__mmask8)~empty, wk, wlim) |
-               _mm512_mask_cmpgt_epu64_mask((__mmask8)~empty, nb, idm);
-        const __m512i p =
-            _mm512_mask_mov_epi64(_mm512_or_si512(_mm512_sll_epi64(wk, sh), nb), empty, none48);
-        _mm512_mask_storeu_epi8(out + 6 * i, bytes48, _mm512_permutexvar_epi16(perm, p));
-    }
+    for (; i + 8 <= cnt; i += 8)
+        _mm512_mask_storeu_epi8(out + 6 * i, bytes48, pack8(&c, s + i, &bad));
     const bool tail = sgk_slots48_pack_scalar(s + i, cnt - i, idbits, out + 6 * i);
     return !bad && tail;
+}
+
+static AVX512 bool slots48_stream_avx512(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out)
+{
+    const uintptr_t at = (uintptr_t)out;
+    if (at & 1) return slots48_pack_avx512(s, cnt, idbits, out);
+    /* slots before the first line boundary that one starts on: 6 h = -at
+     * (mod 64), so 3 h = -at / 2 (mod 32), and 11 is 3's inverse mod 32 */
+    const uint64_t head = (11u * ((32u - (unsigned)(at >> 1) % 32u) % 32u)) % 32u;
+    if (head + 32 > cnt) return slots48_pack_avx512(s, cnt, idbits, out);
+    bool ok = slots48_pack_avx512(s, head, idbits, out);
+    const pack48 c = pack48_for(idbits);
+    /* four vectors of eight slots (six words each) as three lines */
+    const __m512i l0 = _mm512_set_epi64(9, 8, 5, 4, 3, 2, 1, 0);
+    const __m512i l1 = _mm512_set_epi64(11, 10, 9, 8, 5, 4, 3, 2);
+    const __m512i l2 = _mm512_set_epi64(13, 12, 11, 10, 9, 8, 5, 4);
+    __mmask8 bad = 0;
+    uint64_t i = head;
+    for (; i + 32 <= cnt; i += 32) {
+        const __m512i p0 = pack8(&c, s + i, &bad), p1 = pack8(&c, s + i + 8, &bad);
+        const __m512i p2 = pack8(&c, s + i + 16, &bad), p3 = pack8(&c, s + i + 24, &bad);
+        __m512i *const o = (__m512i *)(void *)(out + 6 * i);
+        _mm512_stream_si512(o, _mm512_permutex2var_epi64(p0, l0, p1));
+        _mm512_stream_si512(o + 1, _mm512_permutex2var_epi64(p1, l1, p2));
+        _mm512_stream_si512(o + 2, _mm512_permutex2var_epi64(p2, l2, p3));
+    }
+    ok &= slots48_pack_avx512(s + i, cnt - i, idbits, out + 6 * i);
+    _mm_sfence();
+    return ok && !bad;
 }
 
 bool sgk_topk_simd_available(void)
@@ -1178,6 +1237,11 @@ uint64_t sgk_topk48_simd(const uint8_t *e, uint64_t len, uint32_t v, int idbits,
 bool sgk_topk_simd_available(void) { return false; }
 
 static bool slots48_pack_avx512(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out)
+{
+    return sgk_slots48_pack_scalar(s, cnt, idbits, out);
+}
+
+static bool slots48_stream_avx512(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out)
 {
     return sgk_slots48_pack_scalar(s, cnt, idbits, out);
 }

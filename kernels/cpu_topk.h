@@ -217,6 +217,16 @@ uint64_t sgk_topk48_packed(const uint64_t *x, const uint8_t *e, int idbits, uint
  * in 8 bytes instead. AVX-512BW where the CPU has it. */
 bool sgk_slots48_pack(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out);
 bool sgk_slots48_pack_scalar(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out);
+/* sgk_slots48_pack writing the whole 64-byte lines of out (32 slots, from
+ * the first line boundary that a slot starts on; none where out is odd) by
+ * non-temporal stores, the partial lines at either end as sgk_slots48_pack
+ * does, then a store fence (so the slots are seen by other threads and the
+ * copy engine once the caller's later synchronization is). The slots go to
+ * host memory without first reading their lines (for ownership), a third
+ * of the bytes that a slot costs host memory (its store's read and write,
+ * the copy's read), and they do not take cache lines from the lists being
+ * read. Same bytes and result as sgk_slots48_pack. */
+bool sgk_slots48_stream(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out);
 
 /* A packed slot's 48 bits back as its key (host and device). */
 static inline SGI_HOST_DEVICE uint64_t sgk_slot48_key(uint64_t k48, int idbits)
@@ -241,6 +251,7 @@ typedef struct sgk_topk_src {
     sgk_topk48_fn topk48;
     int K;
     bool filter, prefetch;
+    bool stream; /* sgk_topk_fill48: the slots stored by sgk_slots48_stream */
 } sgk_topk_src;
 
 /* sgk_topk_lists (idx NULL) or sgk_topk_packed (idx set) over the lists
@@ -250,8 +261,9 @@ typedef struct sgk_topk_src {
 uint64_t sgk_topk_fill(const sgk_topk_src *src, uint64_t v0, uint64_t v1, uint64_t *out,
                        uint32_t *idx, sgk_topk_tally *t);
 
-/* sgk_topk_fill with the slots going out in 6 bytes (sgk_slots48_pack):
- * vertex or record r's slot j at out48 + 6 (r K + j). The lists are taken
+/* sgk_topk_fill with the slots going out in 6 bytes (sgk_slots48_pack, or
+ * sgk_slots48_stream where src->stream): vertex or record r's slot j at
+ * out48 + 6 (r K + j). The lists are taken
  * SGK_TOPK48_RUN vertices at a time into a buffer in cache and packed from
  * there, the prefetch running on across the runs (runs of 64 to 4096 lists
  * within a few per cent of each other on the development machine; the

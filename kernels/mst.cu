@@ -2557,8 +2557,11 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
 {
     const uint64_t per = 8 * (uint64_t)K;
     const uint64_t per48 = 6 * (uint64_t)K;
+    // 6-byte slots in whole lines go to host memory by non-temporal stores,
+    // their lines not read first ("slots-stream" disabled: plain stores)
+    const bool stream = !sgk_ctx_disabled(c, "slots-stream");
     const sgk_topk_src src = {sh.x, sh.a, sh.w, f32, sh.w16, sh.w8, e48, idbits,
-                              topk, topk48, K, filter, prefetch};
+                              topk, topk48, K, filter, prefetch, stream};
     bool use48 = s48 > 0; // until a chunk's slot does not fit in 6 bytes
     const uint64_t np = 8 * (uint64_t)sh.threads;
     // packed: records, then their vertices, then the pieces' table

@@ -179,43 +179,53 @@ static void expect_records(const uint64_t *x, uint64_t c0, uint64_t c1, uint64_t
     for (uint64_t z = r; z < nv; z++) assert_int_equal(pidx[z], 0xcdcdcdcdu);
 }
 
-/* sgk_topk_fill48 over src's lists in the pieces cuts[0..ncuts): every
- * vertex's slots, then records (idx), each slot unpacked (sgk_slot48_key)
- * equal to want's, the records the lists with entries, nothing written
- * past them (o48 and pidx filled with 0xcd before), the tally want_t's, and
+/* sgk_topk_fill48 over src's lists in the pieces cuts[0..ncuts), with the
+ * slots stored plainly and streamed (src->stream; each piece at an even
+ * offset of 0 to 62 bytes into o48 then, so that the first whole line
+ * comes after 0 to 31 slots): every vertex's slots, then records (idx),
+ * each slot unpacked (sgk_slot48_key) equal to want's, the records the
+ * lists with entries, nothing written before or past them (o48, of 6 nv K
+ * + 64 bytes, and pidx filled with 0xcd before), the tally want_t's, and
  * fits true but for f32 weights (whose keys are not packed). */
-static void expect_fill48(const sgk_topk_src *src, int idbits, const uint64_t *cuts,
+static void expect_fill48(const sgk_topk_src *src0, int idbits, const uint64_t *cuts,
                           size_t ncuts, const uint64_t *want, const sgk_topk_tally *want_t,
                           uint64_t nv, uint8_t *o48, uint32_t *pidx, const char *what)
 {
-    const int K = src->K;
-    const uint64_t *x = src->x;
-    for (int packed = 0; packed < 2; packed++) {
+    const int K = src0->K;
+    const uint64_t *x = src0->x;
+    for (int way = 0; way < 4; way++) {
+        const bool packed = way & 1;
+        sgk_topk_src s = *src0;
+        s.stream = way >> 1;
+        const sgk_topk_src *src = &s;
         sgk_topk_tally t = {0, 0, 0, 0};
         for (size_t i = 0; i + 1 < ncuts; i++) {
-            memset(o48, 0xcd, 6 * nv * (uint64_t)K);
+            const uint64_t off = s.stream ? 2 * (7 * i % 32) : 0;
+            memset(o48, 0xcd, 6 * nv * (uint64_t)K + 64);
             memset(pidx, 0xcd, nv * sizeof *pidx);
             bool fits = src->f32;
-            const uint64_t r = sgk_topk_fill48(src, idbits, cuts[i], cuts[i + 1], o48,
+            const uint64_t r = sgk_topk_fill48(src, idbits, cuts[i], cuts[i + 1], o48 + off,
                                                packed ? pidx : NULL, &t, &fits);
             if (fits == src->f32)
-                fail_msg("%s, K %d, %s: fits %d", what, K, packed ? "records" : "vertices", fits);
+                fail_msg("%s, K %d, %s%s: fits %d", what, K, packed ? "records" : "vertices",
+                         s.stream ? ", streamed" : "", fits);
             uint64_t q = 0;
             for (uint64_t v = cuts[i]; v < cuts[i + 1]; v++) {
                 if (packed && x[v + 1] == x[v]) continue;
                 if (packed) assert_int_equal(pidx[q], v);
                 for (int j = 0; j < K && !src->f32; j++) {
-                    const uint64_t k = sgk_slot48_key(sgk_e48_get(o48, q * K + j), idbits);
+                    const uint64_t k = sgk_slot48_key(sgk_e48_get(o48 + off, q * K + j), idbits);
                     if (k != want[v * K + j])
-                        fail_msg("%s, K %d, %s: vertex %llu slot %d %llx, want %llx", what, K,
-                                 packed ? "records" : "vertices", (unsigned long long)v, j,
+                        fail_msg("%s, K %d, %s%s: vertex %llu slot %d %llx, want %llx", what,
+                                 K, packed ? "records" : "vertices",
+                                 s.stream ? ", streamed" : "", (unsigned long long)v, j,
                                  (unsigned long long)k, (unsigned long long)want[v * K + j]);
                 }
                 q++;
             }
             assert_int_equal(q, r);
-            for (uint64_t z = 6 * r * K; z < 6 * nv * (uint64_t)K; z++)
-                assert_int_equal(o48[z], 0xcd);
+            for (uint64_t z = 0; z < 6 * nv * (uint64_t)K + 64; z++)
+                if (z < off || z >= off + 6 * r * K) assert_int_equal(o48[z], 0xcd);
             for (uint64_t z = packed ? r : 0; z < nv; z++) assert_int_equal(pidx[z], 0xcdcdcdcdu);
         }
         assert_memory_equal(&t, want_t, sizeof t);
@@ -276,6 +286,55 @@ static void test_slots48(void **state)
                 s[at] = keep;
             }
         }
+    }
+    free(s);
+    free(o);
+    free(o2);
+}
+
+/* sgk_slots48_stream: at every offset into the output from 0 to 65 bytes
+ * (odd ones never streamed, even ones with 0 to 31 slots before the first
+ * whole line) and every count to 130 and 1000 (none, some and many whole
+ * lines of 32 slots, with partial lines at both ends), the same bytes as
+ * the scalar pack and nothing outside them; a slot that does not fit, in
+ * the first, a middle or the last place, makes it say so. */
+static void test_slots48_stream(void **state)
+{
+    (void)state;
+    enum { MAX = 1000, PAD = 128 };
+    uint64_t *s = malloc(MAX * sizeof *s), rng = 777;
+    uint8_t *o = aligned_alloc(64, 6 * MAX + 2 * PAD), *o2 = aligned_alloc(64, 6 * MAX + 2 * PAD);
+    assert_true(s && o && o2);
+    static const int bits[] = {12, 26};
+    for (size_t bi = 0; bi < sizeof bits / sizeof bits[0]; bi++) {
+        const int idb = bits[bi];
+        const uint64_t wlim = (1ull << (48 - idb)) - 2, nlim = (1ull << idb) - 1;
+        for (uint64_t cnt = 0; cnt <= MAX; cnt = cnt < 130 ? cnt + 1 : cnt < MAX ? MAX : MAX + 1)
+            for (uint64_t off = 0; off < 66; off++) {
+                for (uint64_t i = 0; i < cnt; i++) {
+                    const uint64_t r = tu_rand(&rng);
+                    const uint64_t wk = r % 5 == 0 ? wlim : tu_rand(&rng) % (wlim + 1);
+                    s[i] = r % 11 == 0 ? UINT64_MAX : wk << 32 | (tu_rand(&rng) & nlim);
+                }
+                memset(o, 0xee, 6 * MAX + 2 * PAD);
+                memset(o2, 0xee, 6 * MAX + 2 * PAD);
+                assert_true(sgk_slots48_stream(s, cnt, idb, o + off));
+                assert_true(sgk_slots48_pack_scalar(s, cnt, idb, o2 + off));
+                if (memcmp(o, o2, 6 * MAX + 2 * PAD) != 0)
+                    fail_msg("%d id bits, %llu slots at offset %llu: not the scalar's bytes", idb,
+                             (unsigned long long)cnt, (unsigned long long)off);
+                if (cnt == 0 || off % 16 != 0) continue;
+                const uint64_t at[] = {0, cnt / 2, cnt - 1};
+                for (int j = 0; j < 3; j++) {
+                    const uint64_t keep = s[at[j]];
+                    s[at[j]] = j == 1 && wlim < 0xFFFFFFFFull ? (wlim + 1) << 32 : 1ull << idb;
+                    if (sgk_slots48_stream(s, cnt, idb, o + off))
+                        fail_msg("%d id bits, %llu slots at offset %llu: slot %llu said to fit",
+                                 idb, (unsigned long long)cnt, (unsigned long long)off,
+                                 (unsigned long long)at[j]);
+                    s[at[j]] = keep;
+                }
+            }
     }
     free(s);
     free(o);
@@ -378,7 +437,7 @@ static void test_topk_lists(void **state)
     uint32_t *pidx = malloc(NV * sizeof *pidx);
     uint8_t *e48 = malloc(6 * m + 2);
     uint16_t *w16 = malloc(m * 2 + 2);
-    uint8_t *w8 = malloc(m + 1), *o48 = malloc(6 * NV * 4);
+    uint8_t *w8 = malloc(m + 1), *o48 = malloc(6 * NV * 4 + 64);
     assert_true(a && w && want && got && part && pidx && e48 && w16 && w8 && o48);
     for (int f32 = 0; f32 < 2; f32++) {
         for (uint64_t v = 0; v < NV; v++)
@@ -540,6 +599,7 @@ int main(void)
         cmocka_unit_test(test_topk_versions),
         cmocka_unit_test(test_topk_lists),
         cmocka_unit_test(test_slots48),
+        cmocka_unit_test(test_slots48_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
