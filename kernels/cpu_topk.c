@@ -507,6 +507,17 @@ bool sgk_slots48_pack_scalar(const uint64_t *s, uint64_t cnt, int idbits, uint8_
 
 static bool slots48_pack_avx512(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out);
 static bool slots48_stream_avx512(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out);
+static void slots_stream_avx512(const uint64_t *s, uint64_t cnt, uint64_t *out);
+
+/* Slots s[0..cnt) copied to out, the whole lines by non-temporal stores
+ * (then a store fence) where the CPU has AVX-512. */
+static void slots_stream(const uint64_t *s, uint64_t cnt, uint64_t *out)
+{
+    if (cnt >= 8 && sgk_topk_simd_available())
+        slots_stream_avx512(s, cnt, out);
+    else
+        memcpy(out, s, cnt * sizeof *s);
+}
 
 bool sgk_slots48_pack(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out)
 {
@@ -537,16 +548,15 @@ static uint64_t src_run(const sgk_topk_src *src, uint64_t v0, uint64_t v1, uint6
                     src->prefetch, out, idx, t, pf_end);
 }
 
-uint64_t sgk_topk_fill(const sgk_topk_src *src, uint64_t v0, uint64_t v1, uint64_t *out,
-                       uint32_t *idx, sgk_topk_tally *t)
-{
-    return src_run(src, v0, v1, out, idx, t, src->x[v1]);
-}
-
-uint64_t sgk_topk_fill48(const sgk_topk_src *src, int idbits, uint64_t v0, uint64_t v1,
-                         uint8_t *out48, uint32_t *idx, sgk_topk_tally *t, bool *fits)
+/* src's lists [v0, v1) a run of SGK_TOPK48_RUN at a time into a buffer in
+ * cache, each run's slots then stored at out + width r K slots: packed in
+ * 6 bytes (idbits > 0; *fits false where one does not fit) or copied in 8,
+ * by non-temporal stores where src->stream. */
+static uint64_t fill_runs(const sgk_topk_src *src, int idbits, uint64_t v0, uint64_t v1,
+                          uint8_t *out, uint32_t *idx, sgk_topk_tally *t, bool *fits)
 {
     const int K = src->K;
+    const uint64_t width = idbits > 0 ? 6 : 8;
     const uint64_t pf_end = src->x[v1];
     uint64_t buf[SGK_TOPK48_RUN * 4]; /* K <= 4 slots a list */
     uint64_t r = 0;                   /* records (or vertices) written */
@@ -554,21 +564,40 @@ uint64_t sgk_topk_fill48(const sgk_topk_src *src, int idbits, uint64_t v0, uint6
     for (uint64_t u = v0; u < v1; u += SGK_TOPK48_RUN) {
         const uint64_t ue = v1 - u < SGK_TOPK48_RUN ? v1 : u + SGK_TOPK48_RUN;
         uint32_t *ix = idx ? idx + r : NULL;
+        uint8_t *const o = out + width * r * (uint64_t)K;
         /* the run's slots' lines fetched for writing while its lists are
          * taken, not when the pack stores them in a burst (topk_store on
          * the development machine, two threads: the 6-byte fill at 0.94 of
-         * the 8-byte top-K's rate with it, 0.89-0.90 without) */
-        uint8_t *const o = out48 + 6 * r * (uint64_t)K;
-        if (!src->stream) /* (streamed lines are not read) */
-            for (uint64_t b = 0; b < 6 * (ue - u) * (uint64_t)K; b += 64)
+         * the 8-byte top-K's rate with it, 0.89-0.90 without); streamed
+         * lines are not read */
+        if (!src->stream)
+            for (uint64_t b = 0; b < width * (ue - u) * (uint64_t)K; b += 64)
                 __builtin_prefetch(o + b, 1, 3);
         const uint64_t got = src_run(src, u, ue, buf, ix, t, pf_end);
-        ok &= src->stream ? sgk_slots48_stream(buf, got * (uint64_t)K, idbits, o)
-                          : sgk_slots48_pack(buf, got * (uint64_t)K, idbits, o);
+        const uint64_t cnt = got * (uint64_t)K;
+        if (width == 8)
+            slots_stream(buf, cnt, (uint64_t *)(void *)o);
+        else
+            ok &= src->stream ? sgk_slots48_stream(buf, cnt, idbits, o)
+                              : sgk_slots48_pack(buf, cnt, idbits, o);
         r += got;
     }
     *fits = ok && !src->f32;
     return r;
+}
+
+uint64_t sgk_topk_fill(const sgk_topk_src *src, uint64_t v0, uint64_t v1, uint64_t *out,
+                       uint32_t *idx, sgk_topk_tally *t)
+{
+    if (!src->stream) return src_run(src, v0, v1, out, idx, t, src->x[v1]);
+    bool fits;
+    return fill_runs(src, 0, v0, v1, (uint8_t *)out, idx, t, &fits);
+}
+
+uint64_t sgk_topk_fill48(const sgk_topk_src *src, int idbits, uint64_t v0, uint64_t v1,
+                         uint8_t *out48, uint32_t *idx, sgk_topk_tally *t, bool *fits)
+{
+    return fill_runs(src, idbits, v0, v1, out48, idx, t, fits);
 }
 
 #if SGK_HAVE_AVX512
@@ -1146,6 +1175,23 @@ static AVX512 bool slots48_stream_avx512(const uint64_t *s, uint64_t cnt, int id
     return ok && !bad;
 }
 
+static AVX512 void slots_stream_avx512(const uint64_t *s, uint64_t cnt, uint64_t *out)
+{
+    const uintptr_t at = (uintptr_t)out;
+    const uint64_t head = at % 8 ? cnt : (64 - at % 64) % 64 / 8;
+    if (head + 8 > cnt) {
+        memcpy(out, s, cnt * sizeof *s);
+        return;
+    }
+    memcpy(out, s, head * sizeof *s);
+    uint64_t i = head;
+    for (; i + 8 <= cnt; i += 8)
+        _mm512_stream_si512((__m512i *)(void *)(out + i),
+                            _mm512_loadu_si512((const void *)(s + i)));
+    memcpy(out + i, s + i, (cnt - i) * sizeof *s);
+    _mm_sfence();
+}
+
 bool sgk_topk_simd_available(void)
 {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
@@ -1244,6 +1290,11 @@ static bool slots48_pack_avx512(const uint64_t *s, uint64_t cnt, int idbits, uin
 static bool slots48_stream_avx512(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out)
 {
     return sgk_slots48_pack_scalar(s, cnt, idbits, out);
+}
+
+static void slots_stream_avx512(const uint64_t *s, uint64_t cnt, uint64_t *out)
+{
+    memcpy(out, s, cnt * sizeof *s);
 }
 
 static bool topk_pairs(sgk_topk_fn topk, sgk_topk48_fn topk48)

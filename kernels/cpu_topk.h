@@ -251,13 +251,15 @@ typedef struct sgk_topk_src {
     sgk_topk48_fn topk48;
     int K;
     bool filter, prefetch;
-    bool stream; /* sgk_topk_fill48: the slots stored by sgk_slots48_stream */
+    bool stream; /* the slots' whole lines stored by non-temporal stores */
 } sgk_topk_src;
 
 /* sgk_topk_lists (idx NULL) or sgk_topk_packed (idx set) over the lists
  * [v0, v1) of src, as the kind of src's source takes them (sgk_topk24_*,
- * sgk_topk48_*): the slots into out. Returns the records written (with
- * idx) or v1 - v0. */
+ * sgk_topk48_*): the slots into out. Where src->stream, the lists are
+ * taken in runs as by sgk_topk_fill48 and each run's slots copied to out,
+ * the whole lines by non-temporal stores (then a store fence). Returns the
+ * records written (with idx) or v1 - v0. */
 uint64_t sgk_topk_fill(const sgk_topk_src *src, uint64_t v0, uint64_t v1, uint64_t *out,
                        uint32_t *idx, sgk_topk_tally *t);
 

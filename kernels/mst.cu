@@ -2557,8 +2557,10 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
 {
     const uint64_t per = 8 * (uint64_t)K;
     const uint64_t per48 = 6 * (uint64_t)K;
-    // 6-byte slots in whole lines go to host memory by non-temporal stores,
-    // their lines not read first ("slots-stream" disabled: plain stores)
+    // The slots' whole lines (6 bytes a slot or 8) go to host memory by
+    // non-temporal stores, their lines not read first, the lists taken in
+    // runs through a buffer ("slots-stream" disabled: plain stores, and 8-byte
+    // slots straight from the top-K)
     const bool stream = !sgk_ctx_disabled(c, "slots-stream");
     const sgk_topk_src src = {sh.x, sh.a, sh.w, f32, sh.w16, sh.w8, e48, idbits,
                               topk, topk48, K, filter, prefetch, stream};

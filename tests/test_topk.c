@@ -179,53 +179,65 @@ static void expect_records(const uint64_t *x, uint64_t c0, uint64_t c1, uint64_t
     for (uint64_t z = r; z < nv; z++) assert_int_equal(pidx[z], 0xcdcdcdcdu);
 }
 
-/* sgk_topk_fill48 over src's lists in the pieces cuts[0..ncuts), with the
- * slots stored plainly and streamed (src->stream; each piece at an even
- * offset of 0 to 62 bytes into o48 then, so that the first whole line
- * comes after 0 to 31 slots): every vertex's slots, then records (idx),
- * each slot unpacked (sgk_slot48_key) equal to want's, the records the
- * lists with entries, nothing written before or past them (o48, of 6 nv K
- * + 64 bytes, and pidx filled with 0xcd before), the tally want_t's, and
- * fits true but for f32 weights (whose keys are not packed). */
-static void expect_fill48(const sgk_topk_src *src0, int idbits, const uint64_t *cuts,
-                          size_t ncuts, const uint64_t *want, const sgk_topk_tally *want_t,
-                          uint64_t nv, uint8_t *o48, uint32_t *pidx, const char *what)
+/* sgk_topk_fill (8-byte slots) and sgk_topk_fill48 (6-byte slots, idbits)
+ * over src's lists in the pieces cuts[0..ncuts), each with the slots
+ * stored plainly and streamed (src->stream; each piece then at an offset
+ * of 0 to 62 bytes into o, even for 6-byte slots and a multiple of 8 for
+ * 8, so that the first whole line comes after 0 to 31 slots): every
+ * vertex's slots, then records (idx), each slot (unpacked by
+ * sgk_slot48_key) equal to want's, the records the lists with entries,
+ * nothing written before or past them (o, of 8 nv K + 64 bytes, and pidx
+ * filled with 0xcd before), the tally want_t's, and for 6 bytes fits true
+ * but for f32 weights (whose keys are not packed). */
+static void expect_fill(const sgk_topk_src *src0, int idbits, const uint64_t *cuts,
+                        size_t ncuts, const uint64_t *want, const sgk_topk_tally *want_t,
+                        uint64_t nv, uint8_t *o, uint32_t *pidx, const char *what)
 {
     const int K = src0->K;
     const uint64_t *x = src0->x;
-    for (int way = 0; way < 4; way++) {
-        const bool packed = way & 1;
+    for (int way = 0; way < 8; way++) {
+        const bool packed = way & 1, w6 = way & 4;
+        const uint64_t width = w6 ? 6 : 8;
         sgk_topk_src s = *src0;
-        s.stream = way >> 1;
+        s.stream = way & 2;
         const sgk_topk_src *src = &s;
         sgk_topk_tally t = {0, 0, 0, 0};
         for (size_t i = 0; i + 1 < ncuts; i++) {
-            const uint64_t off = s.stream ? 2 * (7 * i % 32) : 0;
-            memset(o48, 0xcd, 6 * nv * (uint64_t)K + 64);
+            const uint64_t off = !s.stream ? 0 : w6 ? 2 * (7 * i % 32) : 8 * (3 * i % 8);
+            memset(o, 0xcd, 8 * nv * (uint64_t)K + 64);
             memset(pidx, 0xcd, nv * sizeof *pidx);
             bool fits = src->f32;
-            const uint64_t r = sgk_topk_fill48(src, idbits, cuts[i], cuts[i + 1], o48 + off,
-                                               packed ? pidx : NULL, &t, &fits);
-            if (fits == src->f32)
+            uint32_t *const ix = packed ? pidx : NULL;
+            const uint64_t r =
+                w6 ? sgk_topk_fill48(src, idbits, cuts[i], cuts[i + 1], o + off, ix, &t, &fits)
+                   : sgk_topk_fill(src, cuts[i], cuts[i + 1], (uint64_t *)(void *)(o + off), ix,
+                                   &t);
+            if (w6 && fits == src->f32)
                 fail_msg("%s, K %d, %s%s: fits %d", what, K, packed ? "records" : "vertices",
                          s.stream ? ", streamed" : "", fits);
             uint64_t q = 0;
             for (uint64_t v = cuts[i]; v < cuts[i + 1]; v++) {
                 if (packed && x[v + 1] == x[v]) continue;
                 if (packed) assert_int_equal(pidx[q], v);
-                for (int j = 0; j < K && !src->f32; j++) {
-                    const uint64_t k = sgk_slot48_key(sgk_e48_get(o48 + off, q * K + j), idbits);
+                for (int j = 0; j < K && !(w6 && src->f32); j++) {
+                    uint64_t k;
+                    if (w6)
+                        k = sgk_slot48_key(sgk_e48_get(o + off, q * K + j), idbits);
+                    else
+                        memcpy(&k, o + off + 8 * (q * K + j), 8);
                     if (k != want[v * K + j])
-                        fail_msg("%s, K %d, %s%s: vertex %llu slot %d %llx, want %llx", what,
-                                 K, packed ? "records" : "vertices",
-                                 s.stream ? ", streamed" : "", (unsigned long long)v, j,
-                                 (unsigned long long)k, (unsigned long long)want[v * K + j]);
+                        fail_msg("%s, K %d, %llu-byte slots, %s%s: vertex %llu slot %d %llx, "
+                                 "want %llx",
+                                 what, K, (unsigned long long)width,
+                                 packed ? "records" : "vertices", s.stream ? ", streamed" : "",
+                                 (unsigned long long)v, j, (unsigned long long)k,
+                                 (unsigned long long)want[v * K + j]);
                 }
                 q++;
             }
             assert_int_equal(q, r);
-            for (uint64_t z = 0; z < 6 * nv * (uint64_t)K + 64; z++)
-                if (z < off || z >= off + 6 * r * K) assert_int_equal(o48[z], 0xcd);
+            for (uint64_t z = 0; z < 8 * nv * (uint64_t)K + 64; z++)
+                if (z < off || z >= off + width * r * K) assert_int_equal(o[z], 0xcd);
             for (uint64_t z = packed ? r : 0; z < nv; z++) assert_int_equal(pidx[z], 0xcdcdcdcdu);
         }
         assert_memory_equal(&t, want_t, sizeof t);
@@ -437,7 +449,7 @@ static void test_topk_lists(void **state)
     uint32_t *pidx = malloc(NV * sizeof *pidx);
     uint8_t *e48 = malloc(6 * m + 2);
     uint16_t *w16 = malloc(m * 2 + 2);
-    uint8_t *w8 = malloc(m + 1), *o48 = malloc(6 * NV * 4 + 64);
+    uint8_t *w8 = malloc(m + 1), *o48 = malloc(8 * NV * 4 + 64);
     assert_true(a && w && want && got && part && pidx && e48 && w16 && w8 && o48);
     for (int f32 = 0; f32 < 2; f32++) {
         for (uint64_t v = 0; v < NV; v++)
@@ -495,8 +507,8 @@ static void test_topk_lists(void **state)
                     const sgk_topk_src aw = {.x = x, .a = a, .w = w, .f32 = f32 != 0,
                                              .topk = fn, .K = K, .filter = true,
                                              .prefetch = pf != 0};
-                    expect_fill48(&aw, sb, cuts, sizeof cuts / sizeof cuts[0], want, &want_t,
-                                  NV, o48, pidx, "6-byte slots of A and W");
+                    expect_fill(&aw, sb, cuts, sizeof cuts / sizeof cuts[0], want, &want_t,
+                                NV, o48, pidx, "the fill over A and W");
                     if (f32) continue;
                     /* 48-bit entries (12 id bits), whole, in the same pieces
                      * and packed, the scalar and the vector code (its pairs
@@ -537,8 +549,8 @@ static void test_topk_lists(void **state)
                     const sgk_topk_src es = {.x = x, .e48 = e48, .e48_bits = idbits,
                                              .topk48 = f48, .K = K, .filter = true,
                                              .prefetch = pf != 0};
-                    expect_fill48(&es, sb, cuts, sizeof cuts / sizeof cuts[0], want, &want_t,
-                                  NV, o48, pidx, "6-byte slots of 48-bit entries");
+                    expect_fill(&es, sb, cuts, sizeof cuts / sizeof cuts[0], want, &want_t,
+                                NV, o48, pidx, "the fill over 48-bit entries");
                     /* 24-bit weights (the vector code's 16-bit and 8-bit
                      * loads), whole, in the same pieces and packed, the
                      * scalar and the vector code (its pairs and without) */
@@ -573,8 +585,8 @@ static void test_topk_lists(void **state)
                     const sgk_topk_src ws = {.x = x, .a = a, .w16 = w16, .w8 = w8,
                                              .topk = fn, .K = K, .filter = true,
                                              .prefetch = pf != 0};
-                    expect_fill48(&ws, sb, cuts, sizeof cuts / sizeof cuts[0], want, &want_t,
-                                  NV, o48, pidx, "6-byte slots of 24-bit weights");
+                    expect_fill(&ws, sb, cuts, sizeof cuts / sizeof cuts[0], want, &want_t,
+                                NV, o48, pidx, "the fill over 24-bit weights");
                 }
             }
     }

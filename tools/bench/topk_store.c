@@ -15,9 +15,11 @@
 // from A and W once, 6 bytes an entry; its slots checked against the
 // prefetching run's); and where the weights fit 24 bits, the same pieces
 // over W16 and W8 (sgk_topk24_lists: the hybrid forest's narrow weights,
-// split from W once; its slots checked too); and the same pieces with their
-// slots in 6 bytes (sgk_topk_fill48, as the engine's unpacked chunks send
-// them; checked unpacked). Prints G entries per second.
+// split from W once; its slots checked too); and the same pieces through
+// the engine's fill, in 8-byte slots streamed (sgk_topk_fill, non-temporal
+// stores) and in 6 bytes (sgk_topk_fill48, as the engine's unpacked chunks
+// send them; checked unpacked), plain and streamed. Prints G entries per
+// second.
 // Build (from the top, after meson compile -C build), one line:
 //   cc -O2 -fopenmp -Isrc -Icommon -Ikernels -Istorage -o topk_store
 //      tools/bench/topk_store.c kernels/cpu_topk.c -Lbuild -lspillgraph -Wl,-rpath,$PWD/build
@@ -236,29 +238,38 @@ int main(int argc, char **argv)
                    same ? "" : " SLOTS DIFFER");
             if (!same) return 1;
         }
-        /* the same pieces with their slots in 6 bytes (sgk_topk_fill48, as
-         * the engine's unpacked chunks take them), checked unpacked */
-        for (int stream = 0; stream < 2 && slot_bits > 0; stream++) {
+        /* the same pieces through the engine's fill: in 8-byte slots
+         * streamed (sgk_topk_fill in runs, whole lines by non-temporal
+         * stores), then in 6 bytes (sgk_topk_fill48, as the engine's
+         * unpacked chunks take them; checked unpacked) plain and streamed */
+        for (int way = 0; way < 3; way++) {
+            const bool w6 = way > 0, stream = way != 1;
+            if (w6 && slot_bits <= 0) break;
             const sgk_topk_src src = {.x = x, .a = a, .w = w, .topk = sgk_topk_simd, .K = 4,
                                       .filter = true, .prefetch = true, .stream = stream};
+            if (!w6) memset(out, 0xcd, (n - v0) * 4 * sizeof *out);
             const double t0 = now();
             uint64_t leaving = 0, bad = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : leaving, bad)
             for (uint64_t p = 0; p < np; p++) {
                 sgk_topk_tally t = {0, 0, 0, 0};
                 bool fits = false;
-                uint8_t *o = o48 + 6 * (cut[p] - v0) * 4;
-                sgk_topk_fill48(&src, slot_bits, cut[p], cut[p + 1], o, NULL, &t, &fits);
+                if (w6)
+                    sgk_topk_fill48(&src, slot_bits, cut[p], cut[p + 1],
+                                    o48 + 6 * (cut[p] - v0) * 4, NULL, &t, &fits);
+                else
+                    sgk_topk_fill(&src, cut[p], cut[p + 1], out + (cut[p] - v0) * 4, NULL, &t);
                 leaving += t.leaving;
-                bad += !fits;
+                bad += w6 && !fits;
             }
             const double t1 = now();
             bool same = bad == 0;
             for (uint64_t i = 0; same && i < (n - v0) * 4; i++)
-                same = sgk_slot48_key(sgk_e48_get(o48, i), slot_bits) == ref[i];
-            printf("top-K into 6-byte slots%s, prefetch 1: %.3f s, %.2f G entries/s (leaving "
+                same = (w6 ? sgk_slot48_key(sgk_e48_get(o48, i), slot_bits) : out[i]) == ref[i];
+            printf("top-K into %d-byte slots%s, prefetch 1: %.3f s, %.2f G entries/s (leaving "
                    "%llu)%s\n",
-                   stream ? " (streamed)" : "", t1 - t0, (double)ent / (t1 - t0) * 1e-9, (unsigned long long)leaving,
+                   w6 ? 6 : 8, stream ? " (streamed)" : "", t1 - t0,
+                   (double)ent / (t1 - t0) * 1e-9, (unsigned long long)leaving,
                    same ? "" : " SLOTS DIFFER");
             if (!same) return 1;
         }
