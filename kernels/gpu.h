@@ -371,6 +371,9 @@ typedef struct sgk_cpu_share {
     bool records48;           /* the forest's packed chunks (records) in 6-byte slots too
                                * (SPILLGRAPH_GPU_ENABLE=slots48-records); by default
                                * only the chunks of every vertex's slots go so */
+    bool stream;              /* the forest's slots stored by non-temporal stores
+                               * (SPILLGRAPH_GPU_ENABLE=slots-stream; no shorter on the
+                               * H200 hosts, docs/benchmarks.md, forty-ninth session) */
 } sgk_cpu_share;
 /* share (may be NULL): the CPU threads' part of the first round, caches
  * filled from the host arrays while the GPU walks the other lists. The GPU

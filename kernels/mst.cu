@@ -2557,13 +2557,14 @@ static sg_status cpu_first_fill(sgk_ctx *c, const sgk_cpu_share &sh, sgk_meet &m
 {
     const uint64_t per = 8 * (uint64_t)K;
     const uint64_t per48 = 6 * (uint64_t)K;
-    // The slots' whole lines (6 bytes a slot or 8) go to host memory by
-    // non-temporal stores, their lines not read first, the lists taken in
-    // runs through a buffer ("slots-stream" disabled: plain stores, and 8-byte
-    // slots straight from the top-K)
-    const bool stream = !sgk_ctx_disabled(c, "slots-stream");
+    // sh.stream: the slots' whole lines (6 bytes a slot or 8) go to host
+    // memory by non-temporal stores, their lines not read first, the lists
+    // taken in runs through a buffer. Off by default: in the forty-ninth
+    // session's runs on an H200 host no first round was shorter for it
+    // (SSCA2 26 2 of 4, R-MAT 26 2 of 4; the hosts' CPU may already write
+    // whole lines without reading them).
     const sgk_topk_src src = {sh.x, sh.a, sh.w, f32, sh.w16, sh.w8, e48, idbits,
-                              topk, topk48, K, filter, prefetch, stream};
+                              topk, topk48, K, filter, prefetch, sh.stream};
     bool use48 = s48 > 0; // until a chunk's slot does not fit in 6 bytes
     const uint64_t np = 8 * (uint64_t)sh.threads;
     // packed: records, then their vertices, then the pieces' table

@@ -579,7 +579,8 @@ static bool cpu_share(const sg_run *run, const sg_graph *g, bool planned, sgk_cp
     if (from >= g->n) return false;
     *out = (sgk_cpu_share){
         .from = from, .low = lo, .x = g->x, .a = g->a, .w = g->w, .w16 = g->w16, .w8 = g->w8,
-        .threads = run->threads, .records48 = sgi_switch_on("slots48-records")};
+        .threads = run->threads, .records48 = sgi_switch_on("slots48-records"),
+        .stream = sgi_switch_on("slots-stream")};
     return true;
 }
 

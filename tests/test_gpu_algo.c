@@ -1776,8 +1776,9 @@ static void test_hybrid_forest_cache(void **state)
  * slots) is taken again in 8, and so is the rest. The forest is the
  * oracle's in every split, with the dynamic split and the plan's fixed one,
  * in both kinds of chunk (records, in 6 bytes with SPILLGRAPH_GPU_ENABLE=
- * slots48-records, and every vertex's slots with "share-packed" off); for
- * each kind some run sent chunks both ways. */
+ * slots48-records, and every vertex's slots with "share-packed" off), the
+ * slots stored plainly and, with the dynamic split, streamed ("slots-
+ * stream"); for each kind some run sent chunks both ways. */
 static void test_hybrid_slots48_fallback(void **state)
 {
     (void)state;
@@ -1812,14 +1813,21 @@ static void test_hybrid_slots48_fallback(void **state)
     for (size_t mi = 0; mi < sizeof modes / sizeof modes[0]; mi++) {
         char *saved = env_push(modes[mi]);
         const int dense = strstr(modes[mi], "share-packed") != NULL;
-        /* records in 6 bytes too (the first chunk goes packed) */
-        char *on = env_var_push("SPILLGRAPH_GPU_ENABLE", dense ? NULL : "slots48-records");
+        /* records in 6 bytes too (the first chunk goes packed); with the
+         * dynamic split the slots streamed (slots-stream), in 6 bytes and 8 */
+        static const char *const enable[2][2] = {{NULL, "slots-stream"},
+                                                 {"slots48-records",
+                                                  "slots48-records,slots-stream"}};
+        const int streamed = strstr(modes[mi], "dynamic-split") != NULL;
+        char *on = env_var_push("SPILLGRAPH_GPU_ENABLE", enable[!dense][streamed]);
         for (size_t si = 0; si < sizeof splits / sizeof splits[0]; si++) {
             sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, splits[si], N);
             char what[200];
             snprintf(what, sizeof what,
-                     "heavy weights past 6-byte slots, split %d/8 %d/8 %d/8, disabled: %s",
-                     splits[si][0], splits[si][1], splits[si][2], modes[mi]);
+                     "heavy weights past 6-byte slots, split %d/8 %d/8 %d/8, disabled: %s, "
+                     "enabled: %s",
+                     splits[si][0], splits[si][1], splits[si][2], modes[mi],
+                     enable[!dense][streamed] ? enable[!dense][streamed] : "none");
             mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
             uint64_t chunks = 0, c48 = 0, packs = 0;
             if (!tu_counter(run, "cpu_chunks", &chunks) ||
