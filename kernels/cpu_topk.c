@@ -575,8 +575,10 @@ static uint64_t fill_runs(const sgk_topk_src *src, int idbits, uint64_t v0, uint
                 __builtin_prefetch(o + b, 1, 3);
         const uint64_t got = src_run(src, u, ue, buf, ix, t, pf_end);
         const uint64_t cnt = got * (uint64_t)K;
-        if (width == 8)
+        if (width == 8 && src->stream)
             slots_stream(buf, cnt, (uint64_t *)(void *)o);
+        else if (width == 8)
+            memcpy(o, buf, cnt * sizeof *buf);
         else
             ok &= src->stream ? sgk_slots48_stream(buf, cnt, idbits, o)
                               : sgk_slots48_pack(buf, cnt, idbits, o);
@@ -1092,12 +1094,6 @@ topk_pair_k(lsrc s, uint64_t b0, uint64_t len0, uint64_t b1, uint64_t len1, uint
     return leaving;
 }
 
-/* The vector code needs AVX-512F and BW (BW for the 48-bit entries' byte
- * loads and shuffles, and in the target the whole file is built for). */
-/* sgk_slots48_pack by eight slots a vector: the 48 bits made in the lanes,
- * their low three words gathered to the front by one word permute, and 48
- * bytes stored under a byte mask; the last cnt % 8 slots by the scalar
- * code. */
 /* The constants of packing slots for ids of some bits. */
 typedef struct pack48 {
     __m512i none, none48, lo32, wlim, idm, perm;
@@ -1134,6 +1130,10 @@ static inline AVX512 __attribute__((always_inline)) __m512i pack8(const pack48 *
     return _mm512_permutexvar_epi16(c->perm, p);
 }
 
+/* sgk_slots48_pack by eight slots a vector: the 48 bits made in the lanes,
+ * their low three words gathered to the front by one word permute, and 48
+ * bytes stored under a byte mask; the last cnt % 8 slots by the scalar
+ * code. */
 static AVX512 bool slots48_pack_avx512(const uint64_t *s, uint64_t cnt, int idbits, uint8_t *out)
 {
     const pack48 c = pack48_for(idbits);
@@ -1192,6 +1192,8 @@ static AVX512 void slots_stream_avx512(const uint64_t *s, uint64_t cnt, uint64_t
     _mm_sfence();
 }
 
+/* The vector code needs AVX-512F and BW (BW for the 48-bit entries' byte
+ * loads and shuffles, and in the target the whole file is built for). */
 bool sgk_topk_simd_available(void)
 {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
