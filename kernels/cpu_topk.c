@@ -550,8 +550,9 @@ static uint64_t src_run(const sgk_topk_src *src, uint64_t v0, uint64_t v1, uint6
 
 /* src's lists [v0, v1) a run of SGK_TOPK48_RUN at a time into a buffer in
  * cache, each run's slots then stored at out + width r K slots: packed in
- * 6 bytes (idbits > 0; *fits false where one does not fit) or copied in 8,
- * by non-temporal stores where src->stream. */
+ * 6 bytes (idbits > 0; *fits false where one does not fit), by
+ * non-temporal stores where src->stream, or copied in 8 by them (the
+ * 8-byte slots come here only streamed). */
 static uint64_t fill_runs(const sgk_topk_src *src, int idbits, uint64_t v0, uint64_t v1,
                           uint8_t *out, uint32_t *idx, sgk_topk_tally *t, bool *fits)
 {
@@ -575,10 +576,8 @@ static uint64_t fill_runs(const sgk_topk_src *src, int idbits, uint64_t v0, uint
                 __builtin_prefetch(o + b, 1, 3);
         const uint64_t got = src_run(src, u, ue, buf, ix, t, pf_end);
         const uint64_t cnt = got * (uint64_t)K;
-        if (width == 8 && src->stream)
+        if (width == 8) /* (only streamed: sgk_topk_fill) */
             slots_stream(buf, cnt, (uint64_t *)(void *)o);
-        else if (width == 8)
-            memcpy(o, buf, cnt * sizeof *buf);
         else
             ok &= src->stream ? sgk_slots48_stream(buf, cnt, idbits, o)
                               : sgk_slots48_pack(buf, cnt, idbits, o);

@@ -1819,15 +1819,15 @@ static void test_hybrid_slots48_fallback(void **state)
                                                  {"slots48-records",
                                                   "slots48-records,slots-stream"}};
         const int streamed = strstr(modes[mi], "dynamic-split") != NULL;
-        char *on = env_var_push("SPILLGRAPH_GPU_ENABLE", enable[!dense][streamed]);
+        const char *const en = enable[!dense][streamed];
+        char *on = env_var_push("SPILLGRAPH_GPU_ENABLE", en);
         for (size_t si = 0; si < sizeof splits / sizeof splits[0]; si++) {
             sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, splits[si], N);
             char what[200];
             snprintf(what, sizeof what,
                      "heavy weights past 6-byte slots, split %d/8 %d/8 %d/8, disabled: %s, "
                      "enabled: %s",
-                     splits[si][0], splits[si][1], splits[si][2], modes[mi],
-                     enable[!dense][streamed] ? enable[!dense][streamed] : "none");
+                     splits[si][0], splits[si][1], splits[si][2], modes[mi], en ? en : "none");
             mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
             uint64_t chunks = 0, c48 = 0, packs = 0;
             if (!tu_counter(run, "cpu_chunks", &chunks) ||
