@@ -3864,7 +3864,12 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         // bytes each) fit: the first beside everything (the cache freed
         // first), the second once the vertex-mode arrays are freed. L: the
         // leaving entries a walk of every live list counted; with the cache,
-        // at most the entries of the lists kept (C_LIVE) too.
+        // at most the entries of the lists kept (C_LIVE) too. And only once
+        // L is at most m / CONTRACT_DIV, as in the in-core forest: with room
+        // for it after the first round (no budget, every list on the
+        // device) the gather and the edge rounds over ~m / 2 edges took
+        // R-MAT 26's forest from ~0.17 s to 0.65-0.69 s (docs/benchmarks.md,
+        // fiftieth session).
         const uint64_t inter = h[C_INTER] + (iters == 1 ? cpu_inter : 0);
         if (full_walk && !word) lbound = lbound < inter ? lbound : inter;
         if (K > 0) lbound = lbound < h[C_LIVE] ? lbound : h[C_LIVE];
@@ -3877,7 +3882,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                               4 * (unres.n + heavy.n + rs.n);
         const uint64_t freed =
             8 * cand.n + cslot.n + 4 * S0.n + 4 * S1.n + flags.n + 8 * lo.n + 4 * hd.n;
-        if (contract_on && 20 * ccap + slack <= room && 40 * ccap + slack <= room + freed) {
+        if (contract_on && lbound <= m / CONTRACT_DIV && 20 * ccap + slack <= room &&
+            40 * ccap + slack <= room + freed) {
             const double tg = sgi_now();
             vc.release();
             unres.release(), heavy.release(), rs.release();

@@ -1460,11 +1460,15 @@ static void test_hybrid_bfs_gather(void **state)
 /* The in-place forest's vertex cache (kernels/mst.cu): the K lightest
  * leaving entries of each list, refilled from the list only when all are
  * inside their tree and could still beat the tree's minimum. Four slots by
- * default, with the contraction (on these small graphs it comes after the
- * first round) and without it (vertex rounds to the end); one slot
- * ("wide-cache" off, no contraction), so that caches run dry and are
- * refilled often; none ("vertex-cache" off: every round reads every live
- * list). The first round's CPU share with the cache, its split moving to
+ * default, with the contraction and without it (vertex rounds to the end);
+ * one slot ("wide-cache" off, no contraction), so that caches run dry and
+ * are refilled often; none ("vertex-cache" off: every round reads every
+ * live list). The contraction comes once its bound on the leaving entries
+ * is at most m / 16 (kernels/mst.cu, CONTRACT_DIV), so it gathers at most
+ * m / 32 + 1 edges: after some rounds, not as soon as it fits (these
+ * graphs have room for it after the first round); some run contracts in
+ * every mode but those with "contract" off, which never do. The first
+ * round's CPU share with the cache, its split moving to
  * where the GPU's and the CPU's claims meet (by default; with the pieces
  * read in place, "stream-first" off) or fixed at the plan's owner split
  * ("dynamic-split" off), its long lists taken in blocks or, with
@@ -1590,7 +1594,8 @@ static void test_hybrid_forest_cache(void **state)
         uint64_t rank_total = 0;
         uint64_t chunks_total = 0, packed_total = 0, chunks_most = 0;
         uint64_t later_refills = 0, cpu_total = 0, pieces_total = 0, long_total = 0;
-        uint64_t sparse_total = 0, prefix_total = 0;
+        uint64_t sparse_total = 0, prefix_total = 0, contract_total = 0;
+        const bool contract_on = !modes[mi] || !strstr(modes[mi], "contract");
         for (int k = 0; k < TG_NKINDS; k++)
             for (int si = 0; si < n_sizes(); si++)
                 for (int f32 = 0; f32 < 2; f32++) {
@@ -1609,7 +1614,8 @@ static void test_hybrid_forest_cache(void **state)
                         uint64_t slots = 0, refilled = 0, iters = 0, cpu_lists = 0, pieces = 0,
                                  streamed = 0, hostb = 0, cpu_ent = 0, gpu_ent = 0, longs = 0,
                                  sparse = 0, loops = 0, sent = 0, chunks = 0, packs = 0,
-                                 psparse = 0, ploops = 0, rtiles = 0, c48 = 0;
+                                 psparse = 0, ploops = 0, rtiles = 0, c48 = 0,
+                                 contracted = 0, cedges = 0;
                         if (!tu_counter(run, "cache_slots", &slots) ||
                             !tu_counter(run, "cpu_long_lists", &longs) ||
                             !tu_counter(run, "lists_refilled", &refilled) ||
@@ -1628,7 +1634,9 @@ static void test_hybrid_forest_cache(void **state)
                             !tu_counter(run, "cpu_chunks_s48", &c48) ||
                             !tu_counter(run, "prefix_sparse_tiles", &psparse) ||
                             !tu_counter(run, "prefix_loop_tiles", &ploops) ||
-                            !tu_counter(run, "rank_fill_tiles", &rtiles))
+                            !tu_counter(run, "rank_fill_tiles", &rtiles) ||
+                            !tu_counter(run, "contractions", &contracted) ||
+                            !tu_counter(run, "contracted_edges", &cedges))
                             fail_msg("%s: no cache_slots / lists_refilled / iterations / "
                                      "cpu_lists / first-round / streamed counters",
                                      what);
@@ -1721,12 +1729,22 @@ static void test_hybrid_forest_cache(void **state)
                                      (unsigned long long)refilled,
                                      (unsigned long long)with_edges);
                         if (slots > 0 && iters > 0) later_refills += refilled - with_edges;
+                        /* the contraction: only with its bound at m / 16 or
+                         * less, never with "contract" disabled */
+                        if (cedges > x[n] / 32 + 1 || (contracted > 0) != (cedges > 0) ||
+                            (contracted > 0 && !contract_on))
+                            fail_msg("%s: %llu contractions of %llu edges (%llu entries)", what,
+                                     (unsigned long long)contracted,
+                                     (unsigned long long)cedges, (unsigned long long)x[n]);
+                        contract_total += contracted;
                         sg_run_free(run);
                     }
                     sg_graph_free(g);
                 }
         if (refills_want[mi] && later_refills == 0)
             fail_msg("disabled: %s: no list was refilled after the first round", modes[mi]);
+        if (contract_on && contract_total == 0)
+            fail_msg("disabled: %s: no run contracted", modes[mi] ? modes[mi] : "none");
         if (cpu_want[mi] && cpu_total == 0)
             fail_msg("disabled: %s: the CPU threads filled no cache", modes[mi] ? modes[mi] : "none");
         /* by default both kinds of chunk occur (graphs with lists everywhere
