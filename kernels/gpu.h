@@ -321,8 +321,9 @@ uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
  * place and unsorted: all in the first round, later only those whose
  * vertex cache (the K lightest leaving entries, in the budget's free
  * memory) is spent and could beat its tree's minimum; once the edges
- * between trees fit the budget, the rest runs on a contracted list in
- * device memory (kernels/mst.cu, "the in-place executor"). Needs
+ * between trees fit the budget and their bound is at most m / 16 (as in
+ * sgk_mst), the rest runs on a contracted list in device memory
+ * (kernels/mst.cu, "the in-place executor"). Needs
  * sgk_mst_inplace_bytes(n, weight order) of device memory beside the graph's prefixes
  * (the cache takes only what is free beyond it). Counters as sgk_mst's,
  * plus "entries_read" (list entries read, summed over rounds),
@@ -357,7 +358,8 @@ uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
  * (after a refill the minima are taken over every vertex again, not from
  * the refilled vertices' new candidates and the minima before; counter
  * "minima_refilled"),
- * "contract", "weight-order" (whole lists always),
+ * "contract", "contract-gate" (a test mode: contracted as soon as the
+ * edges fit), "weight-order" (whole lists always),
  * "heads-rule" (the heads on any graph in weight order). */
 typedef struct sgk_cpu_share {
     uint64_t from;            /* vertices [from, n): the CPU threads' (n: none) */

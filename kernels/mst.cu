@@ -2985,7 +2985,9 @@ sg_status sgk_mst(sgk_ctx *c, const sgk_graph *g, uint32_t *u, uint32_t *v, uint
 // share-chunks (the CPU share's chunks of at most 16 entries past their
 // first vertex, not a streamed piece's: a test mode), walk-batch (each
 // lane's reads of a walk tile one after the other, not issued together),
-// contract, weight-order (lists in weight order read whole, as any),
+// contract, contract-gate (a test mode: the contraction as soon as its
+// lists fit, not only once its bound is at most m / CONTRACT_DIV), weight-
+// order (lists in weight order read whole, as any),
 // heads-rule (their heads read on a graph without hubs too), fill-rank
 // (the cache's fills without hubs by k_hwalk's offers, not by rank),
 // dense-trees (tree ids are the vertex ids, not ranks among the vertices
@@ -3096,6 +3098,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     const uint64_t n = g->d.n, m = g->d.m;
     const bool f32 = g->d.f32;
     const bool contract_on = !sgk_ctx_disabled(c, "contract");
+    const bool contract_gate = !sgk_ctx_disabled(c, "contract-gate");
     // 24-bit weights (desc.w24): W16 and W8 where W would be, read through
     // W24Arr (StagedW24 in the streamed pieces); every walk below takes its
     // weights from with_w, which calls fn with the graph's accessor.
@@ -3882,8 +3885,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                               4 * (unres.n + heavy.n + rs.n);
         const uint64_t freed =
             8 * cand.n + cslot.n + 4 * S0.n + 4 * S1.n + flags.n + 8 * lo.n + 4 * hd.n;
-        if (contract_on && lbound <= m / CONTRACT_DIV && 20 * ccap + slack <= room &&
-            40 * ccap + slack <= room + freed) {
+        if (contract_on && (!contract_gate || lbound <= m / CONTRACT_DIV) &&
+            20 * ccap + slack <= room && 40 * ccap + slack <= room + freed) {
             const double tg = sgi_now();
             vc.release();
             unres.release(), heavy.release(), rs.release();

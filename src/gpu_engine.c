@@ -235,6 +235,17 @@ static uint64_t hybrid_bytes(sgi_algo a, const sg_graph *g, bool parents)
                              : algo_bytes(a, g, parents);
 }
 
+/* Whether auto runs the forest of a graph that fits on the in-place
+ * executor with every list on the device (the hybrid backend) rather than
+ * the in-core GPU forest: it needs no sort of the lists, which is most of
+ * the GPU forest's time on R-MAT (docs/benchmarks.md, fiftieth session).
+ * Not over lists in weight order: there the GPU forest sorts nothing.
+ * Opt-in while measured (SPILLGRAPH_GPU_ENABLE=auto-inplace). */
+static bool auto_inplace(bool weight_order)
+{
+    return !weight_order && sgi_switch_on("auto-inplace");
+}
+
 bool sgi_gpu_pick(sg_run *run, const sg_graph *g, sgi_algo algo, bool parents)
 {
     run->fallback[0] = '\0';
@@ -284,6 +295,13 @@ bool sgi_gpu_pick(sg_run *run, const sg_graph *g, sgi_algo algo, bool parents)
         run->backend = SG_BACKEND_CPU;
         return false;
     }
+    /* It fits: the forest in place where its arrays fit beside the graph */
+    const uint64_t copy = dgraph_matches(run, g, true) ? 0 : graph_bytes(g, true);
+    if (algo == SGI_ALGO_MST && auto_inplace(g->weight_order) &&
+        held + copy + hybrid_bytes(algo, g, false) <= m.budget) {
+        run->backend = SG_BACKEND_HYBRID;
+        return true;
+    }
     run->backend = SG_BACKEND_GPU;
     return true;
 }
@@ -299,8 +317,10 @@ bool sgi_gpu_forest_hybrid(sg_run *run, uint64_t n, uint64_t m)
     sgk_ctx_mem(c, &ms);
     /* (as sgi_gpu_pick: a device copy of another graph is freed first) */
     const uint64_t held = held_graph(run), own = ms.in_use > held ? ms.in_use - held : 0;
-    const uint64_t whole = sgk_mst_bytes(n, m) + (n + 1) * 8 + m * 8;
-    return own + whole > ms.budget && own + sgk_mst_inplace_bytes(n, false) <= ms.budget;
+    const uint64_t graph = (n + 1) * 8 + m * 8, inplace = sgk_mst_inplace_bytes(n, false);
+    const uint64_t whole = sgk_mst_bytes(n, m) + graph;
+    if (own + whole <= ms.budget) return auto_inplace(false) && own + graph + inplace <= ms.budget;
+    return own + inplace <= ms.budget;
 }
 
 /* Makes the run's device copy of g (with W when asked), uploading the host

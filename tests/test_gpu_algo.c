@@ -1465,10 +1465,13 @@ static void test_hybrid_bfs_gather(void **state)
  * are refilled often; none ("vertex-cache" off: every round reads every
  * live list). The contraction comes once its bound on the leaving entries
  * is at most m / 16 (kernels/mst.cu, CONTRACT_DIV), so it gathers at most
- * m / 32 + 1 edges: after some rounds, not as soon as it fits (these
- * graphs have room for it after the first round); some run contracts in
- * every mode but those with "contract" off, which never do. The first
- * round's CPU share with the cache, its split moving to
+ * m / 32 + 1 edges: after some rounds, not as soon as it fits. These
+ * graphs have room for it after the first round, where it comes with that
+ * gate off ("contract-gate", a test mode for the edge rounds after a
+ * gather of many edges): there some run contracts, and at the medium size
+ * in every mode but those with "contract" off, which never do (the small
+ * graphs are done before the bound is that low). The first round's CPU
+ * share with the cache, its split moving to
  * where the GPU's and the CPU's claims meet (by default; with the pieces
  * read in place, "stream-first" off) or fixed at the plan's owner split
  * ("dynamic-split" off), its long lists taken in blocks or, with
@@ -1526,46 +1529,47 @@ static void test_hybrid_forest_cache(void **state)
                                         "share-chunks",
                                         "topk-pairs",
                                         "share-chunks,dynamic-split",
-                                        "slots48"};
+                                        "slots48",
+                                        "contract-gate"};
     enum { NMODES = sizeof modes / sizeof modes[0] };
     static const uint64_t slots_want[NMODES] = {4, 4, 1, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-                                                4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+                                                4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
     static const bool refills_want[NMODES] = {false, true, true, false, false, false, false,
                                               false, false, false, false, false, true, false,
                                               false, false, false, false, false, false, true,
-                                              false, false, false, false};
+                                              false, false, false, false, false};
     static const bool cpu_want[NMODES] = {true, true, true, false, false, false, false,
                                           true, true, true, true, true, true, true,
                                           true, false, true, true, true, true, true,
-                                          true, true, true, true};
+                                          true, true, true, true, true};
     /* the GPU's host-resident first-round entries go through the streamed
      * pieces (DMA, or the copy kernel with dma-pull disabled) */
     static const bool stream_want[NMODES] = {false, false, false, false, true, true, false,
                                              false, false, false, false, false, false, false,
                                              false, true, false, false, false, false, false,
-                                             false, false, false, false};
+                                             false, false, false, false, false};
     static const bool stream_may[NMODES] = {true, true, true, false, true, true, false,
                                             true, false, true, true, true, true, true,
                                             true, true, true, true, true, true, true,
-                                            true, true, true, true};
+                                            true, true, true, true, true};
     /* tiles of one list with A read at their candidates: surely with every
      * list streamed by the GPU (on the medium graphs' hubs), never with
      * "weights-first" off */
     static const bool sparse_want[NMODES] = {false, false, false, false, true, true, false,
                                              false, false, false, false, false, false, false,
                                              false, false, false, false, false, false, false,
-                                             false, false, false, false};
+                                             false, false, false, false, false};
     static const bool sparse_may[NMODES] = {true, true, true, false, true, true, false,
                                             true, false, true, true, true, true, true,
                                             false, false, true, true, true, true, true,
-                                            true, true, true, true};
+                                            true, true, true, true, true};
     /* the same in the device prefix: surely by default (the medium hubs on
      * the device at splits 8/8 and 4/8), never without the cache, with
      * "weights-first" or "prefix-first" off */
     static const bool prefix_may[NMODES] = {true, true, true, false, true, true, true,
                                             true, true, true, true, true, true, true,
                                             false, false, true, true, false, true, true,
-                                            true, true, true, true};
+                                            true, true, true, true, true};
     /* the CPU threads take long lists in blocks (the top-K's filter) unless
      * "topk-filter" is disabled: surely with the plan's fixed split, which
      * gives them the last vertex, the hub of "hub-last" (on the medium
@@ -1573,11 +1577,11 @@ static void test_hybrid_forest_cache(void **state)
     static const bool blocks_may[NMODES] = {true, true, true, false, false, false, false,
                                             true, true, false, true, true, true, true,
                                             true, false, true, true, true, true, true,
-                                            true, true, true, true};
+                                            true, true, true, true, true};
     static const bool blocks_want[NMODES] = {false, false, false, false, false, false, false,
                                              true, false, false, false, false, false, false,
                                              false, false, false, false, false, false, false,
-                                             false, false, true, false};
+                                             false, false, true, false, false};
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     char what[300];
     for (int mi = 0; mi < NMODES; mi++) {
@@ -1595,7 +1599,9 @@ static void test_hybrid_forest_cache(void **state)
         uint64_t chunks_total = 0, packed_total = 0, chunks_most = 0;
         uint64_t later_refills = 0, cpu_total = 0, pieces_total = 0, long_total = 0;
         uint64_t sparse_total = 0, prefix_total = 0, contract_total = 0;
-        const bool contract_on = !modes[mi] || !strstr(modes[mi], "contract");
+        const bool contract_on = !modes[mi] || !strstr(modes[mi], "contract") ||
+                                 strstr(modes[mi], "contract-gate");
+        const bool gate_on = !modes[mi] || !strstr(modes[mi], "contract-gate");
         for (int k = 0; k < TG_NKINDS; k++)
             for (int si = 0; si < n_sizes(); si++)
                 for (int f32 = 0; f32 < 2; f32++) {
@@ -1731,7 +1737,8 @@ static void test_hybrid_forest_cache(void **state)
                         if (slots > 0 && iters > 0) later_refills += refilled - with_edges;
                         /* the contraction: only with its bound at m / 16 or
                          * less, never with "contract" disabled */
-                        if (cedges > x[n] / 32 + 1 || (contracted > 0) != (cedges > 0) ||
+                        if ((gate_on && cedges > x[n] / 32 + 1) ||
+                            (contracted > 0) != (cedges > 0) ||
                             (contracted > 0 && !contract_on))
                             fail_msg("%s: %llu contractions of %llu edges (%llu entries)", what,
                                      (unsigned long long)contracted,
@@ -1743,7 +1750,7 @@ static void test_hybrid_forest_cache(void **state)
                 }
         if (refills_want[mi] && later_refills == 0)
             fail_msg("disabled: %s: no list was refilled after the first round", modes[mi]);
-        if (contract_on && contract_total == 0)
+        if (contract_on && (!gate_on || !small_only) && contract_total == 0)
             fail_msg("disabled: %s: no run contracted", modes[mi] ? modes[mi] : "none");
         if (cpu_want[mi] && cpu_total == 0)
             fail_msg("disabled: %s: the CPU threads filled no cache", modes[mi] ? modes[mi] : "none");
@@ -2118,6 +2125,67 @@ static void test_hybrid_first_minima(void **state)
         fail_msg("runs with the first round's minima in one pass: %llu by default, %llu with "
                  "dense-trees disabled",
                  (unsigned long long)fused_runs[0], (unsigned long long)fused_runs[2]);
+    sg_run_free(cpu);
+}
+
+/* auto's forest on a graph that fits (src/gpu_engine.c, auto_inplace): the
+ * in-core GPU forest by default; with SPILLGRAPH_GPU_ENABLE=auto-inplace the
+ * hybrid backend's in-place forest with every array on the device (its
+ * plan's splits at n, nothing read from host memory, the peak within the
+ * budget), except over lists in weight order (sorted here), where the GPU
+ * forest has no sort to do; and the same run's SSSP stays in core. Exact
+ * forests (Kruskal's) every time, u32 and f32 weights. */
+static void test_auto_inplace(void **state)
+{
+    (void)state;
+    static const tg_kind kinds[] = {TG_RMAT, TG_SSCA2, TG_DUP_LOOPS, TG_COMPONENTS};
+    sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
+    char what[240];
+    for (size_t ki = 0; ki < sizeof kinds / sizeof kinds[0]; ki++)
+        for (int si = 0; si < n_sizes(); si++)
+            for (int f32 = 0; f32 < 2; f32++)
+                for (int cfg = 0; cfg < 3; cfg++) { /* default, enabled, enabled by weight */
+                    sg_graph *g = tg_make(kinds[ki], size_at(si), 7, false, f32);
+                    sg_error err = {0};
+                    if (cfg == 2 && sg_graph_sort_by_weight(g, 2, &err) != SG_OK)
+                        fail_msg("%s", err.msg);
+                    const uint64_t n = nverts(g);
+                    char base[200];
+                    describe(base, sizeof base, kinds[ki], size_at(si), 7, false, f32, g);
+                    snprintf(what, sizeof what, "%s, auto, %s", base,
+                             cfg == 0   ? "default"
+                             : cfg == 1 ? "auto-inplace"
+                                        : "auto-inplace, lists by weight");
+                    char *on = env_var_push("SPILLGRAPH_GPU_ENABLE", cfg ? "auto-inplace" : NULL);
+                    const uint64_t budget = 64ull << 20;
+                    sg_run *run = mkrun(SG_BACKEND_AUTO, budget);
+                    const bool inplace = cfg == 1 && n > 0;
+                    mst_check(cpu, run, inplace ? SG_BACKEND_HYBRID : SG_BACKEND_GPU, g, what);
+                    if (inplace) {
+                        const sg_plan pl = expect_plan(run, NULL, n, true, what);
+                        if (pl.split[0] != n || pl.split[1] != n || pl.split[2] != n)
+                            fail_msg("%s: splits %llu %llu %llu, want all on the device", what,
+                                     (unsigned long long)pl.split[0],
+                                     (unsigned long long)pl.split[1],
+                                     (unsigned long long)pl.split[2]);
+                        uint64_t hostb = 0;
+                        if (!tu_counter(run, "host_list_bytes", &hostb) || hostb != 0)
+                            fail_msg("%s: %llu bytes of lists read from host memory", what,
+                                     (unsigned long long)hostb);
+                    } else if (sg_run_plan(run, NULL, NULL)) {
+                        fail_msg("%s: a plan for an in-core forest", what);
+                    }
+                    sg_device_report rep;
+                    sg_run_device_report(run, &rep);
+                    if (rep.peak_bytes > budget)
+                        fail_msg("%s: peak %llu over the budget %llu", what,
+                                 (unsigned long long)rep.peak_bytes, (unsigned long long)budget);
+                    if (n > 0)
+                        sssp_check(run, SG_BACKEND_GPU, g, 0, SG_SSSP_DELTA, 0.0, false, what);
+                    env_var_pop("SPILLGRAPH_GPU_ENABLE", on);
+                    sg_run_free(run);
+                    sg_graph_free(g);
+                }
     sg_run_free(cpu);
 }
 
@@ -3639,6 +3707,7 @@ int main(void)
         cmocka_unit_test(test_hybrid_packed_tail),
         cmocka_unit_test(test_hybrid_narrow_weights),
         cmocka_unit_test(test_forest_round_guard),
+        cmocka_unit_test(test_auto_inplace),
         cmocka_unit_test(test_hybrid_sssp_share),
         cmocka_unit_test(test_hybrid_budget),
         cmocka_unit_test(test_hybrid_weight_order),
