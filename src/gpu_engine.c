@@ -238,12 +238,15 @@ static uint64_t hybrid_bytes(sgi_algo a, const sg_graph *g, bool parents)
 /* Whether auto runs the forest of a graph that fits on the in-place
  * executor with every list on the device (the hybrid backend) rather than
  * the in-core GPU forest: it needs no sort of the lists, which is most of
- * the GPU forest's time on R-MAT (docs/benchmarks.md, fiftieth session).
- * Not over lists in weight order: there the GPU forest sorts nothing.
- * Opt-in while measured (SPILLGRAPH_GPU_ENABLE=auto-inplace). */
+ * the GPU forest's time on R-MAT, and half its device memory. On an H200
+ * host (docs/benchmarks.md, fiftieth session), compute and sort: R-MAT 26
+ * 0.163-0.171 s against 0.60-0.61, SSCA2 26 0.267-0.274 against
+ * 0.342-0.344, R-MAT 22 0.016 against 0.059-0.065, SSCA2 22 0.019-0.021
+ * against 0.023-0.028. Not over lists in weight order: there the GPU forest
+ * sorts nothing. SPILLGRAPH_GPU_DISABLE=auto-inplace: the GPU forest. */
 static bool auto_inplace(bool weight_order)
 {
-    return !weight_order && sgi_switch_on("auto-inplace");
+    return !weight_order && !sgi_switch_off("auto-inplace");
 }
 
 bool sgi_gpu_pick(sg_run *run, const sg_graph *g, sgi_algo algo, bool parents)

@@ -185,9 +185,8 @@ bool sgi_gpu_pick(sg_run *run, const sg_graph *g, sgi_algo algo, bool parents);
 /* Whether sgi_gpu_pick would give the forest of a graph of n vertices and
  * m edges with u32 weights, its lists by id, loaded anew, the hybrid
  * backend (asked for, or auto on a graph that does not fit the budget
- * beside the forest's arrays while the hybrid executor's do, or with
- * "auto-inplace" enabled on one that fits beside them). False without
- * CUDA. */
+ * beside the forest's arrays while the hybrid executor's do, or on one
+ * that fits, unless "auto-inplace" is disabled). False without CUDA. */
 bool sgi_gpu_forest_hybrid(sg_run *run, uint64_t n, uint64_t m);
 sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error *err);
 /* SSSP and BFS into a result the caller allocated for g (sg_sssp and

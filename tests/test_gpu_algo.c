@@ -1003,10 +1003,11 @@ static void test_device_budget(void **state)
     assert_int_equal(rep.budget, 256ull << 20);
     sg_run_free(gpu);
 
-    /* auto with room on the device runs there. */
+    /* auto with room on the device runs there (the forest in place on the
+     * hybrid backend, every list on the device: test_auto_inplace). */
     sg_run *aut = mkrun(SG_BACKEND_AUTO, 0);
     assert_int_equal(sg_run_backend(aut), SG_BACKEND_GPU);
-    mst_compare(cpu, aut, g, "rmat, auto");
+    mst_check(cpu, aut, SG_BACKEND_HYBRID, g, "rmat, auto");
     sssp_check(aut, SG_BACKEND_GPU, g, 1, SG_SSSP_AUTO, 0.0, true, "rmat, auto");
     bfs_check(aut, SG_BACKEND_GPU, g, 1, 0, 0, true, "rmat, auto", NULL);
     rep = expect_report(aut, true, "rmat, auto");
@@ -2128,11 +2129,11 @@ static void test_hybrid_first_minima(void **state)
 }
 
 /* auto's forest on a graph that fits (src/gpu_engine.c, auto_inplace): the
- * in-core GPU forest by default; with SPILLGRAPH_GPU_ENABLE=auto-inplace the
  * hybrid backend's in-place forest with every array on the device (its
  * plan's splits at n, nothing read from host memory, the peak within the
  * budget), except over lists in weight order (sorted here), where the GPU
- * forest has no sort to do; and the same run's SSSP stays in core. Exact
+ * forest has no sort to do, and with SPILLGRAPH_GPU_DISABLE=auto-inplace
+ * (the in-core GPU forest); the same run's SSSP stays in core. Exact
  * forests (Kruskal's) every time, u32 and f32 weights. */
 static void test_auto_inplace(void **state)
 {
@@ -2143,7 +2144,7 @@ static void test_auto_inplace(void **state)
     for (size_t ki = 0; ki < sizeof kinds / sizeof kinds[0]; ki++)
         for (int si = 0; si < n_sizes(); si++)
             for (int f32 = 0; f32 < 2; f32++)
-                for (int cfg = 0; cfg < 3; cfg++) { /* default, enabled, enabled by weight */
+                for (int cfg = 0; cfg < 3; cfg++) { /* disabled, default, lists by weight */
                     sg_graph *g = tg_make(kinds[ki], size_at(si), 7, false, f32);
                     sg_error err = {0};
                     if (cfg == 2 && sg_graph_sort_by_weight(g, 2, &err) != SG_OK)
@@ -2152,10 +2153,10 @@ static void test_auto_inplace(void **state)
                     char base[200];
                     describe(base, sizeof base, kinds[ki], size_at(si), 7, false, f32, g);
                     snprintf(what, sizeof what, "%s, auto, %s", base,
-                             cfg == 0   ? "default"
-                             : cfg == 1 ? "auto-inplace"
-                                        : "auto-inplace, lists by weight");
-                    char *on = env_var_push("SPILLGRAPH_GPU_ENABLE", cfg ? "auto-inplace" : NULL);
+                             cfg == 0   ? "auto-inplace disabled"
+                             : cfg == 1 ? "default"
+                                        : "lists by weight");
+                    char *off = env_var_push("SPILLGRAPH_GPU_DISABLE", cfg ? NULL : "auto-inplace");
                     sg_run *run = mkrun(SG_BACKEND_AUTO, 0); /* (the device's free memory) */
                     const bool inplace = cfg == 1 && n > 0;
                     mst_check(cpu, run, inplace ? SG_BACKEND_HYBRID : SG_BACKEND_GPU, g, what);
@@ -2181,7 +2182,7 @@ static void test_auto_inplace(void **state)
                                  (unsigned long long)rep.budget);
                     if (n > 0)
                         sssp_check(run, SG_BACKEND_GPU, g, 0, SG_SSSP_DELTA, 0.0, false, what);
-                    env_var_pop("SPILLGRAPH_GPU_ENABLE", on);
+                    env_var_pop("SPILLGRAPH_GPU_DISABLE", off);
                     sg_run_free(run);
                     sg_graph_free(g);
                 }
@@ -2377,10 +2378,13 @@ static void test_hybrid_narrow_weights(void **state)
                 }
                 env_pop(saved);
             }
-            /* HYBRID_FOREST: an auto run whose budget holds the graph loads
-             * it with 32 bits (the gpu backend's forest), one whose budget
-             * does not with 24; a gpu run's forest refuses a narrow graph */
-            for (int tight = 0; tight < 3; tight++) { /* 2: tight, the switch not on */
+            /* HYBRID_FOREST: an auto run whose budget holds the graph runs the
+             * forest in place and loads it with 24 bits, or with
+             * "auto-inplace" disabled with 32 (the gpu backend's forest); one
+             * whose budget does not with 24; 32 where narrow-weights is not
+             * enabled; a gpu run's forest refuses a narrow graph */
+            for (int v = 0; v < 4; v++) { /* 1, 2: tight; 2: the switch not on; 3: in place */
+                const bool tight = v == 1 || v == 2;
                 uint64_t budget = 0;
 #if SG_HAVE_CUDA
                 if (tight)
@@ -2388,12 +2392,15 @@ static void test_hybrid_narrow_weights(void **state)
 #endif
                 snprintf(what, sizeof what, "%s n~%llu, auto, %s budget%s", tg_name((tg_kind)k),
                          (unsigned long long)size_at(si), tight ? "a tight" : "the default",
-                         tight == 2 ? ", narrow-weights not enabled" : "");
+                         v == 2   ? ", narrow-weights not enabled"
+                         : v == 0 ? ", auto-inplace disabled"
+                                  : "");
+                char *off = env_var_push("SPILLGRAPH_GPU_DISABLE", v ? NULL : "auto-inplace");
                 sg_run *run = mkrun(SG_BACKEND_AUTO, budget);
                 const sg_graph_options go = {.narrow_weights = SG_NARROW_HYBRID_FOREST};
                 sg_graph *g = NULL;
                 char *on = env_var_push("SPILLGRAPH_GPU_ENABLE",
-                                        tight == 2 ? NULL : "narrow-weights");
+                                        v == 2 ? NULL : "narrow-weights");
                 if (sg_graph_open(run, path, &go, &g, &err) != SG_OK)
                     fail_msg("%s: open: %s", what, err.msg);
                 env_var_pop("SPILLGRAPH_GPU_ENABLE", on);
@@ -2401,9 +2408,10 @@ static void test_hybrid_narrow_weights(void **state)
                 sg_graph_get_info(g, &info);
                 sg_forest *f = NULL;
                 if (sg_mst(run, g, &f, &err) != SG_OK) fail_msg("%s: sg_mst: %s", what, err.msg);
+                env_var_pop("SPILLGRAPH_GPU_DISABLE", off);
                 expect_same_forest(f, fc, what);
                 const bool hyb = sg_run_backend(run) == SG_BACKEND_HYBRID;
-                if (info.narrow_weights != (hyb && tight != 2) || (!tight && hyb))
+                if (info.narrow_weights != (hyb && v != 2) || hyb != (v != 0))
                     fail_msg("%s: the forest ran on %s with %d-bit weights", what,
                              sg_backend_name(sg_run_backend(run)), info.narrow_weights ? 24 : 32);
                 auto_narrow += info.narrow_weights;
