@@ -300,7 +300,7 @@ bool sgi_gpu_pick(sg_run *run, const sg_graph *g, sgi_algo algo, bool parents)
     }
     /* It fits: the forest in place where its arrays fit beside the graph */
     const uint64_t copy = dgraph_matches(run, g, true) ? 0 : graph_bytes(g, true);
-    if (algo == SGI_ALGO_MST && auto_inplace(g->weight_order) &&
+    if (algo == SGI_ALGO_MST && g->n > 0 && auto_inplace(g->weight_order) &&
         held + copy + hybrid_bytes(algo, g, false) <= m.budget) {
         run->backend = SG_BACKEND_HYBRID;
         return true;

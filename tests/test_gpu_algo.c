@@ -1469,10 +1469,10 @@ static void test_hybrid_bfs_gather(void **state)
  * m / 32 + 1 edges: after some rounds, not as soon as it fits. These
  * graphs have room for it after the first round, where it comes with that
  * gate off ("contract-gate", a test mode for the edge rounds after a
- * gather of many edges): there some run contracts, and at the medium size
- * in every mode but those with "contract" off, which never do (the small
- * graphs are done before the bound is that low). The first round's CPU
- * share with the cache, its split moving to
+ * gather of many edges): there some run contracts; with "contract" off
+ * none does. (With the gate these graphs are done before the bound is that
+ * low: test_inplace_contract_gate has graphs where it comes.) The first
+ * round's CPU share with the cache, its split moving to
  * where the GPU's and the CPU's claims meet (by default; with the pieces
  * read in place, "stream-first" off) or fixed at the plan's owner split
  * ("dynamic-split" off), its long lists taken in blocks or, with
@@ -1750,7 +1750,7 @@ static void test_hybrid_forest_cache(void **state)
                 }
         if (refills_want[mi] && later_refills == 0)
             fail_msg("disabled: %s: no list was refilled after the first round", modes[mi]);
-        if (contract_on && (!gate_on || !small_only) && contract_total == 0)
+        if (!gate_on && contract_total == 0)
             fail_msg("disabled: %s: no run contracted", modes[mi] ? modes[mi] : "none");
         if (cpu_want[mi] && cpu_total == 0)
             fail_msg("disabled: %s: the CPU threads filled no cache", modes[mi] ? modes[mi] : "none");
@@ -2125,6 +2125,52 @@ static void test_hybrid_first_minima(void **state)
         fail_msg("runs with the first round's minima in one pass: %llu by default, %llu with "
                  "dense-trees disabled",
                  (unsigned long long)fused_runs[0], (unsigned long long)fused_runs[2]);
+    sg_run_free(cpu);
+}
+
+/* The in-place forest's contraction (kernels/mst.cu) comes once its bound
+ * on the leaving entries is at most m / 16 and they fit: on SSCA2 graphs
+ * of 2^14 to 2^17 vertices (cliques joined by few edges: many rounds, the
+ * bound falling late) with every list on the device, half of them, or
+ * none, it gathers at most m / 32 + 1 edges and comes in some run; with
+ * the gate off ("contract-gate", the contraction as soon as it fits) it
+ * gathers more than that in some run. Kruskal's forest every time. */
+static void test_inplace_contract_gate(void **state)
+{
+    (void)state;
+    static const int fr[][3] = {{8, 8, 8}, {4, 4, 4}, {0, 0, 0}};
+    static const uint64_t sizes[] = {1u << 14, 1u << 16, 1u << 17};
+    sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
+    uint64_t gated = 0, over = 0;
+    char what[300];
+    for (size_t si = 0; si < (small_only ? 2u : 3u); si++) {
+        sg_graph *g = tg_make(TG_SSCA2, sizes[si], 11, false, false);
+        const uint64_t n = nverts(g), m = sg_graph_offsets(g)[n];
+        for (int gate = 1; gate >= 0; gate--)
+            for (int i = 0; i < 3; i++) {
+                char base[200];
+                describe(base, sizeof base, TG_SSCA2, sizes[si], 11, false, false, g);
+                snprintf(what, sizeof what, "%s, hybrid split %d/8, %s", base, fr[i][0],
+                         gate ? "gated" : "contract-gate disabled");
+                char *saved = env_push(gate ? NULL : "contract-gate");
+                sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
+                mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
+                uint64_t contracted = 0, cedges = 0;
+                if (!tu_counter(run, "contractions", &contracted) ||
+                    !tu_counter(run, "contracted_edges", &cedges))
+                    fail_msg("%s: no contraction counters", what);
+                if (gate && cedges > m / 32 + 1)
+                    fail_msg("%s: %llu edges contracted, over m / 32 + 1 (m %llu)", what,
+                             (unsigned long long)cedges, (unsigned long long)m);
+                if (gate) gated += contracted;
+                else over += cedges > m / 32 + 1;
+                env_pop(saved);
+                sg_run_free(run);
+            }
+        sg_graph_free(g);
+    }
+    if (gated == 0) fail_msg("ssca2: no gated run contracted");
+    if (over == 0) fail_msg("ssca2: no run with the gate off gathered more than m / 32 + 1 edges");
     sg_run_free(cpu);
 }
 
@@ -3715,6 +3761,7 @@ int main(void)
         cmocka_unit_test(test_hybrid_narrow_weights),
         cmocka_unit_test(test_forest_round_guard),
         cmocka_unit_test(test_auto_inplace),
+        cmocka_unit_test(test_inplace_contract_gate),
         cmocka_unit_test(test_hybrid_sssp_share),
         cmocka_unit_test(test_hybrid_budget),
         cmocka_unit_test(test_hybrid_weight_order),
