@@ -322,7 +322,8 @@ bool sgi_gpu_forest_hybrid(sg_run *run, uint64_t n, uint64_t m)
     const uint64_t held = held_graph(run), own = ms.in_use > held ? ms.in_use - held : 0;
     const uint64_t graph = (n + 1) * 8 + m * 8, inplace = sgk_mst_inplace_bytes(n, false);
     const uint64_t whole = sgk_mst_bytes(n, m) + graph;
-    if (own + whole <= ms.budget) return auto_inplace(false) && own + graph + inplace <= ms.budget;
+    if (own + whole <= ms.budget)
+        return n > 0 && auto_inplace(false) && own + graph + inplace <= ms.budget;
     return own + inplace <= ms.budget;
 }
 
