@@ -141,6 +141,8 @@ static sg_status ctx_init(sgk_ctx *c, int index, uint64_t budget, sg_error *err)
     SGK_CU(cudaEventCreate(&c->copy_last));
     const char *dis = getenv("SPILLGRAPH_GPU_DISABLE");
     snprintf(c->disabled, sizeof c->disabled, ",%s,", dis ? dis : "");
+    const char *en = getenv("SPILLGRAPH_GPU_ENABLE");
+    snprintf(c->enabled, sizeof c->enabled, ",%s,", en ? en : "");
     return SG_OK;
 }
 
@@ -181,6 +183,13 @@ bool sgk_ctx_disabled(const sgk_ctx *c, const char *name)
     char key[80];
     snprintf(key, sizeof key, ",%s,", name);
     return strstr(c->disabled, key) != nullptr;
+}
+
+bool sgk_ctx_enabled(const sgk_ctx *c, const char *name)
+{
+    char key[80];
+    snprintf(key, sizeof key, ",%s,", name);
+    return strstr(c->enabled, key) != nullptr && !sgk_ctx_disabled(c, name);
 }
 
 void sgk_stats_set(sgk_stats *s, const char *name, uint64_t value)

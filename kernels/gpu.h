@@ -132,6 +132,10 @@ int sgk_ctx_device_index(const sgk_ctx *c);
  * of names (each algorithm documents its own, docs/benchmarks.md lists
  * them); read once when the context is created. True when `name` is in it. */
 bool sgk_ctx_disabled(const sgk_ctx *c, const char *name);
+/* Opt-in experiments and diagnostics, the same way: true when `name` is in
+ * SPILLGRAPH_GPU_ENABLE (read when the context is created) and not in
+ * SPILLGRAPH_GPU_DISABLE. */
+bool sgk_ctx_enabled(const sgk_ctx *c, const char *name);
 
 /* The host threads the context's own host work may use (the staged copies'
  * host side, BFS's gather): the run's --threads; 0 (the default) is

@@ -70,6 +70,7 @@ struct sgk_ctx {
     // the host threads' copies out of the staging buffers (microseconds)
     uint64_t dl_wait_us, dl_copy_us;
     char disabled[256];       // SPILLGRAPH_GPU_DISABLE, with commas around: ",a,b,"
+    char enabled[256];        // SPILLGRAPH_GPU_ENABLE, the same way
     int threads;              // host threads for the context's host work (0: OpenMP's)
 };
 

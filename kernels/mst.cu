@@ -3099,6 +3099,13 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     const bool f32 = g->d.f32;
     const bool contract_on = !sgk_ctx_disabled(c, "contract");
     const bool contract_gate = !sgk_ctx_disabled(c, "contract-gate");
+    // "gather-probe" (a diagnostic, SPILLGRAPH_GPU_ENABLE): after each later
+    // round, the contraction's gather walked with no room to write, counting
+    // the edges it would gather (their exact number, where the executor's
+    // bound on them may be far above) and its time: counters
+    // gather_probe_r<N>_edges and gather_probe_r<N>_us for rounds 2-13. The
+    // run's other counters are left as they were; its compute time is not.
+    const bool probe = sgk_ctx_enabled(c, "gather-probe");
     // 24-bit weights (desc.w24): W16 and W8 where W would be, read through
     // W24Arr (StagedW24 in the streamed pieces); every walk below takes its
     // weights from with_w, which calls fn with the graph's accessor.
@@ -3557,6 +3564,43 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         SGK_LAUNCHED("k_reset_best");
         return SG_OK;
     };
+    // "gather-probe" after round r (2-13): the gather over the scan list's
+    // whole lists (offsets in roff, free between merges, so the minima's
+    // words stay as the next round needs them) with no room to write: C_NE
+    // counts the edges. The counters it moves (entries walked, host bytes)
+    // are put back.
+    static const char *const probe_edges[12] = {
+        "gather_probe_r2_edges",  "gather_probe_r3_edges",  "gather_probe_r4_edges",
+        "gather_probe_r5_edges",  "gather_probe_r6_edges",  "gather_probe_r7_edges",
+        "gather_probe_r8_edges",  "gather_probe_r9_edges",  "gather_probe_r10_edges",
+        "gather_probe_r11_edges", "gather_probe_r12_edges", "gather_probe_r13_edges"};
+    static const char *const probe_us[12] = {
+        "gather_probe_r2_us",  "gather_probe_r3_us",  "gather_probe_r4_us",
+        "gather_probe_r5_us",  "gather_probe_r6_us",  "gather_probe_r7_us",
+        "gather_probe_r8_us",  "gather_probe_r9_us",  "gather_probe_r10_us",
+        "gather_probe_r11_us", "gather_probe_r12_us", "gather_probe_r13_us"};
+    auto gather_probe = [&](uint64_t r) -> sg_status {
+        ull saved[C_NCTR];
+        SGK_CU(cudaMemcpyAsync(saved, dctr.p, sizeof saved, cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaStreamSynchronize(st));
+        const double tp = sgi_now();
+        SGK_TRY(offsets(scan, ns, roff));
+        SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
+        SGK_TRY(with_w([&](auto W) -> sg_status {
+            HWALK(HW_GATHER, wgrid, ns, roff, scan, gx, g->A, W, f32, comp, nullptr, nullptr,
+                  0, nullptr, nullptr, nullptr, nullptr, nullptr, 0, 0, NONE64, dctr);
+            SGK_LAUNCHED("k_hwalk");
+            return SG_OK;
+        }));
+        ull edges = 0;
+        SGK_CU(cudaMemcpyAsync(&edges, dctr.p + C_NE, sizeof edges, cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaStreamSynchronize(st));
+        sgk_stats_set(stats, probe_edges[r - 2], edges);
+        sgk_stats_set(stats, probe_us[r - 2], sgk_us_since(tp));
+        SGK_CU(cudaMemcpyAsync(dctr.p, saved, sizeof saved, cudaMemcpyHostToDevice, st));
+        SGK_CU(cudaStreamSynchronize(st));
+        return SG_OK;
+    };
     // D1 / D2 over the scan list's candidates, the minima reset first.
     auto reduce = [&]() -> sg_status {
         SGK_TRY(reset_best());
@@ -3863,6 +3907,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         k = h[C_KNEW];
         ns = h[C_NSEL];
         if (ns == 0 || k <= 1) break;
+        if (probe && !word && iters >= 2 && iters <= 13) SGK_TRY(gather_probe(iters));
         // Contract when the lists of the leaving edges (at most L / 2, 20
         // bytes each) fit: the first beside everything (the cache freed
         // first), the second once the vertex-mode arrays are freed. L: the

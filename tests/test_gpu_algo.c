@@ -2136,42 +2136,80 @@ static void test_hybrid_first_minima(void **state)
  * where it comes a round or two before the end); with the gate off
  * ("contract-gate", the contraction as soon as it fits) it gathers more
  * than that in some run. The gather and the edge rounds themselves run in
- * that mode here and in test_hybrid_forest_cache. Kruskal's forest every
+ * that mode here and in test_hybrid_forest_cache. With the diagnostic
+ * "gather-probe" enabled the run's rounds and refills are those without
+ * it, and it counts the leaving edges after every round but the first and
+ * the last, never more than the round before. Kruskal's forest every
  * time. */
 static void test_inplace_contract_gate(void **state)
 {
     (void)state;
     static const int fr[][3] = {{8, 8, 8}, {4, 4, 4}, {0, 0, 0}};
     static const uint64_t sizes[] = {1u << 14, 1u << 16, 1u << 17};
+    static const char *const mode_names[3] = {"gated", "contract-gate disabled",
+                                              "gated, gather-probe enabled"};
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
-    uint64_t over = 0;
+    uint64_t over = 0, probed = 0;
     char what[300];
     for (size_t si = 0; si < (small_only ? 2u : 3u); si++) {
         sg_graph *g = tg_make(TG_SSCA2, sizes[si], 11, false, false);
         const uint64_t n = nverts(g), m = sg_graph_offsets(g)[n];
-        for (int gate = 1; gate >= 0; gate--)
-            for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 3; i++) {
+            uint64_t plain[2] = {0, 0}; /* the gated run's iterations and lists refilled */
+            for (int mode = 0; mode < 3; mode++) {
+                const bool gate = mode != 1;
                 char base[200];
                 describe(base, sizeof base, TG_SSCA2, sizes[si], 11, false, false, g);
                 snprintf(what, sizeof what, "%s, hybrid split %d/8, %s", base, fr[i][0],
-                         gate ? "gated" : "contract-gate disabled");
+                         mode_names[mode]);
                 char *saved = env_push(gate ? NULL : "contract-gate");
+                char *on = env_var_push("SPILLGRAPH_GPU_ENABLE", mode == 2 ? "gather-probe" : NULL);
                 sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
                 mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
-                uint64_t contracted = 0, cedges = 0;
+                uint64_t contracted = 0, cedges = 0, iters = 0, refilled = 0;
                 if (!tu_counter(run, "contractions", &contracted) ||
-                    !tu_counter(run, "contracted_edges", &cedges))
-                    fail_msg("%s: no contraction counters", what);
+                    !tu_counter(run, "contracted_edges", &cedges) ||
+                    !tu_counter(run, "iterations", &iters) ||
+                    !tu_counter(run, "lists_refilled", &refilled))
+                    fail_msg("%s: no contraction, iteration or refill counters", what);
                 if (gate && cedges > m / 32 + 1)
                     fail_msg("%s: %llu edges contracted, over m / 32 + 1 (m %llu)", what,
                              (unsigned long long)cedges, (unsigned long long)m);
                 if (!gate) over += cedges > m / 32 + 1;
+                if (mode == 0) plain[0] = iters, plain[1] = refilled;
+                if (mode == 2) {
+                    /* the probe changes nothing of the run, and finds the
+                     * leaving edges of each round between the first and the
+                     * last (up to a contraction, which adds rounds; fewer
+                     * or as many after each) */
+                    if (iters != plain[0] || refilled != plain[1])
+                        fail_msg("%s: %llu rounds, %llu lists refilled; without the probe "
+                                 "%llu, %llu", what, (unsigned long long)iters,
+                                 (unsigned long long)refilled, (unsigned long long)plain[0],
+                                 (unsigned long long)plain[1]);
+                    uint64_t before = UINT64_MAX;
+                    for (uint64_t r = 2; r <= 13; r++) {
+                        char name[40];
+                        snprintf(name, sizeof name, "gather_probe_r%llu_edges",
+                                 (unsigned long long)r);
+                        uint64_t e = 0;
+                        const bool has = tu_counter(run, name, &e);
+                        if ((!contracted && has != (r < iters)) || (has && e > before))
+                            fail_msg("%s: %s %s (%llu rounds; %llu the round before)", what,
+                                     name, has ? "present" : "absent", (unsigned long long)iters,
+                                     (unsigned long long)before);
+                        if (has) before = e, probed++;
+                    }
+                }
+                env_var_pop("SPILLGRAPH_GPU_ENABLE", on);
                 env_pop(saved);
                 sg_run_free(run);
             }
+        }
         sg_graph_free(g);
     }
     if (over == 0) fail_msg("ssca2: no run with the gate off gathered more than m / 32 + 1 edges");
+    if (probed == 0) fail_msg("ssca2: no round probed");
     sg_run_free(cpu);
 }
 
