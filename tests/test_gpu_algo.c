@@ -2128,6 +2128,14 @@ static void test_hybrid_first_minima(void **state)
     sg_run_free(cpu);
 }
 
+/* The counters names[0..k) of run into out, failing where one is missing. */
+static void need_counters(const sg_run *run, const char *what, const char *const *names,
+                          uint64_t *out, int k)
+{
+    for (int i = 0; i < k; i++)
+        if (!tu_counter(run, names[i], &out[i])) fail_msg("%s: no counter %s", what, names[i]);
+}
+
 /* The in-place forest's contraction (kernels/mst.cu) comes once its bound
  * on the leaving entries is at most m / 16 and they fit: on SSCA2 graphs
  * of 2^14 to 2^17 vertices with every list on the device, half of them,
@@ -2166,12 +2174,11 @@ static void test_inplace_contract_gate(void **state)
                 char *on = env_var_push("SPILLGRAPH_GPU_ENABLE", mode == 2 ? "gather-probe" : NULL);
                 sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
                 mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
-                uint64_t contracted = 0, cedges = 0, iters = 0, refilled = 0;
-                if (!tu_counter(run, "contractions", &contracted) ||
-                    !tu_counter(run, "contracted_edges", &cedges) ||
-                    !tu_counter(run, "iterations", &iters) ||
-                    !tu_counter(run, "lists_refilled", &refilled))
-                    fail_msg("%s: no contraction, iteration or refill counters", what);
+                static const char *const names[4] = {"contractions", "contracted_edges",
+                                                     "iterations", "lists_refilled"};
+                uint64_t cv[4];
+                need_counters(run, what, names, cv, 4);
+                const uint64_t contracted = cv[0], cedges = cv[1], iters = cv[2], refilled = cv[3];
                 if (gate && cedges > m / 32 + 1)
                     fail_msg("%s: %llu edges contracted, over m / 32 + 1 (m %llu)", what,
                              (unsigned long long)cedges, (unsigned long long)m);
@@ -2324,14 +2331,6 @@ static void test_forest_round_guard(void **state)
             sg_graph_free(g);
         }
     sg_run_free(cpu);
-}
-
-/* The counters names[0..k) of run into out, failing where one is missing. */
-static void need_counters(const sg_run *run, const char *what, const char *const *names,
-                          uint64_t *out, int k)
-{
-    for (int i = 0; i < k; i++)
-        if (!tu_counter(run, names[i], &out[i])) fail_msg("%s: no counter %s", what, names[i]);
 }
 
 /* g (u32 weights) as a store at path, its lists made strictly increasing
