@@ -564,7 +564,9 @@ static sg_status dgraph_for(sg_run *run, sgk_ctx *c, const sg_graph *g, sgi_algo
      * another kept before they allocate, and the others here. */
     if (run->dgraph && algo != SGI_ALGO_SSSP_DELTA && algo != SGI_ALGO_BFS)
         sgk_graph_drop_kept(DGRAPH(run));
-    if (run->backend == SG_BACKEND_HYBRID)
+    /* (a graph of no vertices has nothing to place: the planner refuses it,
+     * and its whole copy is empty) */
+    if (run->backend == SG_BACKEND_HYBRID && g->n > 0)
         return hybrid_ensure(run, c, (sg_graph *)g, algo, parents, err);
     return dgraph_ensure(run, c, g, algo_weights(algo), err);
 }

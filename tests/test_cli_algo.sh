@@ -492,6 +492,12 @@ expect 0 "bfs without edges" bfs noedges.sg --source 0 -o ne-l.txt --verify
 expect 0 "convert an empty graph" convert empty.el -o empty.sg --quiet
 expect 0 "mst of an empty graph" mst empty.sg -o empty-f.bin --verify
 bin_check empty-f.bin 1 0 "empty graph: a forest file with no edges"
+if [ "$GPUS" -gt 0 ]; then # (without one, --backend hybrid is refused: above)
+    expect 0 "mst of an empty graph, --backend hybrid" mst empty.sg --backend hybrid -o empty-h.bin
+    bin_check empty-h.bin 1 0 "empty graph, hybrid: a forest file with no edges"
+    expect 1 "sssp of an empty graph, --backend hybrid" sssp empty.sg --source 0 --backend hybrid
+    grep_in err "no vertices" "empty graph, hybrid sssp: the message says there are no vertices"
+fi
 expect 1 "sssp of an empty graph" sssp empty.sg --source 0
 grep_in err "no vertices" "empty graph: the message says there are no vertices"
 
