@@ -138,6 +138,7 @@ constexpr uint64_t BIG_SEG = 1ull << 18;    // longer lists: device-wide radix s
 constexpr int BLK = 256;
 constexpr int WARP_ROUNDS = 8;              // warp rounds before a segment goes to C
 constexpr uint64_t CONTRACT_DIV = 16;       // contract when R <= m / 16
+constexpr uint64_t SPEC_TREE_DIV = 32;      // "spec-contract": tried at k <= n / 32 trees
 constexpr uint64_t CUB_SLACK = (uint64_t)128 << 20;
 
 // Device counters (unsigned long long slots).
@@ -3106,6 +3107,18 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // gather_probe_r<N>_edges and gather_probe_r<N>_us for rounds 2-13. The
     // run's other counters are left as they were; its compute time is not.
     const bool probe = sgk_ctx_enabled(c, "gather-probe");
+    // "spec-contract" (an experiment, SPILLGRAPH_GPU_ENABLE): on a graph
+    // without hubs, once the live trees are at most n / SPEC_TREE_DIV, the
+    // contraction is tried where the bound on the leaving entries forbids
+    // it: the gather writes into the memory free beside the vertex cache
+    // (kept) and counts past its room; if every edge fitted, the cache goes
+    // and the edge rounds finish, else nothing is lost but the walk, and it
+    // is tried again once the trees are four times fewer. "spec-tiny" (a
+    // test mode) gives the gather room for one edge. Counters spec_gathers,
+    // spec_gathers_failed, spec_gather_us.
+    const bool spec = sgk_ctx_enabled(c, "spec-contract") && sgi_hub_free(n, m, g->d.max_degree);
+    const bool spec_tiny = sgk_ctx_enabled(c, "spec-tiny");
+    uint64_t spec_k = n / SPEC_TREE_DIV, spec_tries = 0, spec_failed = 0, spec_us = 0;
     // 24-bit weights (desc.w24): W16 and W8 where W would be, read through
     // W24Arr (StagedW24 in the streamed pieces); every walk below takes its
     // weights from with_w, which calls fn with the graph's accessor.
@@ -3974,6 +3987,56 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             gather_us = sgk_us_since(tg);
             break;
         }
+        if (spec && contract_on && !word && iters >= 2 && k <= spec_k) {
+            // The speculative contraction (above): the room free now, within
+            // the gate's m / CONTRACT_DIV entries and what the edge rounds'
+            // second list needs once the vertex-mode arrays are freed. Its
+            // offsets go in roff, so that the minima's words stay as the
+            // next round's refill needs them if the edges do not fit.
+            const uint64_t freeb = ms.budget > ms.in_use ? ms.budget - ms.in_use : 0;
+            uint64_t cs = freeb > slack ? (freeb - slack) / 20 : 0;
+            const uint64_t second = room + freed > slack ? (room + freed - slack) / 40 : 0;
+            if (cs > second) cs = second;
+            if (cs > m / CONTRACT_DIV / 2 + 1) cs = m / CONTRACT_DIV / 2 + 1;
+            if (spec_tiny && cs > 1) cs = 1;
+            if (cs > 0) {
+                const double tg = sgi_now();
+                SGK_TRY(offsets(scan, ns, roff));
+                for (int j = 0; j < 5; j++)
+                    SGK_TRY(C[0][j].alloc(c, cs, "the forest contracted edges", err));
+                SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
+                SGK_TRY(with_w([&](auto W) -> sg_status {
+                    HWALK(HW_GATHER, wgrid, ns, roff, scan, gx, g->A, W, f32, comp, nullptr,
+                          nullptr, 0, C[0][0], C[0][1], C[0][2], C[0][3], C[0][4], cs, 0, NONE64,
+                          dctr);
+                    SGK_LAUNCHED("k_hwalk");
+                    return SG_OK;
+                }));
+                SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
+                SGK_CU(cudaStreamSynchronize(st));
+                ne = h[C_NE];
+                spec_tries++;
+                spec_us += sgk_us_since(tg);
+                if (ne <= cs) { // every edge: the contraction, as above
+                    vc.release();
+                    unres.release(), heavy.release(), rs.release();
+                    SGK_TRY(reset_best()); // the minima's words, for the edge rounds
+                    cand.release(), cslot.release(), S0.release(), S1.release(), flags.release();
+                    lo.release(), hd.release();
+                    for (int j = 0; j < 5; j++)
+                        SGK_TRY(C[1][j].alloc(c, cs, "the forest contracted edges", err));
+                    contractions = 1;
+                    cedges = ne;
+                    edge_mode = true;
+                    gather_us = sgk_us_since(tg);
+                    break;
+                }
+                for (int j = 0; j < 5; j++) C[0][j].release();
+                ne = 0;
+                spec_failed++;
+                spec_k = k / 4;
+            }
+        }
     }
     if (edge_mode) {
         const double te = sgi_now();
@@ -4039,6 +4102,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "later_rounds_us", later_us);
     sgk_stats_set(stats, "refill_us", refill_us);
     sgk_stats_set(stats, "gather_us", gather_us);
+    sgk_stats_set(stats, "spec_gathers", spec_tries);
+    sgk_stats_set(stats, "spec_gathers_failed", spec_failed);
+    sgk_stats_set(stats, "spec_gather_us", spec_us);
     sgk_stats_set(stats, "edge_rounds_us", edge_us);
     sgk_stats_set(stats, "contractions", contractions);
     sgk_stats_set(stats, "contracted_edges", cedges);

@@ -2137,52 +2137,78 @@ static void need_counters(const sg_run *run, const char *what, const char *const
 }
 
 /* The in-place forest's contraction (kernels/mst.cu) comes once its bound
- * on the leaving entries is at most m / 16 and they fit: on SSCA2 graphs
- * of 2^14 to 2^17 vertices with every list on the device, half of them,
- * or none, it gathers at most m / 32 + 1 edges (on these graphs none: the
- * bound falls that low only in their last rounds, as on SSCA2 22 and 26,
- * where it comes a round or two before the end); with the gate off
- * ("contract-gate", the contraction as soon as it fits) it gathers more
- * than that in some run. The gather and the edge rounds themselves run in
- * that mode here and in test_hybrid_forest_cache. With the diagnostic
- * "gather-probe" enabled the run's rounds and refills are those without
- * it, and it counts the leaving edges after every round but the first and
- * the last, never more than the round before. Kruskal's forest every
- * time. */
+ * on the leaving entries is at most m / 16 and they fit. On SSCA2 graphs
+ * of 2^14 to 2^17 vertices and an R-MAT graph of 2^14, with every list on
+ * the device, half of them, or none, it gathers at most m / 32 + 1 edges
+ * (on the SSCA2 graphs it never comes: the bound falls that low only in
+ * their last rounds, as on SSCA2 22 and 26, where it comes a round or two
+ * before the end); with the gate off ("contract-gate", the contraction as
+ * soon as it fits) it gathers more than that in some run, and the gather
+ * and the edge rounds run (here and in test_hybrid_forest_cache). With
+ * the diagnostic "gather-probe" enabled the run's rounds and refills are
+ * those without it, and it counts the leaving edges after every round but
+ * the first and the last, never more than the round before. With
+ * "spec-contract" enabled (the contraction tried once the trees are few,
+ * into the room free beside the vertex cache) some SSCA2 run contracts so,
+ * and a graph with hubs never tries; with "spec-tiny" too (room for one
+ * edge) some gather overflows and the run goes on in vertex rounds.
+ * Kruskal's forest every time. */
 static void test_inplace_contract_gate(void **state)
 {
     (void)state;
     static const int fr[][3] = {{8, 8, 8}, {4, 4, 4}, {0, 0, 0}};
     static const uint64_t sizes[] = {1u << 14, 1u << 16, 1u << 17};
-    static const char *const mode_names[3] = {"gated", "contract-gate disabled",
-                                              "gated, gather-probe enabled"};
+    enum { NMODE = 5 };
+    static const char *const mode_names[NMODE] = {
+        "gated", "contract-gate disabled", "gated, gather-probe enabled",
+        "gated, spec-contract enabled", "gated, spec-contract and spec-tiny enabled"};
+    static const char *const enable[NMODE] = {NULL, NULL, "gather-probe", "spec-contract",
+                                              "spec-contract,spec-tiny"};
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
-    uint64_t over = 0, probed = 0;
+    uint64_t over = 0, probed = 0, spec_done = 0, spec_failed = 0;
     char what[300];
-    for (size_t si = 0; si < (small_only ? 2u : 3u); si++) {
-        sg_graph *g = tg_make(TG_SSCA2, sizes[si], 11, false, false);
+    for (size_t si = 0; si < (small_only ? 3u : 4u); si++) {
+        /* SSCA2 graphs, and one R-MAT graph (hubs: never speculative) */
+        const tg_kind kind = si == 0 ? TG_RMAT : TG_SSCA2;
+        const uint64_t size = si == 0 ? sizes[0] : sizes[si - 1];
+        sg_graph *g = tg_make(kind, size, 11, false, false);
         const uint64_t n = nverts(g), m = sg_graph_offsets(g)[n];
+        sg_graph_info gi;
+        sg_graph_get_info(g, &gi);
+        const bool hubs = (double)gi.max_degree >= 16.0 * (double)m / (double)n;
         for (int i = 0; i < 3; i++) {
             uint64_t plain[2] = {0, 0}; /* the gated run's iterations and lists refilled */
-            for (int mode = 0; mode < 3; mode++) {
+            for (int mode = 0; mode < NMODE; mode++) {
                 const bool gate = mode != 1;
                 char base[200];
-                describe(base, sizeof base, TG_SSCA2, sizes[si], 11, false, false, g);
+                describe(base, sizeof base, kind, size, 11, false, false, g);
                 snprintf(what, sizeof what, "%s, hybrid split %d/8, %s", base, fr[i][0],
                          mode_names[mode]);
                 char *saved = env_push(gate ? NULL : "contract-gate");
-                char *on = env_var_push("SPILLGRAPH_GPU_ENABLE", mode == 2 ? "gather-probe" : NULL);
+                char *on = env_var_push("SPILLGRAPH_GPU_ENABLE", enable[mode]);
                 sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
                 mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
-                static const char *const names[4] = {"contractions", "contracted_edges",
-                                                     "iterations", "lists_refilled"};
-                uint64_t cv[4];
-                need_counters(run, what, names, cv, 4);
+                static const char *const names[7] = {
+                    "contractions", "contracted_edges", "iterations", "lists_refilled",
+                    "spec_gathers", "spec_gathers_failed", "spec_gather_us"};
+                uint64_t cv[7];
+                need_counters(run, what, names, cv, 7);
                 const uint64_t contracted = cv[0], cedges = cv[1], iters = cv[2], refilled = cv[3];
+                const uint64_t tries = cv[4], fails = cv[5];
+                /* gated, speculative or not: at most m / 32 + 1 edges */
                 if (gate && cedges > m / 32 + 1)
                     fail_msg("%s: %llu edges contracted, over m / 32 + 1 (m %llu)", what,
                              (unsigned long long)cedges, (unsigned long long)m);
                 if (!gate) over += cedges > m / 32 + 1;
+                /* speculative gathers only where enabled, never with hubs;
+                 * one that every edge fitted is the contraction */
+                if (fails > tries || ((mode < 3 || hubs) && tries > 0) ||
+                    (tries > fails && !contracted))
+                    fail_msg("%s: %llu speculative gathers, %llu failed, %llu contractions",
+                             what, (unsigned long long)tries, (unsigned long long)fails,
+                             (unsigned long long)contracted);
+                if (mode == 3) spec_done += tries > fails;
+                if (mode == 4) spec_failed += fails;
                 if (mode == 0) plain[0] = iters, plain[1] = refilled;
                 if (mode == 2) {
                     /* the probe changes nothing of the run, and finds the
@@ -2217,6 +2243,8 @@ static void test_inplace_contract_gate(void **state)
     }
     if (over == 0) fail_msg("ssca2: no run with the gate off gathered more than m / 32 + 1 edges");
     if (probed == 0) fail_msg("ssca2: no round probed");
+    if (spec_done == 0) fail_msg("ssca2: no speculative contraction");
+    if (spec_failed == 0) fail_msg("ssca2: no speculative gather overflowed its room of one edge");
     sg_run_free(cpu);
 }
 
