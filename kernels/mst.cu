@@ -3836,6 +3836,23 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // (merge_round), first_keep_us (keep and select); the fill itself is
     // gpu_first_us.
     uint64_t first_part_us[5] = {0, 0, 0, 0, 0};
+    // After a gather of ne edges into C[0] (room for cap; started at tg):
+    // the vertex-mode arrays go (the cache too, where the gather kept it),
+    // the minima's words are reset for the edge rounds, and C[1] comes.
+    auto to_edge_rounds = [&](uint64_t cap_c, double tg) -> sg_status {
+        vc.release();
+        unres.release(), heavy.release(), rs.release();
+        SGK_TRY(reset_best());
+        cand.release(), cslot.release(), S0.release(), S1.release(), flags.release();
+        lo.release(), hd.release();
+        for (int j = 0; j < 5; j++)
+            SGK_TRY(C[1][j].alloc(c, cap_c, "the forest contracted edges", err));
+        contractions = 1;
+        cedges = ne;
+        edge_mode = true;
+        gather_us = sgk_us_since(tg);
+        return SG_OK;
+    };
     while (ns > 0 && k > 1) {
         const double tr = sgi_now();
         iters++;
@@ -3976,15 +3993,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             SGK_CU(cudaStreamSynchronize(st));
             ne = h[C_NE];
             if (ne > ccap) return sgi_fail(err, SG_E_DEVICE, "GPU forest: contracted list overflow");
-            SGK_TRY(reset_best()); // the offsets' words, for the edge rounds
-            cand.release(), cslot.release(), S0.release(), S1.release(), flags.release();
-            lo.release(), hd.release();
-            for (int j = 0; j < 5; j++)
-                SGK_TRY(C[1][j].alloc(c, ccap, "the forest contracted edges", err));
-            contractions = 1;
-            cedges = ne;
-            edge_mode = true;
-            gather_us = sgk_us_since(tg);
+            SGK_TRY(to_edge_rounds(ccap, tg));
             break;
         }
         if (spec && contract_on && !word && iters >= 2 && k <= spec_k) {
@@ -4018,17 +4027,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 spec_tries++;
                 spec_us += sgk_us_since(tg);
                 if (ne <= cs) { // every edge: the contraction, as above
-                    vc.release();
-                    unres.release(), heavy.release(), rs.release();
-                    SGK_TRY(reset_best()); // the minima's words, for the edge rounds
-                    cand.release(), cslot.release(), S0.release(), S1.release(), flags.release();
-                    lo.release(), hd.release();
-                    for (int j = 0; j < 5; j++)
-                        SGK_TRY(C[1][j].alloc(c, cs, "the forest contracted edges", err));
-                    contractions = 1;
-                    cedges = ne;
-                    edge_mode = true;
-                    gather_us = sgk_us_since(tg);
+                    SGK_TRY(to_edge_rounds(cs, tg));
                     break;
                 }
                 for (int j = 0; j < 5; j++) C[0][j].release();
