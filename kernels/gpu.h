@@ -364,7 +364,14 @@ uint64_t sgk_mst_bytes(uint64_t n, uint64_t m);
  * "minima_refilled"),
  * "contract", "contract-gate" (a test mode: contracted as soon as the
  * edges fit), "weight-order" (whole lists always),
- * "heads-rule" (the heads on any graph in weight order). */
+ * "heads-rule" (the heads on any graph in weight order). Enable names
+ * (sgk_ctx_enabled): "gather-probe" (a diagnostic: after each later round
+ * the contraction's walk with nothing written, counters
+ * "gather_probe_r<N>_edges" and "gather_probe_r<N>_us"), "spec-contract"
+ * (an experiment: on a graph without hubs with few trees left, the
+ * contraction tried into the room beside the vertex cache; counters
+ * "spec_gathers", "spec_gathers_failed", "spec_gather_us") and
+ * "spec-tiny" (a test mode: that room one edge). */
 typedef struct sgk_cpu_share {
     uint64_t from;            /* vertices [from, n): the CPU threads' (n: none) */
     uint64_t low;             /* the lowest vertex they may take when the split moves
