@@ -3,7 +3,8 @@
 // --format bin32 -o FILE): per Borůvka round the lists read again
 // (refills), the entries they read, the entries still leaving their tree
 // (exact), the live lists' lengths (the contraction's bound, C_LIVE) and a
-// per-vertex bound (each list's leaving count at its last read). Prints the
+// per-vertex bound (each list's leaving count at its last read), and the
+// live trees after the round's merge. Prints the
 // forest's edge count and weight (compare with spillgraph mst).
 // Build: cc -O2 -o refill_model tools/bench/refill_model.c
 // Usage: refill_model FILE K PASSES [K2]
@@ -203,9 +204,10 @@ int main(int argc, char **argv)
             K = K2;
         }
         printf("it %2d ns %9llu refills %9llu (pass1 %9llu) read %11llu exact_leaving %11llu "
-               "live_len %11llu bound %11llu\n",
+               "live_len %11llu bound %11llu trees_after %9llu\n",
                it, (unsigned long long)ns, (unsigned long long)nrefill, (unsigned long long)r1,
-               (unsigned long long)nread, (unsigned long long)exact, (unsigned long long)clive, (unsigned long long)bound);
+               (unsigned long long)nread, (unsigned long long)exact, (unsigned long long)clive,
+               (unsigned long long)bound, (unsigned long long)k);
     }
     printf("forest %llu weight %.0f refills %llu read %llu (%.2f m)\n", (unsigned long long)forest,
            wsum, (unsigned long long)tot_ref, (unsigned long long)tot_read, (double)tot_read / m);
