@@ -1150,6 +1150,19 @@ template <class WR> __device__ __forceinline__ uint32_t w_bytes(const WR &) { re
 __device__ __forceinline__ uint32_t w_bytes(const W24Arr &) { return 3; }
 __device__ __forceinline__ uint32_t w_bytes(const StagedW24 &) { return 3; }
 
+// The trees of a contracted list gathered without them (the speculative
+// contraction's, which writes 12 bytes an edge while the cache stays): ta
+// the tree of each edge's min, tb of its max.
+__global__ void k_ctrees(uint64_t ne, const uint32_t *__restrict__ cmn,
+                         const uint32_t *__restrict__ cmx, const uint32_t *__restrict__ comp,
+                         uint32_t *__restrict__ ta, uint32_t *__restrict__ tb)
+{
+    for (uint64_t i = gtid(); i < ne; i += gthreads()) {
+        ta[i] = comp[cmn[i]];
+        tb[i] = comp[cmx[i]];
+    }
+}
+
 // The offer, tag or append of one walked entry (nb, its tree tn, key its
 // weight key where read) of vertex v in tree t at scan position sp.
 template <int MODE>
@@ -1170,8 +1183,10 @@ __device__ __forceinline__ void walk_emit(bool leave, uint32_t nb, uint32_t tn, 
             ck[slot] = key;
             cmn[slot] = v;
             cmx[slot] = nb;
-            cta[slot] = t;
-            ctb[slot] = tn;
+            if (cta) { // (none: k_ctrees fills them after, from comp)
+                cta[slot] = t;
+                ctb[slot] = tn;
+            }
         }
     }
 }
@@ -3110,12 +3125,13 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // "spec-contract" (an experiment, SPILLGRAPH_GPU_ENABLE): on a graph
     // without hubs, once the live trees are at most n / SPEC_TREE_DIV, the
     // contraction is tried where the bound on the leaving entries forbids
-    // it: the gather writes into the memory free beside the vertex cache
-    // (kept) and counts past its room; if every edge fitted, the cache goes
-    // and the edge rounds finish, else nothing is lost but the walk, and it
-    // is tried again once the trees are four times fewer. "spec-tiny" (a
-    // test mode) gives the gather room for one edge. Counters spec_gathers,
-    // spec_gathers_failed, spec_gather_us.
+    // it: the gather writes 12 bytes an edge (the trees after, k_ctrees)
+    // into the memory free beside the vertex cache (kept) and counts past
+    // its room; if every edge fitted, the cache goes and the edge rounds
+    // finish, else nothing is lost but the walk, and it is tried again once
+    // the trees are four times fewer. "spec-tiny" (a test mode) gives the
+    // gather room for one edge. Counters spec_gathers, spec_gathers_failed,
+    // spec_gather_us.
     const bool spec = sgk_ctx_enabled(c, "spec-contract") && sgi_hub_free(n, m, g->d.max_degree);
     const bool spec_tiny = sgk_ctx_enabled(c, "spec-tiny");
     uint64_t spec_k = n / SPEC_TREE_DIV, spec_tries = 0, spec_failed = 0, spec_us = 0;
@@ -3997,13 +4013,15 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             break;
         }
         if (spec && contract_on && !word && iters >= 2 && k <= spec_k) {
-            // The speculative contraction (above): the room free now, within
-            // the gate's m / CONTRACT_DIV entries and what the edge rounds'
-            // second list needs once the vertex-mode arrays are freed. Its
+            // The speculative contraction (above): the room free now at 12
+            // bytes an edge (key, min, max; their trees come from comp once
+            // every edge is in, k_ctrees), within the gate's m /
+            // CONTRACT_DIV entries and what the edge rounds' lists need
+            // once the vertex-mode arrays are freed (40 bytes an edge). Its
             // offsets go in roff, so that the minima's words stay as the
             // next round's refill needs them if the edges do not fit.
             const uint64_t freeb = ms.budget > ms.in_use ? ms.budget - ms.in_use : 0;
-            uint64_t cs = freeb > slack ? (freeb - slack) / 20 : 0;
+            uint64_t cs = freeb > slack ? (freeb - slack) / 12 : 0;
             const uint64_t second = room + freed > slack ? (room + freed - slack) / 40 : 0;
             if (cs > second) cs = second;
             if (cs > m / CONTRACT_DIV / 2 + 1) cs = m / CONTRACT_DIV / 2 + 1;
@@ -4011,12 +4029,12 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             if (cs > 0) {
                 const double tg = sgi_now();
                 SGK_TRY(offsets(scan, ns, roff));
-                for (int j = 0; j < 5; j++)
+                for (int j = 0; j < 3; j++)
                     SGK_TRY(C[0][j].alloc(c, cs, "the forest contracted edges", err));
                 SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
                 SGK_TRY(with_w([&](auto W) -> sg_status {
                     HWALK(HW_GATHER, wgrid, ns, roff, scan, gx, g->A, W, f32, comp, nullptr,
-                          nullptr, 0, C[0][0], C[0][1], C[0][2], C[0][3], C[0][4], cs, 0, NONE64,
+                          nullptr, 0, C[0][0], C[0][1], C[0][2], nullptr, nullptr, cs, 0, NONE64,
                           dctr);
                     SGK_LAUNCHED("k_hwalk");
                     return SG_OK;
@@ -4026,11 +4044,19 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 ne = h[C_NE];
                 spec_tries++;
                 spec_us += sgk_us_since(tg);
-                if (ne <= cs) { // every edge: the contraction, as above
+                if (ne <= cs) { // every edge: the contraction, as above, and the trees
                     SGK_TRY(to_edge_rounds(cs, tg));
+                    for (int j = 3; j < 5; j++)
+                        SGK_TRY(C[0][j].alloc(c, cs, "the forest contracted edges", err));
+                    if (ne > 0) {
+                        k_ctrees<<<grid(c, ne), BLK, 0, st>>>(ne, C[0][1], C[0][2], comp,
+                                                              C[0][3], C[0][4]);
+                        SGK_LAUNCHED("k_ctrees");
+                    }
+                    gather_us = sgk_us_since(tg);
                     break;
                 }
-                for (int j = 0; j < 5; j++) C[0][j].release();
+                for (int j = 0; j < 3; j++) C[0][j].release();
                 ne = 0;
                 spec_failed++;
                 spec_k = k / 4;
