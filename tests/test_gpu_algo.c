@@ -2146,13 +2146,13 @@ static void need_counters(const sg_run *run, const char *what, const char *const
  * soon as it fits) it gathers more than that in some run, and the gather
  * and the edge rounds run (here and in test_hybrid_forest_cache). With
  * the diagnostic "gather-probe" enabled the run's rounds (and with every
- * list on the device its refills) are those without it, and it counts the leaving edges after every round but
- * the first and the last, never more than the round before. With
- * "spec-contract" enabled (the contraction tried once the trees are few,
- * into the room free beside the vertex cache) some SSCA2 run contracts so,
- * and a graph with hubs never tries; with "spec-tiny" too (room for one
- * edge) some gather overflows and the run goes on in vertex rounds.
- * Kruskal's forest every time. */
+ * list on the device its refills) are those without it, and it counts
+ * the leaving edges after every round but the first and the last, never
+ * more than the round before. With "spec-contract" enabled (the
+ * contraction tried once the trees are few, into the room free beside the
+ * vertex cache) some SSCA2 run contracts so, and a graph with hubs never
+ * tries; with "spec-tiny" too (room for one edge) some gather overflows
+ * and the run goes on in vertex rounds. Kruskal's forest every time. */
 static void test_inplace_contract_gate(void **state)
 {
     (void)state;
