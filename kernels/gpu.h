@@ -291,7 +291,7 @@ void sgk_graph_device_w24(sgk_graph *g, uint16_t **w16, uint8_t **w8);
  * passes took it past the 48 there were, and sgk_stats_set dropped the last
  * ones, preprocess_host_bytes among them, until test_settle_gather's check
  * of the counters failed; forty-second session). */
-#define SGK_MAX_STATS 96
+#define SGK_MAX_STATS 128
 typedef struct sgk_stats {
     unsigned n;                          /* counters filled */
     const char *name[SGK_MAX_STATS];     /* string literals */

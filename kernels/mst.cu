@@ -1163,6 +1163,31 @@ __global__ void k_ctrees(uint64_t ne, const uint32_t *__restrict__ cmn,
     }
 }
 
+// The streamed gather's pieces (the lists of an ascending scan list, list s
+// at positions x[scan[s]] + [0, off[s + 1] - off[s])): jb[i] = the entries
+// at positions below q = min(q0 + i P, qe), for i in [0, np].
+template <class XS>
+__global__ void k_gbounds(uint64_t np, uint64_t q0, uint64_t P, uint64_t qe, uint64_t ns,
+                          const uint32_t *__restrict__ scan, const uint64_t *__restrict__ off,
+                          XS x, uint64_t *__restrict__ jb)
+{
+    for (uint64_t i = gtid(); i <= np; i += gthreads()) {
+        const uint64_t q = q0 + i * P < qe ? q0 + i * P : qe;
+        uint64_t l = 0, h = ns; // the lists starting below q: [0, l)
+        while (l < h) {
+            const uint64_t mid = l + (h - l) / 2;
+            if (x[scan[mid]] < q) l = mid + 1;
+            else h = mid;
+        }
+        uint64_t j = 0;
+        if (l > 0) {
+            const uint64_t st = x[scan[l - 1]], len = off[l] - off[l - 1];
+            j = off[l - 1] + (q - st < len ? q - st : len);
+        }
+        jb[i] = j;
+    }
+}
+
 // The offer, tag or append of one walked entry (nb, its tree tn, key its
 // weight key where read) of vertex v in tree t at scan position sp.
 template <int MODE>
@@ -3040,6 +3065,82 @@ namespace {
 constexpr uint64_t HYB_CUB = (uint64_t)2 << 20; // CUB scratch bound beyond n / 16
 constexpr uint64_t STREAM_MAX = (uint64_t)16 << 20;  // entries per streamed piece, at most
 constexpr uint64_t STREAM_MIN = (uint64_t)4 << 20;   // and at least, on large graphs
+constexpr uint64_t GATHER_PIECE = (uint64_t)16 << 20; // "gather-stream": entries per piece
+
+// "gather-stream"'s copies: a stream of their own, and per buffer the
+// events that say its piece is in (ready) and its walk done (freed).
+struct GatherPipe {
+    cudaStream_t s = nullptr;
+    cudaEvent_t ready[2] = {nullptr, nullptr}, freed[2] = {nullptr, nullptr};
+    sg_status open(sg_error *err)
+    {
+        SGK_CU(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+        for (int b = 0; b < 2; b++) {
+            SGK_CU(cudaEventCreateWithFlags(&ready[b], cudaEventDisableTiming));
+            SGK_CU(cudaEventCreateWithFlags(&freed[b], cudaEventDisableTiming));
+        }
+        return SG_OK;
+    }
+    ~GatherPipe()
+    {
+        if (s) (void)cudaStreamSynchronize(s);
+        for (int b = 0; b < 2; b++) {
+            if (ready[b]) (void)cudaEventDestroy(ready[b]);
+            if (freed[b]) (void)cudaEventDestroy(freed[b]);
+        }
+        if (s) (void)cudaStreamDestroy(s);
+    }
+};
+
+// "spec-host": the caller's forest arrays (u, v, w: host memory of `cap`
+// edges at least) as the speculative gather's list, written by the device
+// through their mapping: pinned here (and unpinned when done) where the
+// caller has not pinned them and each is whole 2 MiB pages (sgi_huge_alloc's
+// arrays of 2 MiB or more); smaller ones may share a page, and a buffer of
+// their own is allocated pinned instead. h: the three lists' host
+// addresses, d: their device addresses.
+struct HostList {
+    void *h[3] = {nullptr, nullptr, nullptr};
+    uint32_t *d[3] = {nullptr, nullptr, nullptr};
+    bool mine[3] = {false, false, false};
+    void *own = nullptr;
+    sg_status open(uint32_t *u, uint32_t *v, uint32_t *w, uint64_t cap, sg_error *err)
+    {
+        uint32_t *a[3] = {u, v, w};
+        const size_t huge = (size_t)2 << 20, bytes = (size_t)(4 * cap);
+        bool pinned[3], all = true, whole = bytes >= huge;
+        for (int i = 0; i < 3; i++) {
+            cudaPointerAttributes at;
+            SGK_CU(cudaPointerGetAttributes(&at, a[i]));
+            pinned[i] = at.type == cudaMemoryTypeHost;
+            all = all && pinned[i];
+            whole = whole && (uintptr_t)a[i] % huge == 0;
+        }
+        if (!all && !whole) {
+            SGK_TRY(sgk_host_alloc(3 * bytes, &own, err));
+            for (int i = 0; i < 3; i++) h[i] = static_cast<char *>(own) + i * bytes;
+        } else {
+            for (int i = 0; i < 3; i++) {
+                h[i] = a[i];
+                if (pinned[i]) continue;
+                SGK_TRY(sgk_host_register(a[i], (bytes + huge - 1) & ~(huge - 1), err));
+                mine[i] = true;
+            }
+        }
+        for (int i = 0; i < 3; i++) {
+            void *dp = nullptr;
+            SGK_CU(cudaHostGetDevicePointer(&dp, h[i], 0));
+            d[i] = static_cast<uint32_t *>(dp);
+        }
+        return SG_OK;
+    }
+    ~HostList()
+    {
+        for (int i = 0; i < 3; i++)
+            if (mine[i]) sgk_host_unregister(h[i]);
+        sgk_host_free(own);
+    }
+};
 constexpr uint64_t SHARE_TEST_CHUNK = 16; // a CPU chunk's entries with "share-chunks" off
 
 // The first round's timing events, the events that pace its pieces
@@ -3135,6 +3236,18 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     const bool spec = sgk_ctx_enabled(c, "spec-contract") && sgi_hub_free(n, m, g->d.max_degree);
     const bool spec_tiny = sgk_ctx_enabled(c, "spec-tiny");
     uint64_t spec_k = n / SPEC_TREE_DIV, spec_tries = 0, spec_failed = 0, spec_us = 0;
+    uint64_t spec_room = 0, spec_first = 0; // the first try's room and edges (counters)
+    // "spec-host" (with spec-contract): the speculative gather writes its
+    // list into the caller's forest arrays in host memory (HostList), 12
+    // bytes an edge over the link's idle direction, leaving device memory to
+    // the cache; once every edge is known to fit, the cache goes and the
+    // list is copied in. Where the caller has not pinned the arrays they
+    // are pinned before the forest's clock starts (counter spec_pin_us; a
+    // caller would pin them while the graph loads).
+    const bool spec_host = spec && sgk_ctx_enabled(c, "spec-host");
+    // "gather-stream" (an experiment): the probe's and the speculative
+    // gathers read the host part of A in pieces copied by DMA (gather_walk).
+    const bool gstream = sgk_ctx_enabled(c, "gather-stream");
     // 24-bit weights (desc.w24): W16 and W8 where W would be, read through
     // W24Arr (StagedW24 in the streamed pieces); every walk below takes its
     // weights from with_w, which calls fn with the graph's accessor.
@@ -3167,6 +3280,12 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     if (n <= 1 || m == 0) {
         forest_nothing(stats, true);
         return SG_OK;
+    }
+    HostList hlist;
+    if (spec_host && g->d.n > 1) {
+        const double tp = sgi_now();
+        SGK_TRY(hlist.open(u, v, w, n - 1, err));
+        sgk_stats_set(stats, "spec_pin_us", sgk_us_since(tp));
     }
     const double t1 = sgi_now();
     Ctx X;
@@ -3593,6 +3712,72 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         SGK_LAUNCHED("k_reset_best");
         return SG_OK;
     };
+    // The contraction's gather over the scan list's whole lists (offsets o),
+    // appending at most cs edges to ck, cmn, cmx (cta, ctb: their trees,
+    // where given). With "gather-stream" the host part of A goes to the
+    // device by DMA in pieces of up to GATHER_PIECE entries, two buffers
+    // from the free room, each walked (StagedArr) while the next is copied,
+    // W read in place for the edges taken; the device's lists first, in
+    // place. Else (or with no room for two pieces of 4,096 entries) every
+    // list is read where it lives.
+    auto gather_walk = [&](const uint64_t *o, uint64_t cs, uint32_t *ck, uint32_t *cmn,
+                           uint32_t *cmx, uint32_t *cta, uint32_t *ctb) -> sg_status {
+        const uint64_t q0 = g->A.s;
+        uint64_t P = 0;
+        if (gstream && g->ha && !g->h_managed && q0 < m) {
+            const uint64_t r = free_room() / 8; // two buffers, 4 bytes an entry
+            const uint64_t want = (m - q0 + 3) / 4 > 4096 ? (m - q0 + 3) / 4 : 4096;
+            P = r < GATHER_PIECE ? r : GATHER_PIECE;
+            if (P > want) P = want; // four pieces or more on small graphs
+        }
+        if (P == 0 || (P < 4096 && P < m - q0))
+            return with_w([&](auto W) -> sg_status {
+                HWALK(HW_GATHER, wgrid, ns, o, scan, gx, g->A, W, f32, comp, nullptr, nullptr, 0,
+                      ck, cmn, cmx, cta, ctb, cs, 0, NONE64, dctr);
+                SGK_LAUNCHED("k_hwalk");
+                return SG_OK;
+            });
+        const uint64_t np = (m - q0 + P - 1) / P;
+        sgk_dbuf<uint32_t> buf;
+        sgk_dbuf<uint64_t> jb;
+        SGK_TRY(buf.alloc(c, 2 * P, "the forest's gather pieces", err));
+        SGK_TRY(jb.alloc(c, np + 1, "the forest's gather pieces", err));
+        k_gbounds<<<grid(c, np + 1), BLK, 0, st>>>(np, q0, P, m, ns, scan, o, gx, jb.p);
+        SGK_LAUNCHED("k_gbounds");
+        std::vector<uint64_t> hb(np + 1);
+        SGK_CU(cudaMemcpyAsync(hb.data(), jb.p, (np + 1) * sizeof(uint64_t),
+                               cudaMemcpyDeviceToHost, st));
+        SGK_CU(cudaStreamSynchronize(st));
+        GatherPipe gp;
+        SGK_TRY(gp.open(err));
+        return with_w([&](auto W) -> sg_status {
+            if (hb[0] > 0) {
+                HWALK(HW_GATHER, wgrid, ns, o, scan, gx, g->A, W, f32, comp, nullptr, nullptr, 0,
+                      ck, cmn, cmx, cta, ctb, cs, 0, hb[0], dctr);
+                SGK_LAUNCHED("k_hwalk");
+            }
+            for (uint64_t i = 0; i < np; i++) {
+                const int b = (int)(i & 1);
+                const uint64_t p0 = q0 + i * P, p1 = p0 + P < m ? p0 + P : m;
+                uint32_t *const bp = buf.p + (uint64_t)b * P;
+                if (i >= 2) SGK_CU(cudaStreamWaitEvent(gp.s, gp.freed[b], 0));
+                SGK_CU(cudaMemcpyAsync(bp, g->ha + p0, (p1 - p0) * sizeof(uint32_t),
+                                       cudaMemcpyHostToDevice, gp.s));
+                SGK_CU(cudaEventRecord(gp.ready[b], gp.s));
+                SGK_CU(cudaStreamWaitEvent(st, gp.ready[b], 0));
+                streamed += 4 * (p1 - p0);
+                if (hb[i + 1] > hb[i]) {
+                    const StagedArr sa{g->A, bp, p0, p1};
+                    HWALK(HW_GATHER, wgrid, ns, o, scan, gx, sa, W, f32, comp, nullptr, nullptr,
+                          0, ck, cmn, cmx, cta, ctb, cs, hb[i], hb[i + 1], dctr);
+                    SGK_LAUNCHED("k_hwalk (streamed)");
+                }
+                SGK_CU(cudaEventRecord(gp.freed[b], st));
+            }
+            SGK_CU(cudaStreamSynchronize(st));
+            return SG_OK;
+        });
+    };
     // "gather-probe" after round r (2-13): the gather over the scan list's
     // whole lists (offsets in roff, free between merges, so the minima's
     // words stay as the next round needs them) with no room to write: C_NE
@@ -3615,12 +3800,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         const double tp = sgi_now();
         SGK_TRY(offsets(scan, ns, roff));
         SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
-        SGK_TRY(with_w([&](auto W) -> sg_status {
-            HWALK(HW_GATHER, wgrid, ns, roff, scan, gx, g->A, W, f32, comp, nullptr, nullptr,
-                  0, nullptr, nullptr, nullptr, nullptr, nullptr, 0, 0, NONE64, dctr);
-            SGK_LAUNCHED("k_hwalk");
-            return SG_OK;
-        }));
+        const uint64_t streamed0 = streamed;
+        SGK_TRY(gather_walk(roff, 0, nullptr, nullptr, nullptr, nullptr, nullptr));
+        streamed = streamed0;
         ull edges = 0;
         SGK_CU(cudaMemcpyAsync(&edges, dctr.p + C_NE, sizeof edges, cudaMemcpyDeviceToHost, st));
         SGK_CU(cudaStreamSynchronize(st));
@@ -3993,18 +4175,17 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             for (int j = 0; j < 5; j++)
                 SGK_TRY(C[0][j].alloc(c, ccap, "the forest contracted edges", err));
             SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
-            SGK_TRY(with_w([&](auto W) -> sg_status {
-                if (word) // (never with 24-bit weights: the list heads are 32-bit ones)
+            if (word) { // (never with 24-bit weights: the list heads are 32-bit ones)
+                SGK_TRY(with_w([&](auto W) -> sg_status {
                     HWALK(HW_GATHER, wgrid, ns, off, scan, heads, g->A, W, f32, comp, nullptr,
                           nullptr, 0, C[0][0], C[0][1], C[0][2], C[0][3], C[0][4], ccap, 0,
                           NONE64, dctr);
-                else
-                    HWALK(HW_GATHER, wgrid, ns, off, scan, gx, g->A, W, f32, comp, nullptr,
-                          nullptr, 0, C[0][0], C[0][1], C[0][2], C[0][3], C[0][4], ccap, 0,
-                          NONE64, dctr);
-                SGK_LAUNCHED("k_hwalk");
-                return SG_OK;
-            }));
+                    SGK_LAUNCHED("k_hwalk");
+                    return SG_OK;
+                }));
+            } else {
+                SGK_TRY(gather_walk(off, ccap, C[0][0], C[0][1], C[0][2], C[0][3], C[0][4]));
+            }
             SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
             SGK_CU(cudaStreamSynchronize(st));
             ne = h[C_NE];
@@ -4015,13 +4196,15 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         if (spec && contract_on && !word && iters >= 2 && k <= spec_k) {
             // The speculative contraction (above): the room free now at 12
             // bytes an edge (key, min, max; their trees come from comp once
-            // every edge is in, k_ctrees), within the gate's m /
-            // CONTRACT_DIV entries and what the edge rounds' lists need
-            // once the vertex-mode arrays are freed (40 bytes an edge). Its
-            // offsets go in roff, so that the minima's words stay as the
-            // next round's refill needs them if the edges do not fit.
+            // every edge is in, k_ctrees), or the caller's forest arrays
+            // ("spec-host"), within the gate's m / CONTRACT_DIV entries and
+            // what the edge rounds' lists need once the vertex-mode arrays
+            // are freed (40 bytes an edge). Its offsets go in roff, so that
+            // the minima's words stay as the next round's refill needs them
+            // if the edges do not fit.
             const uint64_t freeb = ms.budget > ms.in_use ? ms.budget - ms.in_use : 0;
-            uint64_t cs = freeb > slack ? (freeb - slack) / 12 : 0;
+            const bool to_host = hlist.d[0] != nullptr;
+            uint64_t cs = to_host ? cap : freeb > slack ? (freeb - slack) / 12 : 0;
             const uint64_t second = room + freed > slack ? (room + freed - slack) / 40 : 0;
             if (cs > second) cs = second;
             if (cs > m / CONTRACT_DIV / 2 + 1) cs = m / CONTRACT_DIV / 2 + 1;
@@ -4029,30 +4212,35 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             if (cs > 0) {
                 const double tg = sgi_now();
                 SGK_TRY(offsets(scan, ns, roff));
-                for (int j = 0; j < 3; j++)
-                    SGK_TRY(C[0][j].alloc(c, cs, "the forest contracted edges", err));
+                uint32_t *ca[3] = {hlist.d[2], hlist.d[0], hlist.d[1]}; // key, min, max
+                if (!to_host)
+                    for (int j = 0; j < 3; j++) {
+                        SGK_TRY(C[0][j].alloc(c, cs, "the forest contracted edges", err));
+                        ca[j] = C[0][j].p;
+                    }
                 SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
-                SGK_TRY(with_w([&](auto W) -> sg_status {
-                    HWALK(HW_GATHER, wgrid, ns, roff, scan, gx, g->A, W, f32, comp, nullptr,
-                          nullptr, 0, C[0][0], C[0][1], C[0][2], nullptr, nullptr, cs, 0, NONE64,
-                          dctr);
-                    SGK_LAUNCHED("k_hwalk");
-                    return SG_OK;
-                }));
+                SGK_TRY(gather_walk(roff, cs, ca[0], ca[1], ca[2], nullptr, nullptr));
                 SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
                 SGK_CU(cudaStreamSynchronize(st));
                 ne = h[C_NE];
-                spec_tries++;
+                if (spec_tries++ == 0) spec_room = cs, spec_first = ne;
                 spec_us += sgk_us_since(tg);
                 if (ne <= cs) { // every edge: the contraction, as above, and the trees
-                    SGK_TRY(to_edge_rounds(cs, tg));
-                    for (int j = 3; j < 5; j++)
-                        SGK_TRY(C[0][j].alloc(c, cs, "the forest contracted edges", err));
+                    const uint64_t ce = ne > 0 ? ne : 1;
+                    SGK_TRY(to_edge_rounds(to_host ? ce : cs, tg));
+                    for (int j = to_host ? 0 : 3; j < 5; j++)
+                        SGK_TRY(C[0][j].alloc(c, to_host ? ce : cs, "the forest contracted edges",
+                                              err));
+                    for (int j = 0; j < 3 && to_host; j++)
+                        SGK_CU(cudaMemcpyAsync(C[0][j].p, hlist.h[j == 0 ? 2 : j - 1],
+                                               ne * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                                               st));
                     if (ne > 0) {
                         k_ctrees<<<grid(c, ne), BLK, 0, st>>>(ne, C[0][1], C[0][2], comp,
                                                               C[0][3], C[0][4]);
                         SGK_LAUNCHED("k_ctrees");
                     }
+                    SGK_CU(cudaStreamSynchronize(st));
                     gather_us = sgk_us_since(tg);
                     break;
                 }
@@ -4130,6 +4318,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "spec_gathers", spec_tries);
     sgk_stats_set(stats, "spec_gathers_failed", spec_failed);
     sgk_stats_set(stats, "spec_gather_us", spec_us);
+    sgk_stats_set(stats, "spec_room_edges", spec_room);
+    sgk_stats_set(stats, "spec_first_edges", spec_first);
     sgk_stats_set(stats, "edge_rounds_us", edge_us);
     sgk_stats_set(stats, "contractions", contractions);
     sgk_stats_set(stats, "contracted_edges", cedges);

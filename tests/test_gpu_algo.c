@@ -2152,20 +2152,42 @@ static void need_counters(const sg_run *run, const char *what, const char *const
  * contraction tried once the trees are few, into the room free beside the
  * vertex cache) some SSCA2 run contracts so, and a graph with hubs never
  * tries; with "spec-tiny" too (room for one edge) some gather overflows
- * and the run goes on in vertex rounds. Kruskal's forest every time. */
+ * and the run goes on in vertex rounds. The same with "spec-host" (the
+ * list written into the caller's forest arrays in host memory), with and
+ * without "gather-stream" (the host part of A copied in pieces): the
+ * streamed probe counts what the probe in place counted, and with the gate
+ * off the streamed contraction gathers the same edges, having copied more
+ * bytes where A has a host part. Kruskal's forest every time. */
 static void test_inplace_contract_gate(void **state)
 {
     (void)state;
     static const int fr[][3] = {{8, 8, 8}, {4, 4, 4}, {0, 0, 0}};
     static const uint64_t sizes[] = {1u << 14, 1u << 16, 1u << 17};
-    enum { NMODE = 5 };
+    enum { NMODE = 10 };
     static const char *const mode_names[NMODE] = {
         "gated", "contract-gate disabled", "gated, gather-probe enabled",
-        "gated, spec-contract enabled", "gated, spec-contract and spec-tiny enabled"};
-    static const char *const enable[NMODE] = {NULL, NULL, "gather-probe", "spec-contract",
-                                              "spec-contract,spec-tiny"};
+        "gated, spec-contract enabled", "gated, spec-contract and spec-tiny enabled",
+        "gated, gather-probe and gather-stream enabled",
+        "gated, spec-contract and spec-host enabled",
+        "gated, spec-contract, spec-host and gather-stream enabled",
+        "contract-gate disabled, gather-stream enabled",
+        "gated, spec-contract, spec-host, spec-tiny and gather-stream enabled"};
+    static const char *const enable[NMODE] = {NULL,
+                                              NULL,
+                                              "gather-probe",
+                                              "spec-contract",
+                                              "spec-contract,spec-tiny",
+                                              "gather-probe,gather-stream",
+                                              "spec-contract,spec-host",
+                                              "spec-contract,spec-host,gather-stream",
+                                              "gather-stream",
+                                              "spec-contract,spec-host,spec-tiny,gather-stream"};
+    /* the modes with speculative gathers, and those that overflow */
+    static const bool spec_mode[NMODE] = {0, 0, 0, 1, 1, 0, 1, 1, 0, 1};
+    static const bool tiny_mode[NMODE] = {0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
-    uint64_t over = 0, probed = 0, spec_done = 0, spec_failed = 0;
+    uint64_t over = 0, probed = 0, spec_done[NMODE] = {0}, spec_failed[NMODE] = {0};
+    uint64_t streamed_more = 0;
     char what[300];
     for (size_t si = 0; si < (small_only ? 3u : 4u); si++) {
         /* SSCA2 graphs, and one R-MAT graph (hubs: never speculative) */
@@ -2178,8 +2200,10 @@ static void test_inplace_contract_gate(void **state)
         const bool hubs = (double)gi.max_degree >= 16.0 * (double)m / (double)n;
         for (int i = 0; i < 3; i++) {
             uint64_t plain[2] = {0, 0}; /* the gated run's iterations and lists refilled */
+            uint64_t probes[14] = {0};  /* the probe's counts (mode 2), by round */
+            uint64_t ungated[2] = {0, 0}; /* mode 1's contracted edges and streamed bytes */
             for (int mode = 0; mode < NMODE; mode++) {
-                const bool gate = mode != 1;
+                const bool gate = mode != 1 && mode != 8;
                 char base[200];
                 describe(base, sizeof base, kind, size, 11, false, false, g);
                 snprintf(what, sizeof what, "%s, hybrid split %d/8, %s", base, fr[i][0],
@@ -2188,13 +2212,13 @@ static void test_inplace_contract_gate(void **state)
                 char *on = env_var_push("SPILLGRAPH_GPU_ENABLE", enable[mode]);
                 sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
                 mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
-                static const char *const names[7] = {
-                    "contractions", "contracted_edges", "iterations", "lists_refilled",
-                    "spec_gathers", "spec_gathers_failed", "spec_gather_us"};
-                uint64_t cv[7];
-                need_counters(run, what, names, cv, 7);
+                static const char *const names[8] = {
+                    "contractions", "contracted_edges", "iterations",     "lists_refilled",
+                    "spec_gathers", "spec_gathers_failed", "spec_gather_us", "streamed_bytes"};
+                uint64_t cv[8];
+                need_counters(run, what, names, cv, 8);
                 const uint64_t contracted = cv[0], cedges = cv[1], iters = cv[2], refilled = cv[3];
-                const uint64_t tries = cv[4], fails = cv[5];
+                const uint64_t tries = cv[4], fails = cv[5], streamed = cv[7];
                 /* gated, speculative or not: at most m / 32 + 1 edges */
                 if (gate && cedges > m / 32 + 1)
                     fail_msg("%s: %llu edges contracted, over m / 32 + 1 (m %llu)", what,
@@ -2202,15 +2226,28 @@ static void test_inplace_contract_gate(void **state)
                 if (!gate) over += cedges > m / 32 + 1;
                 /* speculative gathers only where enabled, never with hubs;
                  * one that every edge fitted is the contraction */
-                if (fails > tries || ((mode < 3 || hubs) && tries > 0) ||
+                if (fails > tries || ((!spec_mode[mode] || hubs) && tries > 0) ||
                     (tries > fails && !contracted))
                     fail_msg("%s: %llu speculative gathers, %llu failed, %llu contractions",
                              what, (unsigned long long)tries, (unsigned long long)fails,
                              (unsigned long long)contracted);
-                if (mode == 3) spec_done += tries > fails;
-                if (mode == 4) spec_failed += fails;
+                spec_done[mode] += tries > fails;
+                spec_failed[mode] += fails;
                 if (mode == 0) plain[0] = iters, plain[1] = refilled;
-                if (mode == 2) {
+                if (mode == 1) ungated[0] = cedges, ungated[1] = streamed;
+                if (mode == 8) {
+                    /* the same contraction, its lists copied in pieces
+                     * where A has a host part (splits 4/8 and 0/8) */
+                    if (cedges != ungated[0])
+                        fail_msg("%s: %llu edges contracted, %llu with the lists read in place",
+                                 what, (unsigned long long)cedges,
+                                 (unsigned long long)ungated[0]);
+                    if (contracted && i > 0 && streamed <= ungated[1])
+                        fail_msg("%s: %llu bytes streamed, %llu with the gather in place", what,
+                                 (unsigned long long)streamed, (unsigned long long)ungated[1]);
+                    streamed_more += contracted && i > 0;
+                }
+                if (mode == 2 || mode == 5) {
                     /* the probe changes nothing of the run (its rounds;
                      * its refills where no CPU share fills the caches), and
                      * finds the leaving edges of each round between the
@@ -2232,6 +2269,11 @@ static void test_inplace_contract_gate(void **state)
                             fail_msg("%s: %s %s (%llu rounds; %llu the round before)", what,
                                      name, has ? "present" : "absent", (unsigned long long)iters,
                                      (unsigned long long)before);
+                        /* the streamed probe finds what the one in place found */
+                        if (mode == 5 && e != probes[r])
+                            fail_msg("%s: %s %llu, in place %llu", what, name,
+                                     (unsigned long long)e, (unsigned long long)probes[r]);
+                        if (mode == 2) probes[r] = has ? e : 0;
                         if (has) before = e, probed++;
                     }
                 }
@@ -2244,8 +2286,14 @@ static void test_inplace_contract_gate(void **state)
     }
     if (over == 0) fail_msg("ssca2: no run with the gate off gathered more than m / 32 + 1 edges");
     if (probed == 0) fail_msg("ssca2: no round probed");
-    if (spec_done == 0) fail_msg("ssca2: no speculative contraction");
-    if (spec_failed == 0) fail_msg("ssca2: no speculative gather overflowed its room of one edge");
+    for (int mode = 0; mode < NMODE; mode++) {
+        if (spec_mode[mode] && !tiny_mode[mode] && spec_done[mode] == 0)
+            fail_msg("ssca2, %s: no speculative contraction", mode_names[mode]);
+        if (tiny_mode[mode] && spec_failed[mode] == 0)
+            fail_msg("ssca2, %s: no speculative gather overflowed its room of one edge",
+                     mode_names[mode]);
+    }
+    if (streamed_more == 0) fail_msg("no contraction's lists copied in pieces");
     sg_run_free(cpu);
 }
 
