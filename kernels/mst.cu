@@ -3715,16 +3715,19 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // The contraction's gather over the scan list's whole lists (offsets o),
     // appending at most cs edges to ck, cmn, cmx (cta, ctb: their trees,
     // where given). With "gather-stream" the host part of A goes to the
-    // device by DMA in pieces of up to GATHER_PIECE entries, two buffers
-    // from the free room, each walked (StagedArr) while the next is copied,
+    // device in pieces of up to GATHER_PIECE entries (by DMA; from managed
+    // memory by k_pull), two buffers from the free room, each walked
+    // (StagedArr) while the next is copied,
     // W read in place for the edges taken; the device's lists first, in
     // place. Else (or with no room for two pieces of 4,096 entries) every
     // list is read where it lives.
+    uint64_t gstreamed = 0; // bytes of A the gathers copied (counter gather_streamed_bytes)
     auto gather_walk = [&](const uint64_t *o, uint64_t cs, uint32_t *ck, uint32_t *cmn,
                            uint32_t *cmx, uint32_t *cta, uint32_t *ctb) -> sg_status {
         const uint64_t q0 = g->A.s;
+        const bool managed = g->h_managed; // (copied by k_pull, not by DMA)
         uint64_t P = 0;
-        if (gstream && g->ha && !g->h_managed && q0 < m) {
+        if (gstream && (managed || g->ha) && q0 < m) {
             const uint64_t r = free_room() / 8; // two buffers, 4 bytes an entry
             const uint64_t want = (m - q0 + 3) / 4 > 4096 ? (m - q0 + 3) / 4 : 4096;
             P = r < GATHER_PIECE ? r : GATHER_PIECE;
@@ -3750,6 +3753,19 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         SGK_CU(cudaStreamSynchronize(st));
         GatherPipe gp;
         SGK_TRY(gp.open(err));
+        // From managed memory the copy kernel runs beside the walks, which
+        // leave it a block per multiprocessor (as the streamed first
+        // round's do).
+        unsigned ggrid = wgrid;
+        const unsigned pgrid = (unsigned)c->sm_count;
+        if (managed) {
+            int fit = 0;
+            SGK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &fit, k_hwalk<HW_GATHER, true, StagedArr, sgk_arr<uint64_t>, sgk_arr<uint32_t>>,
+                BLK, 0));
+            const unsigned per = fit > 1 ? (unsigned)fit - 1 : 1u;
+            ggrid = per * pgrid < wgrid ? per * pgrid : wgrid;
+        }
         return with_w([&](auto W) -> sg_status {
             if (hb[0] > 0) {
                 HWALK(HW_GATHER, wgrid, ns, o, scan, gx, g->A, W, f32, comp, nullptr, nullptr, 0,
@@ -3761,14 +3777,20 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 const uint64_t p0 = q0 + i * P, p1 = p0 + P < m ? p0 + P : m;
                 uint32_t *const bp = buf.p + (uint64_t)b * P;
                 if (i >= 2) SGK_CU(cudaStreamWaitEvent(gp.s, gp.freed[b], 0));
-                SGK_CU(cudaMemcpyAsync(bp, g->ha + p0, (p1 - p0) * sizeof(uint32_t),
-                                       cudaMemcpyHostToDevice, gp.s));
+                if (managed) {
+                    k_pull<<<pgrid, BLK, 0, gp.s>>>(g->A.h + p0, bp, p1 - p0);
+                    SGK_LAUNCHED("k_pull (gather)");
+                } else {
+                    SGK_CU(cudaMemcpyAsync(bp, g->ha + p0, (p1 - p0) * sizeof(uint32_t),
+                                           cudaMemcpyHostToDevice, gp.s));
+                }
                 SGK_CU(cudaEventRecord(gp.ready[b], gp.s));
                 SGK_CU(cudaStreamWaitEvent(st, gp.ready[b], 0));
                 streamed += 4 * (p1 - p0);
+                gstreamed += 4 * (p1 - p0);
                 if (hb[i + 1] > hb[i]) {
                     const StagedArr sa{g->A, bp, p0, p1};
-                    HWALK(HW_GATHER, wgrid, ns, o, scan, gx, sa, W, f32, comp, nullptr, nullptr,
+                    HWALK(HW_GATHER, ggrid, ns, o, scan, gx, sa, W, f32, comp, nullptr, nullptr,
                           0, ck, cmn, cmx, cta, ctb, cs, hb[i], hb[i + 1], dctr);
                     SGK_LAUNCHED("k_hwalk (streamed)");
                 }
@@ -4318,6 +4340,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "spec_gathers", spec_tries);
     sgk_stats_set(stats, "spec_gathers_failed", spec_failed);
     sgk_stats_set(stats, "spec_gather_us", spec_us);
+    sgk_stats_set(stats, "gather_streamed_bytes", gstreamed);
     sgk_stats_set(stats, "spec_room_edges", spec_room);
     sgk_stats_set(stats, "spec_first_edges", spec_first);
     sgk_stats_set(stats, "edge_rounds_us", edge_us);
