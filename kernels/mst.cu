@@ -3092,19 +3092,21 @@ struct GatherPipe {
     }
 };
 
-// "spec-host": the caller's forest arrays (u, v, w: host memory of `cap`
-// edges at least) as the speculative gather's list, written by the device
-// through their mapping: pinned here (and unpinned when done) where the
-// caller has not pinned them and each is whole 2 MiB pages (sgi_huge_alloc's
-// arrays of 2 MiB or more); smaller ones may share a page, and a buffer of
-// their own is allocated pinned instead. h: the three lists' host
-// addresses, d: their device addresses.
+// The caller's forest arrays (u, v, w: host memory of `cap` edges at least)
+// as the speculative gather's list, written by the device through their
+// mapping, where the caller pinned them; with `pin` (the experiment
+// "spec-host") pinned here otherwise (and unpinned when done) where each
+// is whole 2 MiB pages (sgi_huge_alloc's arrays of 2 MiB or more; smaller
+// ones may share a page, and a buffer of their own is allocated pinned
+// instead). h: the three lists' host addresses, d: their device addresses
+// (none: null).
 struct HostList {
     void *h[3] = {nullptr, nullptr, nullptr};
     uint32_t *d[3] = {nullptr, nullptr, nullptr};
     bool mine[3] = {false, false, false};
     void *own = nullptr;
-    sg_status open(uint32_t *u, uint32_t *v, uint32_t *w, uint64_t cap, sg_error *err)
+    sg_status open(uint32_t *u, uint32_t *v, uint32_t *w, uint64_t cap, bool pin,
+                   sg_error *err)
     {
         uint32_t *a[3] = {u, v, w};
         const size_t huge = (size_t)2 << 20, bytes = (size_t)(4 * cap);
@@ -3116,6 +3118,7 @@ struct HostList {
             all = all && pinned[i];
             whole = whole && (uintptr_t)a[i] % huge == 0;
         }
+        if (!all && !pin) return SG_OK; // (none: d stays null)
         if (!all && !whole) {
             SGK_TRY(sgk_host_alloc(3 * bytes, &own, err));
             for (int i = 0; i < 3; i++) h[i] = static_cast<char *>(own) + i * bytes;
@@ -3223,31 +3226,40 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // gather_probe_r<N>_edges and gather_probe_r<N>_us for rounds 2-13. The
     // run's other counters are left as they were; its compute time is not.
     const bool probe = sgk_ctx_enabled(c, "gather-probe");
-    // "spec-contract" (an experiment, SPILLGRAPH_GPU_ENABLE): on a graph
-    // without hubs, once the live trees are at most n / SPEC_TREE_DIV, the
-    // contraction is tried where the bound on the leaving entries forbids
-    // it: the gather writes 12 bytes an edge (the trees after, k_ctrees)
-    // into the memory free beside the vertex cache (kept) and counts past
-    // its room; if every edge fitted, the cache goes and the edge rounds
-    // finish, else nothing is lost but the walk, and it is tried again once
-    // the trees are four times fewer. "spec-tiny" (a test mode) gives the
-    // gather room for one edge. Counters spec_gathers, spec_gathers_failed,
-    // spec_gather_us.
-    const bool spec = sgk_ctx_enabled(c, "spec-contract") && sgi_hub_free(n, m, g->d.max_degree);
+    // The speculative contraction: on a graph without hubs whose lists have
+    // a host part, once the live trees are at most n / SPEC_TREE_DIV (SSCA2
+    // after its third round), the contraction is tried where the bound on
+    // the leaving entries forbids it (it can be 10-20x the truth there).
+    // The gather writes 12 bytes an edge (key, min, max; the trees after,
+    // k_ctrees) into the caller's forest arrays in host memory (HostList:
+    // unused until the download, room for n - 1 edges, written over the
+    // link's idle direction), so the vertex cache stays on the device and
+    // the gather counts past its room; if every edge fitted, the cache goes,
+    // the list is copied in and the edge rounds finish, else nothing is lost
+    // but the walk, and it is tried again once the trees are four times
+    // fewer. By default only where the caller pinned the arrays
+    // (SG_PREPARE_FOREST, which the CLI asks for): SSCA2 26 at 6 GiB, the
+    // forest 0.61-0.62 s to ~0.51-0.56 s less the pinning (docs/benchmarks.md,
+    // fifty-first session). "spec-contract" disabled: never. Enabled (an
+    // experiment): also where the arrays are not pinned, into the device
+    // memory free beside the cache (which lost: the first try overflowed),
+    // or with "spec-host" enabled too into the arrays, pinned here before
+    // the clock starts (counter spec_pin_us). "spec-tiny" (a test mode)
+    // gives the gather room for one edge. Counters spec_gathers,
+    // spec_gathers_failed, spec_gather_us, spec_room_edges,
+    // spec_first_edges (the first try's room and edges).
+    const bool spec_forced = sgk_ctx_enabled(c, "spec-contract");
+    const bool spec_allowed =
+        !sgk_ctx_disabled(c, "spec-contract") && sgi_hub_free(n, m, g->d.max_degree);
     const bool spec_tiny = sgk_ctx_enabled(c, "spec-tiny");
     uint64_t spec_k = n / SPEC_TREE_DIV, spec_tries = 0, spec_failed = 0, spec_us = 0;
-    uint64_t spec_room = 0, spec_first = 0; // the first try's room and edges (counters)
-    // "spec-host" (with spec-contract): the speculative gather writes its
-    // list into the caller's forest arrays in host memory (HostList), 12
-    // bytes an edge over the link's idle direction, leaving device memory to
-    // the cache; once every edge is known to fit, the cache goes and the
-    // list is copied in. Where the caller has not pinned the arrays they
-    // are pinned before the forest's clock starts (counter spec_pin_us; a
-    // caller would pin them while the graph loads).
-    const bool spec_host = spec && sgk_ctx_enabled(c, "spec-host");
-    // "gather-stream" (an experiment): the probe's and the speculative
-    // gathers read the host part of A in pieces copied by DMA (gather_walk).
-    const bool gstream = sgk_ctx_enabled(c, "gather-stream");
+    uint64_t spec_room = 0, spec_first = 0;
+    // "gather-stream": the gathers read the host part of A in pieces copied
+    // to the device (gather_walk) where the lists they walk hold at least
+    // half of it; enabled (a test mode): wherever A has a host part;
+    // disabled: never.
+    const bool gstream_on = !sgk_ctx_disabled(c, "gather-stream");
+    const bool gstream_all = gstream_on && sgk_ctx_enabled(c, "gather-stream");
     // 24-bit weights (desc.w24): W16 and W8 where W would be, read through
     // W24Arr (StagedW24 in the streamed pieces); every walk below takes its
     // weights from with_w, which calls fn with the graph's accessor.
@@ -3282,11 +3294,13 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         return SG_OK;
     }
     HostList hlist;
-    if (spec_host && g->d.n > 1) {
+    const bool pin_here = spec_forced && sgk_ctx_enabled(c, "spec-host");
+    if (spec_allowed && (pin_here || (!spec_forced && g->A.s < m))) {
         const double tp = sgi_now();
-        SGK_TRY(hlist.open(u, v, w, n - 1, err));
-        sgk_stats_set(stats, "spec_pin_us", sgk_us_since(tp));
+        SGK_TRY(hlist.open(u, v, w, n - 1, pin_here, err));
+        if (pin_here) sgk_stats_set(stats, "spec_pin_us", sgk_us_since(tp));
     }
+    const bool spec = spec_allowed && (spec_forced || hlist.d[0] != nullptr);
     const double t1 = sgi_now();
     Ctx X;
     X.c = c;
@@ -3714,8 +3728,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     };
     // The contraction's gather over the scan list's whole lists (offsets o),
     // appending at most cs edges to ck, cmn, cmx (cta, ctb: their trees,
-    // where given). With "gather-stream" the host part of A goes to the
-    // device in pieces of up to GATHER_PIECE entries (by DMA; from managed
+    // where given). Where its lists hold half of A's host part or more
+    // ("gather-stream", above) that part goes to the device in pieces of up to GATHER_PIECE entries (by DMA; from managed
     // memory by k_pull), two buffers from the free room, each walked
     // (StagedArr) while the next is copied,
     // W read in place for the edges taken; the device's lists first, in
@@ -3724,26 +3738,28 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     uint64_t gstreamed = 0; // bytes of A the gathers copied (counter gather_streamed_bytes)
     auto gather_walk = [&](const uint64_t *o, uint64_t cs, uint32_t *ck, uint32_t *cmn,
                            uint32_t *cmx, uint32_t *cta, uint32_t *ctb) -> sg_status {
-        const uint64_t q0 = g->A.s;
-        const bool managed = g->h_managed; // (copied by k_pull, not by DMA)
-        uint64_t P = 0;
-        if (gstream && (managed || g->ha) && q0 < m) {
-            const uint64_t r = free_room() / 8; // two buffers, 4 bytes an entry
-            const uint64_t want = (m - q0 + 3) / 4 > 4096 ? (m - q0 + 3) / 4 : 4096;
-            P = r < GATHER_PIECE ? r : GATHER_PIECE;
-            if (P > want) P = want; // four pieces or more on small graphs
-        }
-        if (P == 0 || (P < 4096 && P < m - q0))
+        auto in_place = [&]() -> sg_status {
             return with_w([&](auto W) -> sg_status {
                 HWALK(HW_GATHER, wgrid, ns, o, scan, gx, g->A, W, f32, comp, nullptr, nullptr, 0,
                       ck, cmn, cmx, cta, ctb, cs, 0, NONE64, dctr);
                 SGK_LAUNCHED("k_hwalk");
                 return SG_OK;
             });
+        };
+        const uint64_t q0 = g->A.s;
+        const bool managed = g->h_managed; // (copied by k_pull, not by DMA)
+        uint64_t P = 0;
+        if (gstream_on && (managed || g->ha) && q0 < m) {
+            const uint64_t r = free_room() / 8; // two buffers, 4 bytes an entry
+            const uint64_t want = (m - q0 + 3) / 4 > 4096 ? (m - q0 + 3) / 4 : 4096;
+            P = r < GATHER_PIECE ? r : GATHER_PIECE;
+            if (P > want) P = want; // four pieces or more on small graphs
+        }
+        if (P == 0 || (P < 4096 && P < m - q0))
+            return in_place();
         const uint64_t np = (m - q0 + P - 1) / P;
         sgk_dbuf<uint32_t> buf;
         sgk_dbuf<uint64_t> jb;
-        SGK_TRY(buf.alloc(c, 2 * P, "the forest's gather pieces", err));
         SGK_TRY(jb.alloc(c, np + 1, "the forest's gather pieces", err));
         k_gbounds<<<grid(c, np + 1), BLK, 0, st>>>(np, q0, P, m, ns, scan, o, gx, jb.p);
         SGK_LAUNCHED("k_gbounds");
@@ -3751,6 +3767,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         SGK_CU(cudaMemcpyAsync(hb.data(), jb.p, (np + 1) * sizeof(uint64_t),
                                cudaMemcpyDeviceToHost, st));
         SGK_CU(cudaStreamSynchronize(st));
+        if (!gstream_all && 2 * (hb[np] - hb[0]) < m - q0) // (few live lists: in place)
+            return in_place();
+        SGK_TRY(buf.alloc(c, 2 * P, "the forest's gather pieces", err));
         GatherPipe gp;
         SGK_TRY(gp.open(err));
         // From managed memory the copy kernel runs beside the walks, which

@@ -703,7 +703,8 @@ sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error 
     if (hybrid && g->n > 0 && run->dgraph) SG_TRY(packed_ensure(run, g, err));
     const double t0 = sgi_now();
     sgi_run_progress(run, "compute", 0.0);
-    SG_ALLOC(f, sgi_forest_alloc(g->n, g->n ? g->n - 1 : 0, g->wt), err, "the forest");
+    f = sgi_take_prepared_forest(run, g);
+    if (!f) SG_ALLOC(f, sgi_forest_alloc(g->n, g->n ? g->n - 1 : 0, g->wt), err, "the forest");
     sgk_stats stats;
     memset(&stats, 0, sizeof stats);
     uint64_t ne = 0;

@@ -57,13 +57,14 @@ struct sg_run {
     void (*cpu_kept_free)(void *);
     sg_bfs_result *prep_bfs;      /* sg_graph_options.prepare: the next search's result, */
     sg_sssp_result *prep_sssp;    /* faulted in while graph prep_uid loaded */
+    sg_forest *prep_forest;
     uint64_t prep_uid;
 };
 
 /* sg_graph_options.prepare (result_mem.c): a result for a graph of n
  * vertices whose pages a helper thread faults in, and pins for GPU
  * `pin_device`'s DMA when it is >= 0 (arrays of 2 MiB or more; unpinned
- * by sg_bfs_free / sg_sssp_free; the switch "prepare-pin" off: not
+ * by sg_bfs_free / sg_sssp_free / sg_forest_free; the switch "prepare-pin" off: not
  * pinned). start allocates it and
  * starts the thread (no thread, and the pages left to the search, when one
  * cannot be made; SG_E_NOMEM when the result cannot be allocated); finish
@@ -87,6 +88,9 @@ void sgi_prefault_drop(sgi_prefault *p);
  * (the caller owns it), or NULL: none, or one that does not match (freed). */
 sg_bfs_result *sgi_take_prepared_bfs(sg_run *run, const sg_graph *g, bool parents);
 sg_sssp_result *sgi_take_prepared_sssp(sg_run *run, const sg_graph *g, bool parents);
+/* The run's prepared forest for g (its arrays for n - 1 edges, none yet),
+ * taken, or NULL, as above. */
+sg_forest *sgi_take_prepared_forest(sg_run *run, const sg_graph *g);
 /* Frees the run's prepared results (accepts none). */
 void sgi_run_drop_prepared(sg_run *run);
 

@@ -495,7 +495,8 @@ sg_status sg_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error *err)
     SG_ALLOC(s.sort_tmp,
              sgi_huge_alloc((size_t)s.threads * s.sort_stride * sizeof *s.sort_tmp), err,
              "the list sort scratch");
-    SG_ALLOC(f, sgi_forest_alloc(n, n ? n - 1 : 0, g->wt), err, "the forest");
+    f = sgi_take_prepared_forest(run, g);
+    if (!f) SG_ALLOC(f, sgi_forest_alloc(n, n ? n - 1 : 0, g->wt), err, "the forest");
 
     sgi_run_progress(run, "preprocess", 0.0);
     preprocess(&s, g);

@@ -35,6 +35,9 @@ sg_forest *sgi_forest_alloc(uint64_t n, uint64_t max_edges, sg_weight_type wt)
 void sg_forest_free(sg_forest *f)
 {
     if (!f) return;
+    result_unpin(f->u);
+    result_unpin(f->v);
+    result_unpin(f->w);
     sgi_free(f->u);
     sgi_free(f->v);
     sgi_free(f->w);
@@ -218,8 +221,9 @@ struct sgi_prefault {
     int pin_device;               /* >= 0: pin the arrays for this GPU's DMA */
     sg_bfs_result *bfs;
     sg_sssp_result *sssp;
-    void *arr[2];
-    size_t bytes[2];
+    sg_forest *forest;
+    void *arr[3];
+    size_t bytes[3];
     unsigned pinned;              /* arrays the helper pinned */
     double seconds;               /* the helper's own time */
 };
@@ -293,9 +297,9 @@ static void *prefault_main(void *arg)
 {
     sgi_prefault *p = arg;
     const double t0 = sgi_now();
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         if (p->arr[i]) sgi_touch_pages(p->arr[i], p->bytes[i], false);
-    for (int i = 0; i < 2 && p->pin_device >= 0; i++)
+    for (int i = 0; i < 3 && p->pin_device >= 0; i++)
         if (p->arr[i] && result_pin(p->pin_device, p->arr[i], p->bytes[i])) p->pinned++;
     p->seconds = sgi_now() - t0;
     return NULL;
@@ -306,7 +310,8 @@ sg_status sgi_prefault_start(const sg_graph_options *opt, uint64_t n, sg_weight_
 {
     *out = NULL;
     if (!opt || opt->prepare == SG_PREPARE_NONE || n == 0) return SG_OK;
-    if (opt->prepare != SG_PREPARE_BFS && opt->prepare != SG_PREPARE_SSSP)
+    if (opt->prepare != SG_PREPARE_BFS && opt->prepare != SG_PREPARE_SSSP &&
+        opt->prepare != SG_PREPARE_FOREST)
         return sgi_fail(err, SG_E_INVALID, "sg_graph_options.prepare: unknown kind %d",
                         (int)opt->prepare);
     /* the optimisation switch (docs/design.md), for either backend */
@@ -323,6 +328,13 @@ sg_status sgi_prefault_start(const sg_graph_options *opt, uint64_t n, sg_weight_
             p->arr[1] = p->bfs->parent;
             p->bytes[1] = par ? n * sizeof *p->bfs->parent : 0;
         }
+    } else if (opt->prepare == SG_PREPARE_FOREST) {
+        p->forest = sgi_forest_alloc(n, n - 1, wt);
+        for (int i = 0; i < 3 && p->forest; i++) {
+            uint32_t *const a[3] = {p->forest->u, p->forest->v, p->forest->w};
+            p->arr[i] = a[i];
+            p->bytes[i] = (n - 1) * sizeof *a[i];
+        }
     } else {
         p->sssp = sgi_sssp_alloc(n, 0, wt, par);
         if (p->sssp) {
@@ -332,12 +344,14 @@ sg_status sgi_prefault_start(const sg_graph_options *opt, uint64_t n, sg_weight_
             p->bytes[1] = par ? n * sizeof *p->sssp->parent : 0;
         }
     }
-    if (!p->bfs && !p->sssp) {
+    if (!p->bfs && !p->sssp && !p->forest) {
         sgi_free(p);
         return sgi_fail(err, SG_E_NOMEM,
                         "out of memory allocating the %s result to prepare (%llu vertices%s)",
-                        opt->prepare == SG_PREPARE_BFS ? "BFS" : "SSSP", (unsigned long long)n,
-                        par ? ", with parents" : "");
+                        opt->prepare == SG_PREPARE_BFS    ? "BFS"
+                        : opt->prepare == SG_PREPARE_SSSP ? "SSSP"
+                                                          : "forest",
+                        (unsigned long long)n, par ? ", with parents" : "");
     }
     /* Without a thread the search faults the pages in itself, as unprepared. */
     p->started = pthread_create(&p->th, NULL, prefault_main, p) == 0;
@@ -363,6 +377,7 @@ void sgi_prefault_finish(sgi_prefault *p, sg_run *run, uint64_t uid)
     sgi_run_drop_prepared(run);
     run->prep_bfs = p->bfs;
     run->prep_sssp = p->sssp;
+    run->prep_forest = p->forest;
     run->prep_uid = uid;
     sgi_free(p);
 }
@@ -373,6 +388,7 @@ void sgi_prefault_drop(sgi_prefault *p)
     (void)prefault_join(p);
     sg_bfs_free(p->bfs);
     sg_sssp_free(p->sssp);
+    sg_forest_free(p->forest);
     sgi_free(p);
 }
 
@@ -381,8 +397,10 @@ void sgi_run_drop_prepared(sg_run *run)
     if (!run) return;
     sg_bfs_free(run->prep_bfs);
     sg_sssp_free(run->prep_sssp);
+    sg_forest_free(run->prep_forest);
     run->prep_bfs = NULL;
     run->prep_sssp = NULL;
+    run->prep_forest = NULL;
     run->prep_uid = 0;
 }
 
@@ -406,4 +424,15 @@ sg_sssp_result *sgi_take_prepared_sssp(sg_run *run, const sg_graph *g, bool pare
     if (r) run->prep_sssp = NULL;
     sgi_run_drop_prepared(run);
     return r;
+}
+
+sg_forest *sgi_take_prepared_forest(sg_run *run, const sg_graph *g)
+{
+    sg_forest *f = run->prep_forest;
+    const sg_weight_type wt = g->wt ? g->wt : SG_WEIGHT_U32;
+    if (f && (run->prep_uid != g->uid || f->n_vertices != g->n || f->weight_type != wt))
+        f = NULL;
+    if (f) run->prep_forest = NULL;
+    sgi_run_drop_prepared(run);
+    return f;
 }

@@ -339,7 +339,11 @@ SG_API bool sg_narrow_store(const sg_store_info *info, sg_mem_kind mem, sg_narro
 typedef enum sg_prepare {
     SG_PREPARE_NONE = 0,
     SG_PREPARE_BFS,    /* levels (and parents): what sg_bfs returns */
-    SG_PREPARE_SSSP    /* distances (and parents): what sg_sssp returns */
+    SG_PREPARE_SSSP,   /* distances (and parents): what sg_sssp returns */
+    SG_PREPARE_FOREST  /* the edge arrays of what sg_mst returns (n - 1 edges):
+                        * pinned, the GPU forest's download is one DMA each,
+                        * and the hybrid forest may write its speculative
+                        * contraction there (kernels/mst.cu, spec-contract) */
 } sg_prepare;
 
 typedef struct sg_graph_options {
@@ -362,10 +366,11 @@ typedef struct sg_graph_options {
                                * also pins its arrays (2 MiB or more) for DMA,
                                * so that the download is one copy with no host
                                * threads' copy out of the staging buffers;
-                               * sg_bfs_free / sg_sssp_free unpin them. The next
-                               * sg_bfs (sg_sssp) on the graph through the same
-                               * run takes it when its parents setting matches;
-                               * a search that does not match frees it. Counters
+                               * sg_bfs_free / sg_sssp_free / sg_forest_free
+                               * unpin them. The next sg_bfs (sg_sssp, sg_mst)
+                               * on the graph through the same run takes it
+                               * when its parents setting matches; a search
+                               * that does not match frees it. Counters
                                * "result_prefault_us" (the helper's time),
                                * "result_prefault_wait_us" (what the load waited
                                * for it at its end), "result_pinned" (arrays

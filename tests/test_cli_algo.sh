@@ -389,9 +389,10 @@ if [ "$GPUS" -gt 0 ]; then
         grep_in out '"hint":null' "$name hybrid in ascending order: no hint"
     done
 fi
-# The first search's result is prepared while the graph loads on runs that
-# may search on a GPU only (tools/cmd_algo.c, algo_open).
-for c in "sssp g.sg --source 0" "bfs g.sg --source 0 --parents par.bin"; do
+# The first search's result (the forest's arrays for mst) is prepared while
+# the graph loads on runs that may search on a GPU only (tools/cmd_algo.c,
+# algo_open).
+for c in "sssp g.sg --source 0" "bfs g.sg --source 0 --parents par.bin" "mst g.sg"; do
     name=${c%% *}
     # shellcheck disable=SC2086
     expect 0 "$name --backend cpu --json" $c --backend cpu --json --force
@@ -404,7 +405,7 @@ for c in "sssp g.sg --source 0" "bfs g.sg --source 0 --parents par.bin"; do
         # shellcheck disable=SC2086
         expect 0 "$name --backend gpu --json --verify" $c --backend gpu --json --verify --force
         grep_in out '"result_prefault_us"' "$name --backend gpu: the result was prepared"
-        # levels, distances and parents of a small graph are under 2 MiB:
+        # levels, distances, parents and forests of a small graph are under 2 MiB:
         # none pinned (src/result_mem.c); the large ones run on the device
         grep_in out '"result_pinned":0' "$name --backend gpu: a small result is not pinned"
     fi

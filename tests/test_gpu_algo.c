@@ -2156,9 +2156,10 @@ static void need_counters(const sg_run *run, const char *what, const char *const
  * list written into the caller's forest arrays in host memory), with and
  * without "gather-stream" (the host part of A copied in pieces): the
  * streamed probe counts what the probe in place counted, and with the gate
- * off the streamed contraction gathers the same edges, copying pieces
- * (counter gather_streamed_bytes, 0 without gather-stream) in some run
- * where A has a host part. Kruskal's forest every time. */
+ * off the contraction gathers the same edges with "gather-stream"
+ * disabled (counter gather_streamed_bytes 0) and by default, which copies
+ * pieces where its lists hold half of A's host part (in some run where A
+ * has a host part). Kruskal's forest every time. */
 static void test_inplace_contract_gate(void **state)
 {
     (void)state;
@@ -2166,12 +2167,12 @@ static void test_inplace_contract_gate(void **state)
     static const uint64_t sizes[] = {1u << 14, 1u << 16, 1u << 17};
     enum { NMODE = 10 };
     static const char *const mode_names[NMODE] = {
-        "gated", "contract-gate disabled", "gated, gather-probe enabled",
+        "gated", "contract-gate and gather-stream disabled", "gated, gather-probe enabled",
         "gated, spec-contract enabled", "gated, spec-contract and spec-tiny enabled",
         "gated, gather-probe and gather-stream enabled",
         "gated, spec-contract and spec-host enabled",
         "gated, spec-contract, spec-host and gather-stream enabled",
-        "contract-gate disabled, gather-stream enabled",
+        "contract-gate disabled (gather-stream default)",
         "gated, spec-contract, spec-host, spec-tiny and gather-stream enabled"};
     static const char *const enable[NMODE] = {NULL,
                                               NULL,
@@ -2181,7 +2182,7 @@ static void test_inplace_contract_gate(void **state)
                                               "gather-probe,gather-stream",
                                               "spec-contract,spec-host",
                                               "spec-contract,spec-host,gather-stream",
-                                              "gather-stream",
+                                              NULL,
                                               "spec-contract,spec-host,spec-tiny,gather-stream"};
     /* the modes with speculative gathers, and those that overflow */
     static const bool spec_mode[NMODE] = {0, 0, 0, 1, 1, 0, 1, 1, 0, 1};
@@ -2209,7 +2210,9 @@ static void test_inplace_contract_gate(void **state)
                 describe(base, sizeof base, kind, size, 11, false, false, g);
                 snprintf(what, sizeof what, "%s, hybrid split %d/8, %s", base, fr[i][0],
                          mode_names[mode]);
-                char *saved = env_push(gate ? NULL : "contract-gate");
+                char *saved = env_push(mode == 1   ? "contract-gate,gather-stream"
+                                       : mode == 8 ? "contract-gate"
+                                                   : NULL);
                 char *on = env_var_push("SPILLGRAPH_GPU_ENABLE", enable[mode]);
                 sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, fr[i], n);
                 mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
@@ -2236,8 +2239,8 @@ static void test_inplace_contract_gate(void **state)
                 spec_done[mode] += tries > fails;
                 spec_failed[mode] += fails;
                 if (mode == 0) plain[0] = iters, plain[1] = refilled;
-                /* the gathers' pieces only with gather-stream */
-                if (streamed > 0 && !strstr(enable[mode] ? enable[mode] : "", "gather-stream"))
+                /* no gather's pieces with gather-stream disabled */
+                if (streamed > 0 && mode == 1)
                     fail_msg("%s: %llu bytes of gather pieces copied", what,
                              (unsigned long long)streamed);
                 if (mode == 1) ungated = cedges;
@@ -2297,6 +2300,70 @@ static void test_inplace_contract_gate(void **state)
     }
     if (streamed_more == 0) fail_msg("no contraction's lists copied in pieces (gate off)");
     sg_run_free(cpu);
+}
+
+/* The speculative contraction by default (kernels/mst.cu): an SSCA2 store
+ * of 2^20 vertices (forest arrays of 4 MB, which the load's helper pins:
+ * result_pinned 3) opened with SG_PREPARE_FOREST into a hybrid run whose
+ * A and W are all on the host, pinned and managed memory: the forest
+ * contracts speculatively (spec_gathers > spec_gathers_failed, edges
+ * contracted), its gather's lists copied in pieces (gather_streamed_bytes)
+ * unless "gather-stream" is disabled; with "spec-contract" disabled, or
+ * without the prepared arrays (not pinned), it never tries. Kruskal's
+ * forest every time. */
+static void test_spec_prepared(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir("gpu-spec");
+    char path[512];
+    snprintf(path, sizeof path, "%s/g", dir);
+    sg_ssca2_options so;
+    sg_ssca2_defaults(&so);
+    so.scale = 20;
+    so.seed = 5;
+    sg_error err = {0};
+    if (sg_gen_ssca2(path, &so, NULL, &err) != SG_OK) fail_msg("gen ssca2: %s", err.msg);
+    sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
+    static const int all_host[3] = {8, 0, 0};
+    static const char *const off[4] = {NULL, "gather-stream", "spec-contract", NULL};
+    static const sg_mem_kind kinds[2] = {SG_MEM_PINNED, SG_MEM_MANAGED};
+    char what[200];
+    for (int ki = 0; ki < 2; ki++)
+        for (int mode = 0; mode < 4; mode++) {
+            snprintf(what, sizeof what, "ssca2 2^20, %s memory, %s, disabled: %s",
+                     ki ? "managed" : "pinned", mode == 3 ? "not prepared" : "prepared",
+                     off[mode] ? off[mode] : "none");
+            char *saved = env_push(off[mode]);
+            sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, all_host, 1u << 20);
+            const sg_graph_options go = {.mem = kinds[ki],
+                                         .prepare = mode == 3 ? SG_PREPARE_NONE
+                                                              : SG_PREPARE_FOREST};
+            sg_graph *g = NULL;
+            if (sg_graph_open(run, path, &go, &g, &err) != SG_OK)
+                fail_msg("%s: open: %s", what, err.msg);
+            uint64_t pinned = 0;
+            if (mode != 3 && (!tu_counter(run, "result_pinned", &pinned) || pinned != 3))
+                fail_msg("%s: %llu forest arrays pinned, want 3", what,
+                         (unsigned long long)pinned);
+            mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
+            static const char *const names[4] = {"spec_gathers", "spec_gathers_failed",
+                                                 "contracted_edges", "gather_streamed_bytes"};
+            uint64_t cv[4];
+            need_counters(run, what, names, cv, 4);
+            const bool want = mode < 2;
+            if ((cv[0] > cv[1]) != want || (want && cv[2] == 0) ||
+                (cv[3] > 0) != (mode == 0))
+                fail_msg("%s: %llu speculative gathers, %llu failed, %llu edges contracted, "
+                         "%llu bytes of gather pieces",
+                         what, (unsigned long long)cv[0], (unsigned long long)cv[1],
+                         (unsigned long long)cv[2], (unsigned long long)cv[3]);
+            sg_graph_free(g);
+            sg_run_free(run);
+            env_pop(saved);
+        }
+    sg_run_free(cpu);
+    tu_rm_rf(dir);
+    free(dir);
 }
 
 /* auto's forest on a graph that fits (src/gpu_engine.c, auto_inplace): the
@@ -3879,6 +3946,7 @@ int main(void)
         cmocka_unit_test(test_forest_round_guard),
         cmocka_unit_test(test_auto_inplace),
         cmocka_unit_test(test_inplace_contract_gate),
+        cmocka_unit_test(test_spec_prepared),
         cmocka_unit_test(test_hybrid_sssp_share),
         cmocka_unit_test(test_hybrid_budget),
         cmocka_unit_test(test_hybrid_weight_order),

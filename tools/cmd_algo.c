@@ -637,7 +637,7 @@ int cmd_mst(int argc, char **argv, const cli_env *env)
 
     sg_forest *f = NULL;
     sg_error err = {0};
-    if ((rc = algo_open(&a, true, SG_PREPARE_NONE, SG_NARROW_HYBRID_FOREST)) != CLI_EXIT_OK)
+    if ((rc = algo_open(&a, true, SG_PREPARE_FOREST, SG_NARROW_HYBRID_FOREST)) != CLI_EXIT_OK)
         goto done;
     sg_status st = sg_mst(a.run, a.g, &f, &err);
     if (st != SG_OK) {
@@ -1304,7 +1304,7 @@ int cmd_cluster(int argc, char **argv, const cli_env *env)
     sg_forest *f = NULL;
     sg_clusters *c = NULL;
     sg_error err = {0};
-    if ((rc = algo_open(&a, true, SG_PREPARE_NONE, SG_NARROW_HYBRID_FOREST)) != CLI_EXIT_OK)
+    if ((rc = algo_open(&a, true, SG_PREPARE_FOREST, SG_NARROW_HYBRID_FOREST)) != CLI_EXIT_OK)
         goto done;
     sg_status st = sg_mst(a.run, a.g, &f, &err);
     if (st != SG_OK) {
