@@ -347,7 +347,10 @@ static sg_status graph_open(sg_run *run, const char *path, const sg_graph_option
     if (narrow && mem == SG_MEM_AUTO) /* (the spilled part's DMA needs no managed memory) */
         mem = run->backend == SG_BACKEND_CPU ? SG_MEM_PLAIN : SG_MEM_PINNED;
     const uint64_t bytes = (info.n_vertices + 1) * 8 + info.n_edges * 4 * (weights ? 2 : 1);
-    if (mem == SG_MEM_AUTO) mem = sgi_gpu_host_kind(run, bytes);
+    if (mem == SG_MEM_AUTO) {
+        mem = sgi_gpu_host_kind(run, bytes);
+        if (opt->forest && mem == SG_MEM_MANAGED) mem = SG_MEM_PINNED; /* (above) */
+    }
     if (mem == SG_MEM_MANAGED) SG_TRY(sgi_gpu_managed_room(run, bytes, path, err));
     const double ta = sgi_now();
     SG_TRY(graph_new(info.n_vertices, info.n_edges, weights, narrow, mem, run->device, path, &g,

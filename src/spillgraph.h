@@ -377,6 +377,15 @@ typedef struct sg_graph_options {
                                * pinned) */
     bool prepare_parents;     /* the prepared result has the parents array */
     sg_narrow narrow_weights; /* W in 3 bytes an edge, not 4 (below) */
+    bool forest;              /* the graph is loaded for sg_mst: with mem automatic,
+                               * a spilled graph goes to pinned memory, not managed
+                               * (the forest streams whole lists, by DMA from
+                               * pinned memory and by a copy kernel at managed
+                               * memory's ~34 GB/s: SSCA2 26 at 6 GiB 0.51 s
+                               * against 0.55-0.57, the load no longer; SSSP's and
+                               * BFS's scattered reads want managed memory;
+                               * docs/benchmarks.md, fifty-first session). The
+                               * CLI's mst and cluster set it */
 } sg_graph_options;
 
 typedef struct sg_graph sg_graph;

@@ -89,6 +89,8 @@ grep_in err "more managed memory than GPU 0 can take" "host-mem managed, no room
 # GPU alone; on id order whole lists
 expect 0 "forest by id" plan g.sg --algo mst --device-mem 3M $FREE --json
 grep_in out '"forest_heads":false' "forest by id: whole lists"
+grep_in out '"spill":"pinned"' "forest by id: the spilled lists pinned (auto, for the forest)"
+if grep -qF '"spill":"managed"' out; then fail "forest by id: nothing managed"; else pass "forest by id: nothing managed"; fi
 grep_in out '"weight_bits":32' "forest by id: W in 32 bits (24 only with the switch on)"
 export SPILLGRAPH_GPU_ENABLE=narrow-weights
 expect 0 "forest, narrow-weights on" plan g.sg --algo mst --device-mem 3M $FREE --json
@@ -96,6 +98,7 @@ grep_in out '"weight_bits":24' "forest, narrow-weights on: W in 24 bits"
 plan_check "forest, narrow-weights on: within the budget, consistent" $((3 * 1048576)) mst
 expect 0 "forest, text" plan g.sg --algo mst --device-mem 3M $FREE
 grep_in out "weights    in 24 bits, 3 bytes an edge, pinned" "forest, text: 24-bit weights said"
+grep_in out "host memory pinned (auto: the forest streams" "forest, text: pinned memory said"
 expect 0 "forest, managed" plan g.sg --algo mst --device-mem 3M $FREE --host-mem managed --json
 grep_in out '"weight_bits":32' "forest, managed: W in 32 bits"
 SPILLGRAPH_GPU_DISABLE=narrow-weights expect 0 "forest, narrow-weights off" plan g.sg --algo mst --device-mem 3M $FREE --json

@@ -2310,7 +2310,8 @@ static void test_inplace_contract_gate(void **state)
  * contracted), its gather's lists copied in pieces (gather_streamed_bytes)
  * unless "gather-stream" is disabled; with "spec-contract" disabled, or
  * without the prepared arrays (not pinned), it never tries. Kruskal's
- * forest every time. */
+ * forest every time. With a budget of 512 MiB, automatic host memory is
+ * managed, and pinned for a load with sg_graph_options.forest. */
 static void test_spec_prepared(void **state)
 {
     (void)state;
@@ -2325,6 +2326,20 @@ static void test_spec_prepared(void **state)
     if (sg_gen_ssca2(path, &so, NULL, &err) != SG_OK) fail_msg("gen ssca2: %s", err.msg);
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     static const int all_host[3] = {8, 0, 0};
+    for (int forest = 0; forest < 2; forest++) {
+        sg_run *run = mkhybrid(SG_BACKEND_HYBRID, (uint64_t)512 << 20, NULL, 0);
+        const sg_graph_options go = {.forest = forest != 0};
+        sg_graph *g = NULL;
+        if (sg_graph_open(run, path, &go, &g, &err) != SG_OK)
+            fail_msg("automatic memory%s: open: %s", forest ? ", for the forest" : "", err.msg);
+        sg_graph_info gi;
+        sg_graph_get_info(g, &gi);
+        if (gi.mem != (forest ? SG_MEM_PINNED : SG_MEM_MANAGED))
+            fail_msg("automatic memory%s at a budget of 512 MiB: kind %d", forest ? ", for the "
+                     "forest" : "", (int)gi.mem);
+        sg_graph_free(g);
+        sg_run_free(run);
+    }
     static const char *const off[4] = {NULL, "gather-stream", "spec-contract", NULL};
     static const sg_mem_kind kinds[2] = {SG_MEM_PINNED, SG_MEM_MANAGED};
     char what[200];

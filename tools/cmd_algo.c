@@ -332,7 +332,8 @@ static int algo_open(algo *a, bool weights, sg_prepare prepare, sg_narrow narrow
         .original_ids = a->original_ids,
         .prepare = sg_run_backend(a->run) == SG_BACKEND_CPU ? SG_PREPARE_NONE : prepare,
         .prepare_parents = a->parents != NULL,
-        .narrow_weights = narrow};
+        .narrow_weights = narrow,
+        .forest = prepare == SG_PREPARE_FOREST};
     st = sg_graph_open(a->run, a->store, &go, &a->g, &err);
     if (st != SG_OK) {
         cli_progress_end(&a->bar);

@@ -213,6 +213,9 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
      * where auto would have chosen managed) */
     const bool narrow = algo == SG_PLAN_MST && sg_narrow_store(&info, mem, SG_NARROW_HYBRID_FOREST);
     if (narrow) managed_cap = 0;
+    /* and the forest's spilled lists pinned where auto would have chosen
+     * managed memory (sg_graph_options.forest, which mst sets) */
+    if (algo == SG_PLAN_MST && mem == SG_MEM_AUTO) managed_cap = 0;
     in.weight_bytes = algo == SG_PLAN_BFS ? 0 : narrow ? 3 : 4;
     in.pt_v = pv;
     in.pt_e = pe;
@@ -300,7 +303,9 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     cli_rates_hint(rates.origin, 11);
     printf("device     %s: %s free; budget %s, ", dev_desc, cli_bytes(free_b).s,
            cli_bytes(budget).s);
-    if (mem == SG_MEM_AUTO)
+    if (mem == SG_MEM_AUTO && algo == SG_PLAN_MST)
+        printf("host memory pinned (auto: the forest streams its spilled lists)\n");
+    else if (mem == SG_MEM_AUTO)
         printf("managed cap %s\n", cli_bytes(managed_cap).s);
     else if (mem == SG_MEM_MANAGED)
         printf("host memory managed (--host-mem: no cap)\n");
