@@ -2302,6 +2302,38 @@ static void test_inplace_contract_gate(void **state)
     sg_run_free(cpu);
 }
 
+/* A temporary directory (tag in its name) holding an R-MAT (or SSCA2)
+ * store of the given scale and seed at `path` (dir/g); returns the
+ * directory, for tu_rm_rf and free. */
+static char *gen_store(const char *tag, bool ssca2, unsigned scale, uint64_t seed, char *path,
+                       size_t len)
+{
+    char *dir = tu_tmpdir(tag);
+    snprintf(path, len, "%s/g", dir);
+    sg_error err = {0};
+    sg_status st;
+    if (ssca2) {
+        sg_ssca2_options so;
+        sg_ssca2_defaults(&so);
+        so.scale = scale;
+        so.seed = seed;
+        st = sg_gen_ssca2(path, &so, NULL, &err);
+    } else {
+        sg_rmat_options ro;
+        sg_rmat_defaults(&ro);
+        ro.scale = scale;
+        ro.seed = seed;
+        st = sg_gen_rmat(path, &ro, NULL, &err);
+    }
+    if (st != SG_OK) fail_msg("gen %s: %s", ssca2 ? "ssca2" : "rmat", err.msg);
+    return dir;
+}
+
+static char *rmat_store(const char *tag, unsigned scale, uint64_t seed, char *path, size_t len)
+{
+    return gen_store(tag, false, scale, seed, path, len);
+}
+
 /* The speculative contraction by default (kernels/mst.cu): an SSCA2 store
  * of 2^20 vertices (forest arrays of 4 MB, which the load's helper pins:
  * result_pinned 3) opened with SG_PREPARE_FOREST into a hybrid run whose
@@ -2315,20 +2347,14 @@ static void test_inplace_contract_gate(void **state)
 static void test_spec_prepared(void **state)
 {
     (void)state;
-    char *dir = tu_tmpdir("gpu-spec");
     char path[512];
-    snprintf(path, sizeof path, "%s/g", dir);
-    sg_ssca2_options so;
-    sg_ssca2_defaults(&so);
-    so.scale = 20;
-    so.seed = 5;
+    char *dir = gen_store("gpu-spec", true, 20, 5, path, sizeof path);
     sg_error err = {0};
-    if (sg_gen_ssca2(path, &so, NULL, &err) != SG_OK) fail_msg("gen ssca2: %s", err.msg);
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0);
     static const int all_host[3] = {8, 0, 0};
     for (int forest = 0; forest < 2; forest++) {
         sg_run *run = mkhybrid(SG_BACKEND_HYBRID, (uint64_t)512 << 20, NULL, 0);
-        const sg_graph_options go = {.forest = forest != 0};
+        const sg_graph_options go = {.mem = SG_MEM_AUTO, .forest = forest != 0};
         sg_graph *g = NULL;
         if (sg_graph_open(run, path, &go, &g, &err) != SG_OK)
             fail_msg("automatic memory%s: open: %s", forest ? ", for the forest" : "", err.msg);
@@ -3541,21 +3567,6 @@ static void test_sssp_device_rounds(void **state)
     }
 }
 
-/* A temporary directory (tag in its name) holding an R-MAT store of the
- * given scale and seed at `path` (dir/g); returns the directory, for
- * tu_rm_rf and free. */
-static char *rmat_store(const char *tag, unsigned scale, uint64_t seed, char *path, size_t len)
-{
-    char *dir = tu_tmpdir(tag);
-    snprintf(path, len, "%s/g", dir);
-    sg_rmat_options ro;
-    sg_rmat_defaults(&ro);
-    ro.scale = scale;
-    ro.seed = seed;
-    sg_error err = {0};
-    if (sg_gen_rmat(path, &ro, NULL, &err) != SG_OK) fail_msg("gen rmat: %s", err.msg);
-    return dir;
-}
 
 /* A hybrid SSSP run's settle counters agree: streamed bytes within the host
  * bytes and with chunks; chunks only from sorted passes (host-launched);
