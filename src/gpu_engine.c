@@ -489,6 +489,10 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
     in.degree_order = g->degree_descents ? SG_PLAN_DEGREES_OTHER : SG_PLAN_DEGREES_ASCENDING;
     in.directed = g->directed;
     in.managed_cap = g->mem == SG_MEM_MANAGED ? UINT64_MAX / 4 : 0;
+    /* the forest contracts speculatively into arrays pinned in the load
+     * (kernels/mst.cu; the prepared forest, 2 MiB or more an array) */
+    in.forest_spec = algo == SGI_ALGO_MST && run->prep_forest && g->n > ((size_t)1 << 19) &&
+                     !sgi_switch_off("spec-contract") && !sgi_switch_off("prepare-pin");
     /* The forest's first round has a CPU share (the owner split); SSSP's
      * rounds and BFS have none: the GPU reads the whole host range (a CPU
      * share of SSSP's settle passes was built and lost, docs/plan.md). */

@@ -175,6 +175,25 @@ static bool joint_aw(const sg_plan_input *in)
 #define FOREST_REFILL_HUBFREE 0.98
 #define FOREST_HUBFREE_PASSES 2.05
 
+/* The speculative contraction (kernels/mst.cu; input forest_spec) on a
+ * graph without hubs whose A spills: after the third round (the trees at
+ * most n / 32) one walk of the live lists gathers the edges left, A's host
+ * part copied to the device in pieces (by DMA from pinned memory, by a copy
+ * kernel from managed memory), and edge rounds on the device finish.
+ * Fitted to SSCA2 26 at 6 GiB on the H200 hosts (PCIe 55.4-55.5 GB/s;
+ * docs/benchmarks.md, fifty-first session, calls 3-5): the refills of
+ * rounds 2 and 3 56-63 ms (0.18 of the passes above at
+ * FOREST_REFILL_HUBFREE), the gather's 8.55 GB of A in 199-227 ms from
+ * pinned memory (~40 GB/s: 0.72 of `pcie_gbps`; the taken edges' weights
+ * share the link) and 233-259 ms from managed (~34 GB/s: 0.62), and all
+ * the rest (the first three rounds' vertex work, the edge rounds, the
+ * output) ~83 ms, 6.5 rounds of FOREST_ROUND_S. Measured 0.510-0.544 s;
+ * this gives ~0.53 s. Not measured at other budgets or on other graphs. */
+#define FOREST_SPEC_REFILL_PASSES 0.18
+#define FOREST_SPEC_GATHER_PINNED 0.72
+#define FOREST_SPEC_GATHER_MANAGED 0.62
+#define FOREST_SPEC_ROUNDS 6.5
+
 /* Passes over the edges the algorithm makes (model): the in-place forest
  * (unsorted lists) 1.2: its first round reads every list, then the vertex
  * cache refills only spent lists (kernels/mst.cu; measured 1.18 passes of
@@ -719,14 +738,23 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
     p.predicted_pass_s = fmax(fmax(td + tg, tc), p.t_shared);
     p.passes = model_passes(in);
     p.forest_heads = forest_heads(in);
+    /* (the speculative contraction, above) */
+    p.forest_spec = in->forest_spec && forest_hub_free(in) && p.host_bytes[1] > 0;
     if (inplace_forest(in)) { /* the first round at pass_s, then its refills */
-        p.refill_passes = p.passes - 1.0;
+        p.refill_passes = p.forest_spec ? FOREST_SPEC_REFILL_PASSES : p.passes - 1.0;
         p.passes = 1.0;
         p.t_refill = forest_refill(in, &p, p.refill_passes);
+        if (p.forest_spec)
+            p.t_refill += (double)p.host_bytes[1] /
+                          ((p.spill_kind[1] == SG_SPILL_MANAGED ? FOREST_SPEC_GATHER_MANAGED
+                                                                : FOREST_SPEC_GATHER_PINNED) *
+                           in->rates.pcie_gbps * 1e9);
     }
     if (in->algo == SG_PLAN_MST) { /* either in-place forest's rounds over the vertices */
         const double rounds =
-            ceil(log2((double)(in->n > 2 ? in->n : 2)) / (forest_hub_free(in) ? 2.0 : 4.0));
+            p.forest_spec ? FOREST_SPEC_ROUNDS
+                          : ceil(log2((double)(in->n > 2 ? in->n : 2)) /
+                                 (forest_hub_free(in) ? 2.0 : 4.0));
         p.t_rounds = rounds * (double)in->n * FOREST_ROUND_S;
     }
     if (sssp_index) /* the light index's build, GPU and CPU threads: W and A once */

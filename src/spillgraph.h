@@ -838,6 +838,13 @@ typedef struct sg_plan_input {
                                 * with hubs (max_degree) the executor then reads
                                 * their heads, by the GPU alone, whatever
                                 * lists_unsorted says (kernels/mst.cu's rule) */
+    bool forest_spec;          /* mst: the in-place executor contracts
+                                * speculatively (kernels/mst.cu: where the
+                                * forest's arrays are pinned, as the CLI's mst
+                                * prepares them): on a graph without hubs whose A
+                                * spills, its refills end after the third round
+                                * and one streamed read of A's host part gathers
+                                * the edges left (src/plan.c, FOREST_SPEC_*) */
     bool forced;               /* evaluate forced_split (X, A, W; each one of
                                 * the breakpoints) instead of choosing; the
                                 * budget is not checked */
@@ -874,7 +881,12 @@ typedef struct sg_plan {
                                 * the others) */
     double t_refill;           /* their time, the GPU alone: the device part
                                 * and the spilled part each at a share of
-                                * hbm_gbps and pcie_gbps (src/plan.c) */
+                                * hbm_gbps and pcie_gbps (src/plan.c); with
+                                * forest_spec also the speculative gather's
+                                * streamed read of A's host part */
+    bool forest_spec;          /* mst: the model's later rounds are the
+                                * speculative contraction's (input forest_spec,
+                                * a graph without hubs whose A spills) */
     bool forest_heads;         /* mst: the forest reads the heads of lists in
                                 * weight order (lists_weight_order, hubs) */
     bool gathered;             /* sssp, bfs: the CPU threads gather the pinned

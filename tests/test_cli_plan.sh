@@ -89,6 +89,7 @@ grep_in err "more managed memory than GPU 0 can take" "host-mem managed, no room
 # GPU alone; on id order whole lists
 expect 0 "forest by id" plan g.sg --algo mst --device-mem 3M $FREE --json
 grep_in out '"forest_heads":false' "forest by id: whole lists"
+grep_in out '"forest_spec":false' "forest by id: no speculative contraction on a graph with hubs"
 grep_in out '"spill":"pinned"' "forest by id: the spilled lists pinned (auto, for the forest)"
 if grep -qF '"spill":"managed"' out; then fail "forest by id: nothing managed"; else pass "forest by id: nothing managed"; fi
 grep_in out '"weight_bits":32' "forest by id: W in 32 bits (24 only with the switch on)"
@@ -99,6 +100,13 @@ plan_check "forest, narrow-weights on: within the budget, consistent" $((3 * 104
 expect 0 "forest, text" plan g.sg --algo mst --device-mem 3M $FREE
 grep_in out "weights    in 24 bits, 3 bytes an edge, pinned" "forest, text: 24-bit weights said"
 grep_in out "host memory pinned (auto: the forest streams" "forest, text: pinned memory said"
+# a graph without hubs whose lists spill: the speculative contraction's model
+expect 0 "gen ssca2" gen ssca2 --scale 14 -o s.sg --quiet
+expect 0 "forest without hubs" plan s.sg --algo mst --device-mem 3M $FREE --json
+grep_in out '"forest_spec":true' "forest without hubs: the speculative contraction modelled"
+plan_check "forest without hubs: within the budget, consistent" $((3 * 1048576)) mst
+expect 0 "forest without hubs, text" plan s.sg --algo mst --device-mem 3M $FREE
+grep_in out "and the speculative gather" "forest without hubs, text: the gather said"
 expect 0 "forest, managed" plan g.sg --algo mst --device-mem 3M $FREE --host-mem managed --json
 grep_in out '"weight_bits":32' "forest, managed: W in 32 bits"
 SPILLGRAPH_GPU_DISABLE=narrow-weights expect 0 "forest, narrow-weights off" plan g.sg --algo mst --device-mem 3M $FREE --json

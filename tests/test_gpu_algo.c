@@ -2341,8 +2341,9 @@ static char *rmat_store(const char *tag, unsigned scale, uint64_t seed, char *pa
  * contracts speculatively (spec_gathers > spec_gathers_failed, edges
  * contracted), its gather's lists copied in pieces (gather_streamed_bytes)
  * unless "gather-stream" is disabled; with "spec-contract" disabled, or
- * without the prepared arrays (not pinned), it never tries. Kruskal's
- * forest every time. With a budget of 512 MiB, automatic host memory is
+ * without the prepared arrays (not pinned), it never tries; the run's
+ * plan models it where it may come (forest_spec). Kruskal's forest every
+ * time. With a budget of 512 MiB, automatic host memory is
  * managed, and pinned for a load with sg_graph_options.forest. */
 static void test_spec_prepared(void **state)
 {
@@ -2392,6 +2393,10 @@ static void test_spec_prepared(void **state)
             uint64_t cv[4];
             need_counters(run, what, names, cv, 4);
             const bool want = mode < 2;
+            /* the run's plan models what it ran (src/plan.c, FOREST_SPEC_*) */
+            sg_plan pl;
+            if (!sg_run_plan(run, &pl, NULL) || pl.forest_spec != (mode != 2 && mode != 3))
+                fail_msg("%s: the plan's forest_spec %d", what, (int)pl.forest_spec);
             if ((cv[0] > cv[1]) != want || (want && cv[2] == 0) ||
                 (cv[3] > 0) != (mode == 0))
                 fail_msg("%s: %llu speculative gathers, %llu failed, %llu edges contracted, "

@@ -492,6 +492,50 @@ static void test_forest_hub_free(void **state)
     }
 }
 
+/* The speculative contraction's model (input forest_spec, src/plan.c
+ * FOREST_SPEC_*): on the in-place forest without hubs whose A spills, the
+ * refills of 0.18 passes, then A's host part once at 0.72 of the PCIe rate
+ * from pinned memory and 0.62 from managed (inside t_refill), and 6.5
+ * rounds of vertex work; the placement as without it, and a shorter
+ * prediction. Not where every list is on the device, nor with hubs, nor
+ * without forest_spec: the plans are those of the model without it. */
+static void test_forest_spec(void **state)
+{
+    (void)state;
+    table t;
+    make_table(&t, 1u << 20, 24); /* lists of at most 25: no hubs */
+    sg_error err = {0};
+    const uint64_t n = t.n, m = t.m, hub = 16 * m / n + 1;
+    for (int spilled = 0; spilled < 2; spilled++)
+        for (int managed = 0; managed < 2; managed++)
+            for (int hubs = 0; hubs < 2; hubs++) {
+                const uint64_t budget =
+                    spilled ? 57 * n + graph_bytes(&t, SG_PLAN_MST) / 2 : UINT64_MAX;
+                sg_plan_input in = input(&t, SG_PLAN_MST, budget, managed ? UINT64_MAX / 4 : 0);
+                in.lists_unsorted = true;
+                in.max_degree = hubs ? hub : hub - 1;
+                sg_plan plain, spec;
+                assert_int_equal(sg_plan_make(&in, &plain, &err), SG_OK);
+                in.forest_spec = true;
+                assert_int_equal(sg_plan_make(&in, &spec, &err), SG_OK);
+                check_plan(&in, &spec, "in-place forest, speculative");
+                for (int k = 0; k < 3; k++) assert_int_equal(spec.split[k], plain.split[k]);
+                assert_true(!plain.forest_spec);
+                if (!spilled || hubs) {
+                    assert_true(!spec.forest_spec && spec.predicted_s == plain.predicted_s);
+                    continue;
+                }
+                assert_true(spec.forest_spec && spec.host_bytes[1] > 0);
+                assert_true(fabs(spec.refill_passes - 0.18) < 1e-12);
+                const double gather = (double)spec.host_bytes[1] /
+                                      ((managed ? 0.62 : 0.72) * in.rates.pcie_gbps * 1e9);
+                const double refills = plain.t_refill * 0.18 / plain.refill_passes;
+                assert_true(fabs(spec.t_refill - (refills + gather)) < 1e-9 * spec.t_refill);
+                assert_true(fabs(spec.t_rounds - 6.5 * (double)n * 0.19e-9) < 1e-12);
+                assert_true(spec.predicted_s < plain.predicted_s);
+            }
+}
+
 /* The renumbering hint: only where A spills, the graph has hubs, the
  * degrees are known not to ascend, and the forest reads whole lists; the
  * placement and the times are the same with or without it. */
@@ -1085,7 +1129,7 @@ int main(void)
         cmocka_unit_test(test_executor_reserves),
         cmocka_unit_test(test_managed_fits),
         cmocka_unit_test(test_latency_steps), cmocka_unit_test(test_memo),
-        cmocka_unit_test(test_degree_hint),
+        cmocka_unit_test(test_degree_hint), cmocka_unit_test(test_forest_spec),
     };
     /* The rates-file tests write relative paths: in a directory of their
      * own, removed afterwards, never where the test was started. */

@@ -639,6 +639,7 @@ void cli_json_plan(cli_json *j, const sg_plan *pl)
         cli_json_bool(j, "forest_heads", pl->forest_heads);
         cli_json_num(j, "refill_passes", pl->refill_passes);
         cli_json_num(j, "refill_s", pl->t_refill);
+        cli_json_bool(j, "forest_spec", pl->forest_spec);
     }
     cli_json_num(j, "rounds_s", pl->t_rounds);
     cli_json_num(j, "index_s", pl->t_index);

@@ -229,6 +229,9 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
      * planner's rule, from the degrees below; docs/plan.md) */
     in.lists_unsorted = algo == SG_PLAN_MST;
     in.lists_weight_order = algo == SG_PLAN_MST && info.weight_order;
+    /* and its speculative contraction, into the forest's arrays that mst
+     * pins while it loads (src/plan.c, FOREST_SPEC_*) */
+    in.forest_spec = algo == SG_PLAN_MST;
     /* SSSP's and BFS's executors have no CPU share: their GPU reads the
      * whole host range; the executors' reserves (SSSP's light index, the
      * forest's contracted list) are the planner's, as for a run
@@ -371,8 +374,9 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
             printf("latency    not known (SPILLGRAPH_MEMO=off, or no cache directory)\n");
     }
     if (pl.t_refill > 0)
-        printf("predicted  first round %s + refills %.2f passes %s",
-               cli_seconds(pl.predicted_pass_s).s, pl.refill_passes, cli_seconds(pl.t_refill).s);
+        printf("predicted  first round %s + refills %.2f passes%s %s",
+               cli_seconds(pl.predicted_pass_s).s, pl.refill_passes,
+               pl.forest_spec ? " and the speculative gather" : "", cli_seconds(pl.t_refill).s);
     else
         printf("predicted  %.1f passes x %s", pl.passes, cli_seconds(pl.predicted_pass_s).s);
     if (pl.t_rounds > 0) printf(" + rounds %s", cli_seconds(pl.t_rounds).s);
