@@ -3238,9 +3238,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // the list is copied in and the edge rounds finish, else nothing is lost
     // but the walk, and it is tried again once the trees are four times
     // fewer. By default only where the caller pinned the arrays
-    // (SG_PREPARE_FOREST, which the CLI asks for): SSCA2 26 at 6 GiB, the
-    // forest 0.61-0.62 s to ~0.51-0.56 s less the pinning (docs/benchmarks.md,
-    // fifty-first session). "spec-contract" disabled: never. Enabled (an
+    // (SG_PREPARE_FOREST, which the CLI asks for, pinned while the store
+    // loads): SSCA2 26 at 6 GiB, the forest 0.60-0.62 s to 0.51-0.54 s
+    // (docs/benchmarks.md, fifty-first session). "spec-contract" disabled: never. Enabled (an
     // experiment): also where the arrays are not pinned, into the device
     // memory free beside the cache (which lost: the first try overflowed),
     // or with "spec-host" enabled too into the arrays, pinned here before
@@ -3729,10 +3729,10 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // The contraction's gather over the scan list's whole lists (offsets o),
     // appending at most cs edges to ck, cmn, cmx (cta, ctb: their trees,
     // where given). Where its lists hold half of A's host part or more
-    // ("gather-stream", above) that part goes to the device in pieces of up to GATHER_PIECE entries (by DMA; from managed
-    // memory by k_pull), two buffers from the free room, each walked
-    // (StagedArr) while the next is copied,
-    // W read in place for the edges taken; the device's lists first, in
+    // ("gather-stream", above) that part goes to the device in pieces of up
+    // to GATHER_PIECE entries (by DMA; from managed memory by k_pull), two
+    // buffers from the free room, each walked (StagedArr) while the next is
+    // copied, W read in place for the edges taken; the device's lists first, in
     // place. Else (or with no room for two pieces of 4,096 entries) every
     // list is read where it lives.
     uint64_t gstreamed = 0; // bytes of A the gathers copied (counter gather_streamed_bytes)
