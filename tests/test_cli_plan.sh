@@ -91,7 +91,11 @@ expect 0 "forest by id" plan g.sg --algo mst --device-mem 3M $FREE --json
 grep_in out '"forest_heads":false' "forest by id: whole lists"
 grep_in out '"forest_spec":false' "forest by id: no speculative contraction on a graph with hubs"
 grep_in out '"spill":"pinned"' "forest by id: the spilled lists pinned (auto, for the forest)"
-if grep -qF '"spill":"managed"' out; then fail "forest by id: nothing managed"; else pass "forest by id: nothing managed"; fi
+if grep -qF '"spill":"managed"' out; then
+    fail "forest by id: nothing managed"
+else
+    pass "forest by id: nothing managed"
+fi
 grep_in out '"weight_bits":32' "forest by id: W in 32 bits (24 only with the switch on)"
 export SPILLGRAPH_GPU_ENABLE=narrow-weights
 expect 0 "forest, narrow-weights on" plan g.sg --algo mst --device-mem 3M $FREE --json
