@@ -3067,31 +3067,6 @@ constexpr uint64_t STREAM_MAX = (uint64_t)16 << 20;  // entries per streamed pie
 constexpr uint64_t STREAM_MIN = (uint64_t)4 << 20;   // and at least, on large graphs
 constexpr uint64_t GATHER_PIECE = (uint64_t)16 << 20; // "gather-stream": entries per piece
 
-// "gather-stream"'s copies: a stream of their own, and per buffer the
-// events that say its piece is in (ready) and its walk done (freed).
-struct GatherPipe {
-    cudaStream_t s = nullptr;
-    cudaEvent_t ready[2] = {nullptr, nullptr}, freed[2] = {nullptr, nullptr};
-    sg_status open(sg_error *err)
-    {
-        SGK_CU(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-        for (int b = 0; b < 2; b++) {
-            SGK_CU(cudaEventCreateWithFlags(&ready[b], cudaEventDisableTiming));
-            SGK_CU(cudaEventCreateWithFlags(&freed[b], cudaEventDisableTiming));
-        }
-        return SG_OK;
-    }
-    ~GatherPipe()
-    {
-        if (s) (void)cudaStreamSynchronize(s);
-        for (int b = 0; b < 2; b++) {
-            if (ready[b]) (void)cudaEventDestroy(ready[b]);
-            if (freed[b]) (void)cudaEventDestroy(freed[b]);
-        }
-        if (s) (void)cudaStreamDestroy(s);
-    }
-};
-
 // The caller's forest arrays (u, v, w: host memory of `cap` edges at least)
 // as the speculative gather's list, written by the device through their
 // mapping, where the caller pinned them; with `pin` (the experiment
@@ -3170,7 +3145,13 @@ struct Pipe {
         for (int b = 0; b < 2; b++)
             SGK_CU(cudaEventCreateWithFlags(&freed[b],
                                             cudaEventDisableTiming | cudaEventBlockingSync));
-        if (!stream) return SG_OK;
+        return stream ? open_stream(err) : SG_OK;
+    }
+    // The copy stream and the ready events, if not made yet (the streamed
+    // first round's; the streamed gathers' after it, gather_walk).
+    sg_status open_stream(sg_error *err)
+    {
+        if (s) return SG_OK;
         SGK_CU(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
         for (int b = 0; b < 2; b++)
             SGK_CU(cudaEventCreateWithFlags(&ready[b], cudaEventDisableTiming));
@@ -3738,10 +3719,10 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     uint64_t gstreamed = 0; // bytes of A the gathers copied (counter gather_streamed_bytes)
     auto gather_walk = [&](const uint64_t *o, uint64_t cs, uint32_t *ck, uint32_t *cmn,
                            uint32_t *cmx, uint32_t *cta, uint32_t *ctb) -> sg_status {
-        auto in_place = [&]() -> sg_status {
+        auto in_place = [&](uint64_t jhi) -> sg_status { // entries [0, jhi) where they live
             return with_w([&](auto W) -> sg_status {
                 HWALK(HW_GATHER, wgrid, ns, o, scan, gx, g->A, W, f32, comp, nullptr, nullptr, 0,
-                      ck, cmn, cmx, cta, ctb, cs, 0, NONE64, dctr);
+                      ck, cmn, cmx, cta, ctb, cs, 0, jhi, dctr);
                 SGK_LAUNCHED("k_hwalk");
                 return SG_OK;
             });
@@ -3756,7 +3737,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             if (P > want) P = want; // four pieces or more on small graphs
         }
         if (P == 0 || (P < 4096 && P < m - q0))
-            return in_place();
+            return in_place(NONE64);
         const uint64_t np = (m - q0 + P - 1) / P;
         sgk_dbuf<uint32_t> buf;
         sgk_dbuf<uint64_t> jb;
@@ -3768,10 +3749,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                                cudaMemcpyDeviceToHost, st));
         SGK_CU(cudaStreamSynchronize(st));
         if (!gstream_all && 2 * (hb[np] - hb[0]) < m - q0) // (few live lists: in place)
-            return in_place();
+            return in_place(NONE64);
         SGK_TRY(buf.alloc(c, 2 * P, "the forest's gather pieces", err));
-        GatherPipe gp;
-        SGK_TRY(gp.open(err));
+        SGK_TRY(pipe.open_stream(err)); // (the first round's are done with)
         // From managed memory the copy kernel runs beside the walks, which
         // leave it a block per multiprocessor (as the streamed first
         // round's do).
@@ -3785,26 +3765,22 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             const unsigned per = fit > 1 ? (unsigned)fit - 1 : 1u;
             ggrid = per * pgrid < wgrid ? per * pgrid : wgrid;
         }
+        if (hb[0] > 0) SGK_TRY(in_place(hb[0])); // the device's lists
         return with_w([&](auto W) -> sg_status {
-            if (hb[0] > 0) {
-                HWALK(HW_GATHER, wgrid, ns, o, scan, gx, g->A, W, f32, comp, nullptr, nullptr, 0,
-                      ck, cmn, cmx, cta, ctb, cs, 0, hb[0], dctr);
-                SGK_LAUNCHED("k_hwalk");
-            }
             for (uint64_t i = 0; i < np; i++) {
                 const int b = (int)(i & 1);
                 const uint64_t p0 = q0 + i * P, p1 = p0 + P < m ? p0 + P : m;
                 uint32_t *const bp = buf.p + (uint64_t)b * P;
-                if (i >= 2) SGK_CU(cudaStreamWaitEvent(gp.s, gp.freed[b], 0));
+                if (i >= 2) SGK_CU(cudaStreamWaitEvent(pipe.s, pipe.freed[b], 0));
                 if (managed) {
-                    k_pull<<<pgrid, BLK, 0, gp.s>>>(g->A.h + p0, bp, p1 - p0);
+                    k_pull<<<pgrid, BLK, 0, pipe.s>>>(g->A.h + p0, bp, p1 - p0);
                     SGK_LAUNCHED("k_pull (gather)");
                 } else {
                     SGK_CU(cudaMemcpyAsync(bp, g->ha + p0, (p1 - p0) * sizeof(uint32_t),
-                                           cudaMemcpyHostToDevice, gp.s));
+                                           cudaMemcpyHostToDevice, pipe.s));
                 }
-                SGK_CU(cudaEventRecord(gp.ready[b], gp.s));
-                SGK_CU(cudaStreamWaitEvent(st, gp.ready[b], 0));
+                SGK_CU(cudaEventRecord(pipe.ready[b], pipe.s));
+                SGK_CU(cudaStreamWaitEvent(st, pipe.ready[b], 0));
                 streamed += 4 * (p1 - p0);
                 gstreamed += 4 * (p1 - p0);
                 if (hb[i + 1] > hb[i]) {
@@ -3813,7 +3789,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                           0, ck, cmn, cmx, cta, ctb, cs, hb[i], hb[i + 1], dctr);
                     SGK_LAUNCHED("k_hwalk (streamed)");
                 }
-                SGK_CU(cudaEventRecord(gp.freed[b], st));
+                SGK_CU(cudaEventRecord(pipe.freed[b], st));
             }
             SGK_CU(cudaStreamSynchronize(st));
             return SG_OK;
