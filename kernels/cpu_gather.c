@@ -5,6 +5,8 @@
 #include <omp.h>
 #include <string.h>
 
+#include "sg_common.h"
+
 /* The lists of ids[0, cnt) (x, a: the host arrays; w: a second array of
  * the same positions, or NULL), one after another into out (and outw),
  * their offsets into off[0, k + 1) for the first k vertices whose lists
@@ -82,4 +84,88 @@ uint64_t sgk_gather_lists(const uint64_t *x, const uint32_t *a, const uint32_t *
         }
     }
     return k;
+}
+
+/* The edges a thread finds go out SGK_CW_BLOCK at a time. */
+#define SGK_CW_BLOCK 1024
+
+typedef struct {
+    uint32_t k[SGK_CW_BLOCK], u[SGK_CW_BLOCK], v[SGK_CW_BLOCK];
+    unsigned cnt;
+} cw_buf;
+
+/* The block's edges into the slots below the top's `taken` (see
+ * sgk_contract_walk); those whose slot falls below 0 are dropped. */
+static void cw_flush(cw_buf *b, uint32_t *key, uint32_t *mn, uint32_t *mx, uint64_t cap,
+                     uint64_t *taken)
+{
+    const uint64_t at = __atomic_fetch_add(taken, (uint64_t)b->cnt, __ATOMIC_RELAXED);
+    for (unsigned i = 0; i < b->cnt && at + i < cap; i++) {
+        const uint64_t s = cap - 1 - (at + i);
+        key[s] = b->k[i];
+        mn[s] = b->u[i];
+        mx[s] = b->v[i];
+    }
+    b->cnt = 0;
+}
+
+/* The last vertex whose list starts at or before position p (x ascending,
+ * x[0] <= p < x[n]). */
+static uint64_t cw_owner(const uint64_t *x, uint64_t n, uint64_t p)
+{
+    uint64_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        const uint64_t mid = hi - (hi - lo) / 2;
+        if (x[mid] <= p)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+uint64_t sgk_contract_walk(const uint64_t *x, uint64_t n, const uint32_t *a, const uint32_t *w,
+                           const uint16_t *w16, const uint8_t *w8, bool f32,
+                           const uint32_t *comp, uint64_t p0, uint64_t p1, uint32_t *key,
+                           uint32_t *mn, uint32_t *mx, uint64_t cap, uint64_t *taken,
+                           int threads)
+{
+    const uint32_t NONE = 0xffffffffu;
+    const uint64_t AHEAD = 24; /* entries: their neighbours' trees prefetched */
+    if (n == 0 || p1 <= p0) return 0;
+    int nt = threads > 0 ? threads : omp_get_max_threads();
+    if ((uint64_t)nt > (p1 - p0) / 4096 + 1) nt = (int)((p1 - p0) / 4096 + 1);
+    uint64_t found = 0;
+#pragma omp parallel num_threads(nt) reduction(+ : found)
+    {
+        const uint64_t t = (uint64_t)omp_get_thread_num(), T = (uint64_t)omp_get_num_threads();
+        const uint64_t b = p0 + (p1 - p0) * t / T, e = p0 + (p1 - p0) * (t + 1) / T;
+        cw_buf local; /* (12 KiB of the thread's stack) */
+        cw_buf *const buf = &local;
+        buf->cnt = 0;
+        if (b < e) {
+            uint64_t v = cw_owner(x, n, b), p = b;
+            while (p < e) {
+                while (x[v + 1] <= p) v++; /* (empty lists) */
+                const uint64_t end = x[v + 1] < e ? x[v + 1] : e;
+                const uint32_t tv = comp[v];
+                if (tv != NONE) {
+                    for (; p < end; p++) {
+                        if (p + AHEAD < e) __builtin_prefetch(comp + a[p + AHEAD], 0, 0);
+                        const uint32_t nb = a[p];
+                        if (nb <= v || comp[nb] == tv) continue;
+                        buf->k[buf->cnt] = w ? sgi_key_of_bits(f32, w[p])
+                                             : (uint32_t)w16[p] | (uint32_t)w8[p] << 16;
+                        buf->u[buf->cnt] = (uint32_t)v;
+                        buf->v[buf->cnt] = nb;
+                        found++;
+                        if (++buf->cnt == SGK_CW_BLOCK) cw_flush(buf, key, mn, mx, cap, taken);
+                    }
+                }
+                p = end;
+            }
+            cw_flush(buf, key, mn, mx, cap, taken);
+        }
+    }
+    return found;
 }

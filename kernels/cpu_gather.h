@@ -27,6 +27,25 @@ uint64_t sgk_gather_lists(const uint64_t *x, const uint32_t *a, const uint32_t *
                           const uint32_t *ids, uint64_t cnt, uint64_t cap, uint32_t *off,
                           uint32_t *out, uint32_t *outw, bool prefetch, int threads);
 
+/* The forest's speculative gather over A's entries at positions [p0, p1) on
+ * the host threads (kernels/mst.cu, gather_walk: the CPU's pieces, beside
+ * the GPU's). For every vertex v whose list meets [p0, p1) and whose tree
+ * comp[v] is live (not 0xffffffff; comp: the trees of all n vertices), each
+ * of its entries p there whose neighbour nb = a[p] lies above v in another
+ * tree goes out as (key of its weight, v, nb) into key, mn and mx: the key
+ * sgi_key_of_bits(f32, w[p]), or with w NULL the 24-bit weight w16[p] |
+ * w8[p] << 16. The edges take slots from the top down, cap - 1, cap - 2,
+ * ..., in blocks claimed from *taken (atomically: the edges the callers
+ * have found so far); an edge whose slot would fall below 0 is counted and
+ * not written. x: the offsets of the n vertices (x[n] = m), whole; a and
+ * the weights addressable at [p0, p1). Returns the edges this call found.
+ * `threads` host threads (0: OpenMP's default), a range of positions each. */
+uint64_t sgk_contract_walk(const uint64_t *x, uint64_t n, const uint32_t *a, const uint32_t *w,
+                           const uint16_t *w16, const uint8_t *w8, bool f32,
+                           const uint32_t *comp, uint64_t p0, uint64_t p1, uint32_t *key,
+                           uint32_t *mn, uint32_t *mx, uint64_t cap, uint64_t *taken,
+                           int threads);
+
 #ifdef __cplusplus
 }
 #endif

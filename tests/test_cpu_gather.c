@@ -9,7 +9,14 @@
  * fewer), with and without the prefetches, with and without a second
  * array (SSSP's weights) copied from the same positions. The copy must
  * write exactly its entries (a guard word after them stays, in both
- * outputs). */
+ * outputs).
+ * And the forest's speculative gather on the host threads
+ * (sgk_contract_walk) against an oracle: trees with dropped ones (no tree),
+ * self-loops, repeated edges and empty lists; A cut into ranges at random
+ * positions (inside lists too), 1 to 16 threads, u32, f32 and 24-bit
+ * weights; the edges found, as a multiset, equal the oracle's, written
+ * from the top down; with too little room every edge is still counted,
+ * none written below slot 0 and none over the slots below its own. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,10 +150,123 @@ static void gather_against_oracle(void **state)
     free(x);
 }
 
+typedef struct {
+    uint32_t k, u, v;
+} cw_edge;
+
+static int cw_cmp(const void *pa, const void *pb)
+{
+    const cw_edge *a = pa, *b = pb;
+    if (a->k != b->k) return a->k < b->k ? -1 : 1;
+    if (a->u != b->u) return a->u < b->u ? -1 : 1;
+    if (a->v != b->v) return a->v < b->v ? -1 : 1;
+    return 0;
+}
+
+static uint32_t cw_key(int wk, const uint32_t *w, const uint16_t *w16, const uint8_t *w8,
+                       uint64_t p)
+{
+    if (wk == 2) return (uint32_t)w16[p] | (uint32_t)w8[p] << 16;
+    if (wk == 1) /* f32: the order-preserving map */
+        return (w[p] & 0x80000000u) ? ~w[p] : (w[p] | 0x80000000u);
+    return w[p];
+}
+
+static void contract_walk_against_oracle(void **state)
+{
+    (void)state;
+    uint64_t rng = 0x243f6a8885a308d3ull;
+    const uint64_t n = 30000;
+    uint64_t *x = malloc((n + 1) * sizeof *x);
+    uint32_t *comp = malloc(n * sizeof *comp);
+    assert_non_null(x);
+    assert_non_null(comp);
+    x[0] = 0;
+    for (uint64_t v = 0; v < n; v++) {
+        const uint64_t r = next(&rng) % 100;
+        const uint64_t d = r < 8 ? 0 : r < 96 ? 1 + next(&rng) % 40 : 40 + next(&rng) % 3000;
+        x[v + 1] = x[v] + d;
+        /* trees of runs of vertices (a clique's), some dropped */
+        comp[v] = v > 0 && next(&rng) % 4 ? comp[v - 1] : (uint32_t)(next(&rng) % (n / 3));
+        if (next(&rng) % 50 == 0) comp[v] = 0xffffffffu;
+    }
+    const uint64_t m = x[n];
+    uint32_t *a = malloc(m * sizeof *a), *w = malloc(m * sizeof *w);
+    uint16_t *w16 = malloc(m * sizeof *w16);
+    uint8_t *w8 = malloc(m);
+    assert_true(a && w && w16 && w8);
+    for (uint64_t v = 0; v < n; v++)
+        for (uint64_t p = x[v]; p < x[v + 1]; p++) {
+            const uint64_t r = next(&rng) % 10;
+            a[p] = r == 0   ? (uint32_t)v /* a self-loop */
+                   : r < 3  ? (uint32_t)(next(&rng) % n)
+                   : r == 3 && p > x[v] ? a[p - 1] /* a repeated edge */
+                            : (uint32_t)((v + n - 20 + next(&rng) % 40) % n);
+            w[p] = (uint32_t)(next(&rng) % 64); /* ties */
+            if (next(&rng) % 3 == 0) w[p] |= 0x80000000u; /* (f32: negative) */
+            w16[p] = (uint16_t)next(&rng);
+            w8[p] = (uint8_t)(next(&rng) % 4);
+        }
+    cw_edge *want = malloc((m + 1) * sizeof *want), *got = malloc((m + 1) * sizeof *got);
+    uint32_t *ok = malloc((m + 1) * sizeof *ok), *om = malloc((m + 1) * sizeof *om);
+    uint32_t *ox = malloc((m + 1) * sizeof *ox);
+    assert_true(want && got && ok && om && ox);
+    static const int threads[] = {1, 2, 5, 16};
+    for (int wk = 0; wk < 3; wk++) {
+        uint64_t nw = 0;
+        for (uint64_t v = 0; v < n; v++)
+            for (uint64_t p = x[v]; p < x[v + 1]; p++)
+                if (comp[v] != 0xffffffffu && a[p] > v && comp[a[p]] != comp[v])
+                    want[nw++] = (cw_edge){cw_key(wk, w, w16, w8, p), (uint32_t)v, a[p]};
+        qsort(want, nw, sizeof *want, cw_cmp);
+        for (size_t ti = 0; ti < sizeof threads / sizeof *threads; ti++)
+            for (int room = 0; room < 3; room++) {
+                /* room 0: every edge and 5 slots more; 1: exactly; 2: half */
+                const uint64_t cap = room == 0 ? nw + 5 : room == 1 ? nw : nw / 2;
+                for (uint64_t i = 0; i <= cap; i++) ok[i] = om[i] = ox[i] = GUARD;
+                uint64_t taken = 0, found = 0, p0 = 0;
+                while (p0 < m) { /* ranges of 1 to ~m / 7 entries, cut anywhere */
+                    uint64_t p1 = p0 + 1 + next(&rng) % (m / 7);
+                    if (p1 > m) p1 = m;
+                    found += sgk_contract_walk(x, n, a, wk == 2 ? NULL : w, w16, w8, wk == 1,
+                                               comp, p0, p1, ok, om, ox, cap, &taken,
+                                               threads[ti]);
+                    p0 = p1;
+                }
+                if (found != nw || taken != nw)
+                    fail_msg("weights %d, %d threads, room %d: found %llu, taken %llu, want "
+                             "%llu edges",
+                             wk, threads[ti], room, (unsigned long long)found,
+                             (unsigned long long)taken, (unsigned long long)nw);
+                const uint64_t wr = nw < cap ? nw : cap; /* the slots written */
+                for (uint64_t i = 0; i <= cap; i++) {
+                    const bool mine = i < cap && i >= cap - wr;
+                    if (!mine && (ok[i] != GUARD || om[i] != GUARD || ox[i] != GUARD))
+                        fail_msg("weights %d, %d threads, room %d: slot %llu of %llu written",
+                                 wk, threads[ti], room, (unsigned long long)i,
+                                 (unsigned long long)cap);
+                }
+                if (wr < nw) continue; /* (overflowed: counted, as checked) */
+                for (uint64_t i = 0; i < nw; i++)
+                    got[i] = (cw_edge){ok[cap - nw + i], om[cap - nw + i], ox[cap - nw + i]};
+                qsort(got, nw, sizeof *got, cw_cmp);
+                for (uint64_t i = 0; i < nw; i++)
+                    if (cw_cmp(&got[i], &want[i]) != 0)
+                        fail_msg("weights %d, %d threads: edge %llu is (%u, %u, %u), want (%u, "
+                                 "%u, %u)",
+                                 wk, threads[ti], (unsigned long long)i, got[i].k, got[i].u,
+                                 got[i].v, want[i].k, want[i].u, want[i].v);
+            }
+    }
+    free(ox), free(om), free(ok), free(got), free(want);
+    free(w8), free(w16), free(w), free(a), free(comp), free(x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gather_against_oracle),
+        cmocka_unit_test(contract_walk_against_oracle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
