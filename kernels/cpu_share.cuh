@@ -91,6 +91,35 @@ struct sgk_meet {
     }
 };
 
+// Pieces 0..np-1 of a pass shared the same way but by whole pieces: the
+// GPU claims them from 0 up, the CPU threads from np - 1 down to `floor`
+// (the lowest they may take), each claim under the lock, until they meet.
+struct sgk_pieces {
+    std::mutex mu;
+    uint64_t lo, hi, floor;
+    bool stop = false;
+    sgk_pieces(uint64_t np, uint64_t cfloor) : lo(0), hi(np), floor(cfloor) {}
+    bool gpu(uint64_t &i)
+    {
+        std::lock_guard<std::mutex> hold(mu);
+        if (stop || lo >= hi) return false;
+        i = lo++;
+        return true;
+    }
+    bool cpu(uint64_t &i)
+    {
+        std::lock_guard<std::mutex> hold(mu);
+        if (stop || hi <= lo || hi <= floor) return false;
+        i = --hi;
+        return true;
+    }
+    void halt()
+    {
+        std::lock_guard<std::mutex> hold(mu);
+        stop = true;
+    }
+};
+
 // Checks a CPU share against the graph before a pass uses it: host arrays
 // and threads given, low <= from, and the lists from `low` on past the
 // device prefixes of A and W; SG_E_INVALID naming `who` otherwise. A share
@@ -115,11 +144,11 @@ inline sg_status sgk_share_check(const sgk_graph *g, const sgk_cpu_share *share,
 
 // Runs gpu(err) on a thread of its own (device c->device current there)
 // and cpu(err) on this one, at the same time; either one failing halts mt
-// so that the other stops claiming. Without a thread, the GPU's claims run
+// (sgk_meet or sgk_pieces) so that the other stops claiming. Without a thread, the GPU's claims run
 // first, then the CPU's. Returns the GPU's failure first, then the CPU's;
 // *cpu_us gets the CPU side's wall time.
-template <class G, class C>
-sg_status sgk_share_run(sgk_ctx *c, sgk_meet &mt, G gpu, C cpu, uint64_t *cpu_us, sg_error *err)
+template <class M, class G, class C>
+sg_status sgk_share_run(sgk_ctx *c, M &mt, G gpu, C cpu, uint64_t *cpu_us, sg_error *err)
 {
     sg_error gerr;
     memset(&gerr, 0, sizeof gerr);

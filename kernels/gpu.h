@@ -387,6 +387,10 @@ typedef struct sgk_cpu_share {
     bool stream;              /* the forest's slots stored by non-temporal stores
                                * (SPILLGRAPH_GPU_ENABLE=slots-stream; no shorter on the
                                * H200 hosts, docs/benchmarks.md, forty-ninth session) */
+    uint32_t *trees;          /* n words of host memory (pinned, for speed) for a copy of
+                               * the trees: with it the CPU threads take part in the
+                               * forest's speculative gather ("gather-cpu"); NULL: the
+                               * GPU gathers alone */
 } sgk_cpu_share;
 /* share (may be NULL): the CPU threads' part of the first round, caches
  * filled from the host arrays while the GPU walks the other lists. The GPU

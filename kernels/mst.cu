@@ -125,6 +125,7 @@
 #include <vector>
 
 #include "cpu_share.cuh"
+#include "cpu_gather.h"
 #include "cpu_topk.h"
 #include "kinternal.cuh"
 
@@ -3131,6 +3132,7 @@ struct Pipe {
     cudaStream_t s = nullptr;
     cudaEvent_t ready[2] = {nullptr, nullptr}, freed[2] = {nullptr, nullptr};
     cudaEvent_t t0 = nullptr, t1 = nullptr; // the first round's GPU walks (timed)
+    cudaEvent_t trees = nullptr; // the speculative gather's trees copied to the host
     cudaEvent_t r0 = nullptr, r1 = nullptr; // a later round's refills (timed)
     // the first round's vertex work around its fill (timed): the round's
     // start, the fill joined, the minima, the merge, the keep and select
@@ -3155,6 +3157,7 @@ struct Pipe {
         SGK_CU(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
         for (int b = 0; b < 2; b++)
             SGK_CU(cudaEventCreateWithFlags(&ready[b], cudaEventDisableTiming));
+        SGK_CU(cudaEventCreateWithFlags(&trees, cudaEventDisableTiming | cudaEventBlockingSync));
         return SG_OK;
     }
     ~Pipe()
@@ -3167,6 +3170,7 @@ struct Pipe {
         if (s) (void)cudaStreamDestroy(s);
         if (t0) (void)cudaEventDestroy(t0);
         if (t1) (void)cudaEventDestroy(t1);
+        if (trees) (void)cudaEventDestroy(trees);
         if (r0) (void)cudaEventDestroy(r0);
         if (r1) (void)cudaEventDestroy(r1);
         for (cudaEvent_t e : v)
@@ -3241,6 +3245,12 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // disabled: never.
     const bool gstream_on = !sgk_ctx_disabled(c, "gather-stream");
     const bool gstream_all = gstream_on && sgk_ctx_enabled(c, "gather-stream");
+    // "gather-cpu": the host threads take pieces of the speculative
+    // gather's streamed walk (gather_walk) where the caller's CPU share
+    // brings a host array for the trees (sgk_cpu_share.trees); disabled:
+    // the GPU alone. Counters gather_cpu_edges, gather_cpu_entries,
+    // gather_cpu_pieces, gather_cpu_us.
+    const bool gcpu_on = !sgk_ctx_disabled(c, "gather-cpu");
     // 24-bit weights (desc.w24): W16 and W8 where W would be, read through
     // W24Arr (StagedW24 in the streamed pieces); every walk below takes its
     // weights from with_w, which calls fn with the graph's accessor.
@@ -3716,9 +3726,24 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // copied, W read in place for the edges taken; the device's lists first, in
     // place. Else (or with no room for two pieces of 4,096 entries) every
     // list is read where it lives.
+    //
+    // Where the edges go to host memory (hout: ck, cmn and cmx as the host
+    // addresses them) and the caller's CPU share brings a host array for the
+    // trees ("gather-cpu", above), the host threads take pieces too: from the
+    // top, while the GPU takes them from the bottom (sgk_pieces), each
+    // walked by sgk_contract_walk (kernels/cpu_gather.c) over A and W where
+    // they live and a copy of comp, its edges written into the slots from
+    // cs down (gcpu_ne of them: the GPU's fill from 0 up; the two overlap
+    // only when their sum passes cs, an overflow). A piece is claimed only
+    // once the walk of the piece two before is done, so that the claims
+    // follow the GPU's progress.
     uint64_t gstreamed = 0; // bytes of A the gathers copied (counter gather_streamed_bytes)
+    uint64_t gcpu_ne = 0;   // the last gather's edges from the host threads
+    uint64_t gcpu_edges = 0, gcpu_entries = 0, gcpu_pieces = 0, gcpu_us = 0; // (counters)
     auto gather_walk = [&](const uint64_t *o, uint64_t cs, uint32_t *ck, uint32_t *cmn,
-                           uint32_t *cmx, uint32_t *cta, uint32_t *ctb) -> sg_status {
+                           uint32_t *cmx, uint32_t *cta, uint32_t *ctb,
+                           uint32_t *const *hout) -> sg_status {
+        gcpu_ne = 0;
         auto in_place = [&](uint64_t jhi) -> sg_status { // entries [0, jhi) where they live
             return with_w([&](auto W) -> sg_status {
                 HWALK(HW_GATHER, wgrid, ns, o, scan, gx, g->A, W, f32, comp, nullptr, nullptr, 0,
@@ -3766,12 +3791,29 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             ggrid = per * pgrid < wgrid ? per * pgrid : wgrid;
         }
         if (hb[0] > 0) SGK_TRY(in_place(hb[0])); // the device's lists
-        return with_w([&](auto W) -> sg_status {
-            for (uint64_t i = 0; i < np; i++) {
-                const int b = (int)(i & 1);
+        // the host threads' pieces (above): from the first past W's device
+        // prefix, with the trees copied out over the copy stream first
+        const bool cpu_on = gcpu_on && hout && share && share->trees && share->threads > 0 &&
+                            share->x && share->a &&
+                            (w24 ? share->w16 && share->w8 : share->w != nullptr);
+        const uint64_t wlo = wsplit > q0 ? wsplit : q0;
+        sgk_pieces pm(np, cpu_on ? (wlo - q0 + P - 1) / P : np);
+        if (cpu_on) {
+            SGK_CU(cudaEventRecord(pipe.trees, st));
+            SGK_CU(cudaStreamWaitEvent(c->copy, pipe.trees, 0));
+            SGK_CU(cudaMemcpyAsync(share->trees, comp.p, n * sizeof(uint32_t),
+                                   cudaMemcpyDeviceToHost, c->copy));
+            SGK_CU(cudaEventRecord(pipe.trees, c->copy));
+        }
+        auto gpu = [&](sg_error *err) -> sg_status { return with_w([&](auto W) -> sg_status {
+            uint64_t i = 0;
+            for (uint64_t k = 0;; k++) {
+                const int b = (int)(k & 1);
+                if (k >= 2 && cpu_on) SGK_CU(cudaEventSynchronize(pipe.freed[b]));
+                if (!pm.gpu(i)) break;
                 const uint64_t p0 = q0 + i * P, p1 = p0 + P < m ? p0 + P : m;
                 uint32_t *const bp = buf.p + (uint64_t)b * P;
-                if (i >= 2) SGK_CU(cudaStreamWaitEvent(pipe.s, pipe.freed[b], 0));
+                if (k >= 2) SGK_CU(cudaStreamWaitEvent(pipe.s, pipe.freed[b], 0));
                 if (managed) {
                     k_pull<<<pgrid, BLK, 0, pipe.s>>>(g->A.h + p0, bp, p1 - p0);
                     SGK_LAUNCHED("k_pull (gather)");
@@ -3793,7 +3835,26 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             }
             SGK_CU(cudaStreamSynchronize(st));
             return SG_OK;
-        });
+        }); };
+        if (!cpu_on) return gpu(err);
+        auto cpu = [&](sg_error *err) -> sg_status {
+            SGK_CU(cudaEventSynchronize(pipe.trees));
+            uint64_t i = 0;
+            while (pm.cpu(i)) {
+                const uint64_t p0 = q0 + i * P, p1 = p0 + P < m ? p0 + P : m;
+                gcpu_edges += sgk_contract_walk(
+                    share->x, n, share->a, w24 ? nullptr : share->w, share->w16, share->w8, f32,
+                    share->trees, p0, p1, hout[0], hout[1], hout[2], cs, &gcpu_ne,
+                    share->threads);
+                gcpu_entries += p1 - p0;
+                gcpu_pieces++;
+            }
+            return SG_OK;
+        };
+        uint64_t us = 0;
+        const sg_status r = sgk_share_run(c, pm, gpu, cpu, &us, err);
+        gcpu_us += us;
+        return r;
     };
     // "gather-probe" after round r (2-13): the gather over the scan list's
     // whole lists (offsets in roff, free between merges, so the minima's
@@ -3818,7 +3879,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         SGK_TRY(offsets(scan, ns, roff));
         SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
         const uint64_t streamed0 = streamed;
-        SGK_TRY(gather_walk(roff, 0, nullptr, nullptr, nullptr, nullptr, nullptr));
+        SGK_TRY(gather_walk(roff, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr));
         streamed = streamed0;
         ull edges = 0;
         SGK_CU(cudaMemcpyAsync(&edges, dctr.p + C_NE, sizeof edges, cudaMemcpyDeviceToHost, st));
@@ -4201,7 +4262,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                     return SG_OK;
                 }));
             } else {
-                SGK_TRY(gather_walk(off, ccap, C[0][0], C[0][1], C[0][2], C[0][3], C[0][4]));
+                SGK_TRY(gather_walk(off, ccap, C[0][0], C[0][1], C[0][2], C[0][3], C[0][4],
+                                           nullptr));
             }
             SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
             SGK_CU(cudaStreamSynchronize(st));
@@ -4236,10 +4298,15 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                         ca[j] = C[0][j].p;
                     }
                 SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
-                SGK_TRY(gather_walk(roff, cs, ca[0], ca[1], ca[2], nullptr, nullptr));
+                uint32_t *const hout[3] = {static_cast<uint32_t *>(hlist.h[2]),
+                                           static_cast<uint32_t *>(hlist.h[0]),
+                                           static_cast<uint32_t *>(hlist.h[1])};
+                SGK_TRY(gather_walk(roff, cs, ca[0], ca[1], ca[2], nullptr, nullptr,
+                                    to_host ? hout : nullptr));
                 SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
                 SGK_CU(cudaStreamSynchronize(st));
-                ne = h[C_NE];
+                const uint64_t ng = h[C_NE]; // the GPU's, from slot 0 up (the CPU's: from cs down)
+                ne = ng + gcpu_ne;
                 if (spec_tries++ == 0) spec_room = cs, spec_first = ne;
                 spec_us += sgk_us_since(tg);
                 if (ne <= cs) { // every edge: the contraction, as above, and the trees
@@ -4248,10 +4315,14 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                     for (int j = to_host ? 0 : 3; j < 5; j++)
                         SGK_TRY(C[0][j].alloc(c, to_host ? ce : cs, "the forest contracted edges",
                                               err));
-                    for (int j = 0; j < 3 && to_host; j++)
-                        SGK_CU(cudaMemcpyAsync(C[0][j].p, hlist.h[j == 0 ? 2 : j - 1],
-                                               ne * sizeof(uint32_t), cudaMemcpyHostToDevice,
-                                               st));
+                    for (int j = 0; j < 3 && to_host; j++) {
+                        SGK_CU(cudaMemcpyAsync(C[0][j].p, hout[j], ng * sizeof(uint32_t),
+                                               cudaMemcpyHostToDevice, st));
+                        if (gcpu_ne > 0)
+                            SGK_CU(cudaMemcpyAsync(C[0][j].p + ng, hout[j] + (cs - gcpu_ne),
+                                                   gcpu_ne * sizeof(uint32_t),
+                                                   cudaMemcpyHostToDevice, st));
+                    }
                     if (ne > 0) {
                         k_ctrees<<<grid(c, ne), BLK, 0, st>>>(ne, C[0][1], C[0][2], comp,
                                                               C[0][3], C[0][4]);
@@ -4336,6 +4407,10 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "spec_gathers_failed", spec_failed);
     sgk_stats_set(stats, "spec_gather_us", spec_us);
     sgk_stats_set(stats, "gather_streamed_bytes", gstreamed);
+    sgk_stats_set(stats, "gather_cpu_edges", gcpu_edges);
+    sgk_stats_set(stats, "gather_cpu_entries", gcpu_entries);
+    sgk_stats_set(stats, "gather_cpu_pieces", gcpu_pieces);
+    sgk_stats_set(stats, "gather_cpu_us", gcpu_us);
     sgk_stats_set(stats, "spec_room_edges", spec_room);
     sgk_stats_set(stats, "spec_first_edges", spec_first);
     sgk_stats_set(stats, "edge_rounds_us", edge_us);

@@ -700,6 +700,7 @@ sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error 
 {
     sgk_ctx *c = NULL;
     sg_forest *f = NULL;
+    uint32_t *trees = NULL;
     sg_status st = SG_OK;
     SG_TRY(ctx_get(run, &c, err));
     const bool hybrid = run->backend == SG_BACKEND_HYBRID;
@@ -707,6 +708,7 @@ sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error 
     if (hybrid && g->n > 0 && run->dgraph) SG_TRY(packed_ensure(run, g, err));
     const double t0 = sgi_now();
     sgi_run_progress(run, "compute", 0.0);
+    trees = sgi_take_prepared_trees(run, g);
     f = sgi_take_prepared_forest(run, g);
     if (!f) SG_ALLOC(f, sgi_forest_alloc(g->n, g->n ? g->n - 1 : 0, g->wt), err, "the forest");
     sgk_stats stats;
@@ -714,6 +716,7 @@ sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error 
     uint64_t ne = 0;
     sgk_cpu_share share;
     const bool shared = hybrid && cpu_share(run, g, true, &share);
+    if (shared) share.trees = trees; /* (the speculative gather's host pieces) */
     const double t1 = sgi_now();
     if (g->n > 0 && hybrid)
         SG_TRY(sgk_mst_inplace(c, DGRAPH(run), shared ? &share : NULL, f->u, f->v, f->w, &ne,
@@ -731,9 +734,11 @@ sg_status sgi_gpu_mst(sg_run *run, const sg_graph *g, sg_forest **out, sg_error 
         SG_TRY(sgi_forest_finish(f, run->threads, err));
     account(run, &stats, sgi_now() - t0, t2 - t1);
     sgi_run_progress(run, "compute", 1.0);
+    sgi_trees_free(trees);
     *out = f;
     return SG_OK;
 fail:
+    sgi_trees_free(trees);
     sg_forest_free(f);
     return st;
 }

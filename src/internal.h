@@ -58,6 +58,8 @@ struct sg_run {
     sg_bfs_result *prep_bfs;      /* sg_graph_options.prepare: the next search's result, */
     sg_sssp_result *prep_sssp;    /* faulted in while graph prep_uid loaded */
     sg_forest *prep_forest;
+    uint32_t *prep_trees;         /* with prep_forest: n words pinned for the GPU forest's
+                                   * copy of its trees (sgk_cpu_share.trees) */
     uint64_t prep_uid;
 };
 
@@ -91,6 +93,13 @@ sg_sssp_result *sgi_take_prepared_sssp(sg_run *run, const sg_graph *g, bool pare
 /* The run's prepared forest for g (its arrays for n - 1 edges, none yet),
  * taken, or NULL, as above. */
 sg_forest *sgi_take_prepared_forest(sg_run *run, const sg_graph *g);
+/* With the prepared forest, for a run on a GPU: n words of host memory,
+ * faulted in and pinned (where n words are 2 MiB or more), for the GPU
+ * forest's copy of its trees (sgk_cpu_share.trees), taken (call it before
+ * sgi_take_prepared_forest, which drops it), or NULL; free it with
+ * sgi_trees_free. */
+uint32_t *sgi_take_prepared_trees(sg_run *run, const sg_graph *g);
+void sgi_trees_free(uint32_t *trees);
 /* Frees the run's prepared results (accepts none). */
 void sgi_run_drop_prepared(sg_run *run);
 

@@ -222,9 +222,11 @@ struct sgi_prefault {
     sg_bfs_result *bfs;
     sg_sssp_result *sssp;
     sg_forest *forest;
+    uint32_t *trees;              /* with the forest on a GPU: its trees' host copy */
     void *arr[3];
     size_t bytes[3];
-    unsigned pinned;              /* arrays the helper pinned */
+    unsigned pinned;              /* arrays the helper pinned (the trees' not counted) */
+    bool trees_pinned;
     double seconds;               /* the helper's own time */
 };
 
@@ -301,6 +303,11 @@ static void *prefault_main(void *arg)
         if (p->arr[i]) sgi_touch_pages(p->arr[i], p->bytes[i], false);
     for (int i = 0; i < 3 && p->pin_device >= 0; i++)
         if (p->arr[i] && result_pin(p->pin_device, p->arr[i], p->bytes[i])) p->pinned++;
+    if (p->trees) {
+        const size_t tb = (size_t)p->forest->n_vertices * sizeof *p->trees;
+        sgi_touch_pages(p->trees, tb, false);
+        p->trees_pinned = result_pin(p->pin_device, p->trees, tb);
+    }
     p->seconds = sgi_now() - t0;
     return NULL;
 }
@@ -335,6 +342,10 @@ sg_status sgi_prefault_start(const sg_graph_options *opt, uint64_t n, sg_weight_
             p->arr[i] = a[i];
             p->bytes[i] = (n - 1) * sizeof *a[i];
         }
+        /* the trees' copy (pinned only as whole 2 MiB pages; without it,
+         * or where it cannot be had, the GPU gathers alone) */
+        if (p->forest && p->pin_device >= 0 && n * sizeof(uint32_t) >= ((size_t)2 << 20))
+            p->trees = sgi_huge_alloc(n * sizeof(uint32_t));
     } else {
         p->sssp = sgi_sssp_alloc(n, 0, wt, par);
         if (p->sssp) {
@@ -374,10 +385,12 @@ void sgi_prefault_finish(sgi_prefault *p, sg_run *run, uint64_t uid)
     sg_run_set(run, "result_prefault_us", (uint64_t)(p->seconds * 1e6));
     sg_run_set(run, "result_prefault_wait_us", (uint64_t)(wait * 1e6));
     sg_run_set(run, "result_pinned", p->pinned);
+    if (p->forest) sg_run_set(run, "forest_trees_pinned", p->trees_pinned ? 1 : 0);
     sgi_run_drop_prepared(run);
     run->prep_bfs = p->bfs;
     run->prep_sssp = p->sssp;
     run->prep_forest = p->forest;
+    run->prep_trees = p->trees;
     run->prep_uid = uid;
     sgi_free(p);
 }
@@ -389,6 +402,7 @@ void sgi_prefault_drop(sgi_prefault *p)
     sg_bfs_free(p->bfs);
     sg_sssp_free(p->sssp);
     sg_forest_free(p->forest);
+    sgi_trees_free(p->trees);
     sgi_free(p);
 }
 
@@ -398,9 +412,11 @@ void sgi_run_drop_prepared(sg_run *run)
     sg_bfs_free(run->prep_bfs);
     sg_sssp_free(run->prep_sssp);
     sg_forest_free(run->prep_forest);
+    sgi_trees_free(run->prep_trees);
     run->prep_bfs = NULL;
     run->prep_sssp = NULL;
     run->prep_forest = NULL;
+    run->prep_trees = NULL;
     run->prep_uid = 0;
 }
 
@@ -424,6 +440,22 @@ sg_sssp_result *sgi_take_prepared_sssp(sg_run *run, const sg_graph *g, bool pare
     if (r) run->prep_sssp = NULL;
     sgi_run_drop_prepared(run);
     return r;
+}
+
+void sgi_trees_free(uint32_t *trees)
+{
+    result_unpin(trees);
+    sgi_free(trees);
+}
+
+uint32_t *sgi_take_prepared_trees(sg_run *run, const sg_graph *g)
+{
+    uint32_t *t = run->prep_trees;
+    if (!t || !run->prep_forest || run->prep_uid != g->uid ||
+        run->prep_forest->n_vertices != g->n)
+        return NULL;
+    run->prep_trees = NULL;
+    return t;
 }
 
 sg_forest *sgi_take_prepared_forest(sg_run *run, const sg_graph *g)

@@ -2340,7 +2340,10 @@ static char *rmat_store(const char *tag, unsigned scale, uint64_t seed, char *pa
  * A and W are all on the host, pinned and managed memory: the forest
  * contracts speculatively (spec_gathers > spec_gathers_failed, edges
  * contracted), its gather's lists copied in pieces (gather_streamed_bytes)
- * unless "gather-stream" is disabled; with "spec-contract" disabled, or
+ * unless "gather-stream" is disabled, the host threads taking pieces of it
+ * too (gather_cpu_pieces, _edges, _entries: the trees' copy is prepared
+ * and pinned, forest_trees_pinned 1) unless "gather-cpu" is disabled or the
+ * gather is not streamed; with "spec-contract" disabled, or
  * without the prepared arrays (not pinned), it never tries; the run's
  * plan models it where it may come (forest_spec). Kruskal's forest every
  * time. With a budget of 512 MiB, automatic host memory is
@@ -2367,11 +2370,12 @@ static void test_spec_prepared(void **state)
         sg_graph_free(g);
         sg_run_free(run);
     }
-    static const char *const off[4] = {NULL, "gather-stream", "spec-contract", NULL};
+    static const char *const off[5] = {NULL, "gather-stream", "spec-contract", NULL,
+                                       "gather-cpu"};
     static const sg_mem_kind kinds[2] = {SG_MEM_PINNED, SG_MEM_MANAGED};
     char what[200];
     for (int ki = 0; ki < 2; ki++)
-        for (int mode = 0; mode < 4; mode++) {
+        for (int mode = 0; mode < 5; mode++) {
             snprintf(what, sizeof what, "ssca2 2^20, %s memory, %s, disabled: %s",
                      ki ? "managed" : "pinned", mode == 3 ? "not prepared" : "prepared",
                      off[mode] ? off[mode] : "none");
@@ -2383,22 +2387,34 @@ static void test_spec_prepared(void **state)
             sg_graph *g = NULL;
             if (sg_graph_open(run, path, &go, &g, &err) != SG_OK)
                 fail_msg("%s: open: %s", what, err.msg);
-            uint64_t pinned = 0;
-            if (mode != 3 && (!tu_counter(run, "result_pinned", &pinned) || pinned != 3))
-                fail_msg("%s: %llu forest arrays pinned, want 3", what,
-                         (unsigned long long)pinned);
+            uint64_t pinned = 0, tpinned = 0;
+            if (mode != 3 && (!tu_counter(run, "result_pinned", &pinned) || pinned != 3 ||
+                              !tu_counter(run, "forest_trees_pinned", &tpinned) || tpinned != 1))
+                fail_msg("%s: %llu forest arrays pinned, want 3; the trees' %llu, want 1", what,
+                         (unsigned long long)pinned, (unsigned long long)tpinned);
             mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
-            static const char *const names[4] = {"spec_gathers", "spec_gathers_failed",
-                                                 "contracted_edges", "gather_streamed_bytes"};
-            uint64_t cv[4];
-            need_counters(run, what, names, cv, 4);
-            const bool want = mode < 2;
+            static const char *const names[8] = {
+                "spec_gathers",     "spec_gathers_failed", "contracted_edges",
+                "gather_streamed_bytes", "gather_cpu_pieces", "gather_cpu_edges",
+                "gather_cpu_entries", "cpu_entries_read"};
+            uint64_t cv[8];
+            need_counters(run, what, names, cv, 8);
+            /* the host threads' pieces of the streamed gather: where the run
+             * prepared the trees' copy and its first round had a CPU share */
+            const bool cpu_gather = mode == 0;
+            if (cpu_gather && cv[7] == 0)
+                fail_msg("%s: no CPU share in the first round (the test needs one)", what);
+            if ((cv[4] > 0) != cpu_gather || (cpu_gather && (cv[5] == 0 || cv[6] == 0)))
+                fail_msg("%s: %llu CPU pieces of the gather, %llu edges, %llu entries", what,
+                         (unsigned long long)cv[4], (unsigned long long)cv[5],
+                         (unsigned long long)cv[6]);
+            const bool want = mode < 2 || mode == 4;
             /* the run's plan models what it ran (src/plan.c, FOREST_SPEC_*) */
             sg_plan pl;
             if (!sg_run_plan(run, &pl, NULL) || pl.forest_spec != (mode != 2 && mode != 3))
                 fail_msg("%s: the plan's forest_spec %d", what, (int)pl.forest_spec);
             if ((cv[0] > cv[1]) != want || (want && cv[2] == 0) ||
-                (cv[3] > 0) != (mode == 0))
+                (cv[3] > 0) != (mode == 0 || mode == 4))
                 fail_msg("%s: %llu speculative gathers, %llu failed, %llu edges contracted, "
                          "%llu bytes of gather pieces",
                          what, (unsigned long long)cv[0], (unsigned long long)cv[1],
