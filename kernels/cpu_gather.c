@@ -169,3 +169,30 @@ uint64_t sgk_contract_walk(const uint64_t *x, uint64_t n, const uint32_t *a, con
     }
     return found;
 }
+
+void sgk_defer_keys(uint32_t *key, uint64_t cnt, uint64_t base, const uint32_t *w,
+                    const uint16_t *w16, const uint8_t *w8, bool f32, int threads)
+{
+    const uint64_t AHEAD = 16;
+    if (cnt == 0) return;
+    int nt = threads > 0 ? threads : omp_get_max_threads();
+    if ((uint64_t)nt > cnt / 2048 + 1) nt = (int)(cnt / 2048 + 1);
+#pragma omp parallel num_threads(nt)
+    {
+        const uint64_t t = (uint64_t)omp_get_thread_num(), T = (uint64_t)omp_get_num_threads();
+        const uint64_t b = cnt * t / T, e = cnt * (t + 1) / T;
+        for (uint64_t i = b; i < e; i++) {
+            if (i + AHEAD < e) {
+                const uint64_t q = base + key[i + AHEAD];
+                if (w) {
+                    __builtin_prefetch(w + q, 0, 0);
+                } else {
+                    __builtin_prefetch(w16 + q, 0, 0);
+                    __builtin_prefetch(w8 + q, 0, 0);
+                }
+            }
+            const uint64_t p = base + key[i];
+            key[i] = w ? sgi_key_of_bits(f32, w[p]) : (uint32_t)w16[p] | (uint32_t)w8[p] << 16;
+        }
+    }
+}

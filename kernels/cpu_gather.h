@@ -46,6 +46,14 @@ uint64_t sgk_contract_walk(const uint64_t *x, uint64_t n, const uint32_t *a, con
                            uint32_t *mn, uint32_t *mx, uint64_t cap, uint64_t *taken,
                            int threads);
 
+/* The forest's deferred weights (kernels/mst.cu, gather_walk,
+ * "defer-weights"): key[0, cnt) hold positions less base; each becomes the
+ * key of the weight at base + key[i]: sgi_key_of_bits(f32, w[p]), or with w
+ * NULL the 24-bit weight w16[p] | w8[p] << 16. `threads` host threads (0:
+ * OpenMP's default), the weights 16 edges ahead prefetched. */
+void sgk_defer_keys(uint32_t *key, uint64_t cnt, uint64_t base, const uint32_t *w,
+                    const uint16_t *w16, const uint8_t *w8, bool f32, int threads);
+
 #ifdef __cplusplus
 }
 #endif

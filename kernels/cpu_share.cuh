@@ -118,6 +118,11 @@ struct sgk_pieces {
         std::lock_guard<std::mutex> hold(mu);
         stop = true;
     }
+    bool halted()
+    {
+        std::lock_guard<std::mutex> hold(mu);
+        return stop;
+    }
 };
 
 // Checks a CPU share against the graph before a pass uses it: host arrays

@@ -120,6 +120,8 @@
 
 #include <string.h>
 
+#include <atomic>
+#include <chrono>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -1150,6 +1152,19 @@ __device__ __forceinline__ bool on_host(const StagedW24 &a, uint64_t p)
 template <class WR> __device__ __forceinline__ uint32_t w_bytes(const WR &) { return 4; }
 __device__ __forceinline__ uint32_t w_bytes(const W24Arr &) { return 3; }
 __device__ __forceinline__ uint32_t w_bytes(const StagedW24 &) { return 3; }
+
+// In place of W for the speculative gather's deferred weights
+// ("defer-weights", gather_walk): entry p's "weight" is its position less
+// base, which the walk (with f32 false: the key is the word itself) writes
+// where the key would go; the host threads read W there after.
+struct PosArr {
+    uint64_t base;
+    __device__ __forceinline__ uint32_t operator[](uint64_t p) const
+    {
+        return (uint32_t)(p - base);
+    }
+};
+__device__ __forceinline__ bool on_host(const PosArr &, uint64_t) { return false; }
 
 // The trees of a contracted list gathered without them (the speculative
 // contraction's, which writes 12 bytes an edge while the cache stays): ta
@@ -3120,6 +3135,18 @@ struct HostList {
         sgk_host_free(own);
     }
 };
+// A few words of pinned host memory (the deferred weights' counts).
+struct HostWords {
+    uint64_t *p = nullptr;
+    sg_status alloc(uint64_t n, sg_error *err)
+    {
+        void *q = nullptr;
+        SGK_TRY(sgk_host_alloc(n * sizeof(uint64_t), &q, err));
+        p = static_cast<uint64_t *>(q);
+        return SG_OK;
+    }
+    ~HostWords() { sgk_host_free(p); }
+};
 constexpr uint64_t SHARE_TEST_CHUNK = 16; // a CPU chunk's entries with "share-chunks" off
 
 // The first round's timing events, the events that pace its pieces
@@ -3245,12 +3272,25 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // disabled: never.
     const bool gstream_on = !sgk_ctx_disabled(c, "gather-stream");
     const bool gstream_all = gstream_on && sgk_ctx_enabled(c, "gather-stream");
-    // "gather-cpu": the host threads take pieces of the speculative
-    // gather's streamed walk (gather_walk) where the caller's CPU share
-    // brings a host array for the trees (sgk_cpu_share.trees); disabled:
-    // the GPU alone. Counters gather_cpu_edges, gather_cpu_entries,
+    // "defer-weights": the speculative gather's streamed pieces (past W's
+    // device prefix) write each edge's position where its key goes, and
+    // the host threads replace it with the key from W in host memory, a
+    // piece behind the GPU (gather_walk), so that the walks read no W over
+    // the link (35.5 M scattered reads on SSCA2 26, ~2 GB of the link's
+    // time); where the caller's CPU share has host threads and A's host
+    // part has fewer than 2^32 entries. Disabled: the walks read W.
+    // Counters gather_deferred_edges, gather_defer_us.
+    const bool gdefer_on = !sgk_ctx_disabled(c, "defer-weights");
+    // "gather-cpu" (an experiment, SPILLGRAPH_GPU_ENABLE): the host threads
+    // take pieces of the speculative gather's streamed walk from the top
+    // (gather_walk) where the caller's CPU share brings a host array for
+    // the trees (sgk_cpu_share.trees). It lost: on SSCA2 26 (labels
+    // permuted) each entry's neighbour's tree is a random read of host
+    // memory, ~0.6 G entries a second on 16 threads against the GPU's ~10 G,
+    // and its reads slowed the DMA (docs/benchmarks.md, fifty-second
+    // session). Counters gather_cpu_edges, gather_cpu_entries,
     // gather_cpu_pieces, gather_cpu_us.
-    const bool gcpu_on = !sgk_ctx_disabled(c, "gather-cpu");
+    const bool gcpu_on = sgk_ctx_enabled(c, "gather-cpu");
     // 24-bit weights (desc.w24): W16 and W8 where W would be, read through
     // W24Arr (StagedW24 in the streamed pieces); every walk below takes its
     // weights from with_w, which calls fn with the graph's accessor.
@@ -3740,6 +3780,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     uint64_t gstreamed = 0; // bytes of A the gathers copied (counter gather_streamed_bytes)
     uint64_t gcpu_ne = 0;   // the last gather's edges from the host threads
     uint64_t gcpu_edges = 0, gcpu_entries = 0, gcpu_pieces = 0, gcpu_us = 0; // (counters)
+    uint64_t gdefer_edges = 0, gdefer_us = 0;                                // (counters)
     auto gather_walk = [&](const uint64_t *o, uint64_t cs, uint32_t *ck, uint32_t *cmn,
                            uint32_t *cmx, uint32_t *cta, uint32_t *ctb,
                            uint32_t *const *hout) -> sg_status {
@@ -3798,6 +3839,18 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                             (w24 ? share->w16 && share->w8 : share->w != nullptr);
         const uint64_t wlo = wsplit > q0 ? wsplit : q0;
         sgk_pieces pm(np, cpu_on ? (wlo - q0 + P - 1) / P : np);
+        // the weights deferred (above) where the host threads can read W
+        // past its device prefix and a position fits a key's word
+        const bool defer = gdefer_on && !cpu_on && hout && share && share->threads > 0 &&
+                           (w24 ? share->w16 && share->w8 : share->w != nullptr) &&
+                           m - q0 <= (uint64_t)NONE32;
+        HostWords cnt; // (pinned: cnt[i] the edges after piece i, cnt[np] before the first)
+        if (defer) {
+            SGK_TRY(cnt.alloc(np + 1, err));
+            for (uint64_t i = 0; i <= np; i++) cnt.p[i] = NONE64;
+            SGK_CU(cudaMemcpyAsync(cnt.p + np, dctr.p + C_NE, sizeof(uint64_t),
+                                   cudaMemcpyDeviceToHost, st));
+        }
         if (cpu_on) {
             SGK_CU(cudaEventRecord(pipe.trees, st));
             SGK_CU(cudaStreamWaitEvent(c->copy, pipe.trees, 0));
@@ -3827,16 +3880,53 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 gstreamed += 4 * (p1 - p0);
                 if (hb[i + 1] > hb[i]) {
                     const StagedArr sa{g->A, bp, p0, p1};
-                    HWALK(HW_GATHER, ggrid, ns, o, scan, gx, sa, W, f32, comp, nullptr, nullptr,
-                          0, ck, cmn, cmx, cta, ctb, cs, hb[i], hb[i + 1], dctr);
+                    if (defer && p0 >= wlo) // (positions for keys: PosArr, above)
+                        HWALK(HW_GATHER, ggrid, ns, o, scan, gx, sa, PosArr{q0}, false, comp,
+                              nullptr, nullptr, 0, ck, cmn, cmx, cta, ctb, cs, hb[i], hb[i + 1],
+                              dctr);
+                    else
+                        HWALK(HW_GATHER, ggrid, ns, o, scan, gx, sa, W, f32, comp, nullptr,
+                              nullptr, 0, ck, cmn, cmx, cta, ctb, cs, hb[i], hb[i + 1], dctr);
                     SGK_LAUNCHED("k_hwalk (streamed)");
                 }
                 SGK_CU(cudaEventRecord(pipe.freed[b], st));
+                if (defer) // the edges after piece i, for the host threads
+                    SGK_CU(cudaMemcpyAsync(cnt.p + i, dctr.p + C_NE, sizeof(uint64_t),
+                                           cudaMemcpyDeviceToHost, st));
             }
             SGK_CU(cudaStreamSynchronize(st));
             return SG_OK;
         }); };
-        if (!cpu_on) return gpu(err);
+        if (!cpu_on && !defer) return gpu(err);
+        // deferred weights: piece by piece in order, the edges its walk
+        // appended (slots [before, after), within cs) get their keys from
+        // the positions there, while the GPU walks the next pieces
+        auto fill = [&](sg_error *) -> sg_status {
+            const volatile uint64_t *const cv = cnt.p;
+            auto wait = [&](uint64_t i) { // (false: the GPU's side failed)
+                while (cv[i] == NONE64) {
+                    if (pm.halted()) return false;
+                    std::this_thread::sleep_for(std::chrono::microseconds(20));
+                }
+                std::atomic_thread_fence(std::memory_order_acquire);
+                return true;
+            };
+            if (!wait(np)) return SG_OK;
+            uint64_t before = cv[np] < cs ? cv[np] : cs;
+            for (uint64_t i = 0; i < np; i++) {
+                if (!wait(i)) return SG_OK;
+                const uint64_t after = cv[i] < cs ? cv[i] : cs;
+                if (q0 + i * P >= wlo && after > before) {
+                    sgk_defer_keys(hout[0] + before, after - before, q0,
+                                   w24 ? nullptr : share->w, share->w16, share->w8, f32,
+                                   share->threads);
+                    gdefer_edges += after - before;
+                }
+                before = after;
+            }
+            return SG_OK;
+        };
+        if (defer) return sgk_share_run(c, pm, gpu, fill, &gdefer_us, err);
         auto cpu = [&](sg_error *err) -> sg_status {
             SGK_CU(cudaEventSynchronize(pipe.trees));
             uint64_t i = 0;
@@ -4407,6 +4497,8 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "spec_gathers_failed", spec_failed);
     sgk_stats_set(stats, "spec_gather_us", spec_us);
     sgk_stats_set(stats, "gather_streamed_bytes", gstreamed);
+    sgk_stats_set(stats, "gather_deferred_edges", gdefer_edges);
+    sgk_stats_set(stats, "gather_defer_us", gdefer_us);
     sgk_stats_set(stats, "gather_cpu_edges", gcpu_edges);
     sgk_stats_set(stats, "gather_cpu_entries", gcpu_entries);
     sgk_stats_set(stats, "gather_cpu_pieces", gcpu_pieces);

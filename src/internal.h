@@ -93,9 +93,10 @@ sg_sssp_result *sgi_take_prepared_sssp(sg_run *run, const sg_graph *g, bool pare
 /* The run's prepared forest for g (its arrays for n - 1 edges, none yet),
  * taken, or NULL, as above. */
 sg_forest *sgi_take_prepared_forest(sg_run *run, const sg_graph *g);
-/* With the prepared forest, for a run on a GPU: n words of host memory,
- * faulted in and pinned (where n words are 2 MiB or more), for the GPU
- * forest's copy of its trees (sgk_cpu_share.trees), taken (call it before
+/* With the prepared forest, for a run on a GPU with the experiment
+ * "gather-cpu" enabled: n words of host memory, faulted in and pinned
+ * (where n words are 2 MiB or more), for the GPU forest's copy of its
+ * trees (sgk_cpu_share.trees), taken (call it before
  * sgi_take_prepared_forest, which drops it), or NULL; free it with
  * sgi_trees_free. */
 uint32_t *sgi_take_prepared_trees(sg_run *run, const sg_graph *g);

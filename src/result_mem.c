@@ -342,9 +342,11 @@ sg_status sgi_prefault_start(const sg_graph_options *opt, uint64_t n, sg_weight_
             p->arr[i] = a[i];
             p->bytes[i] = (n - 1) * sizeof *a[i];
         }
-        /* the trees' copy (pinned only as whole 2 MiB pages; without it,
-         * or where it cannot be had, the GPU gathers alone) */
-        if (p->forest && p->pin_device >= 0 && n * sizeof(uint32_t) >= ((size_t)2 << 20))
+        /* the trees' copy for the experiment "gather-cpu" (kernels/mst.cu;
+         * pinned only as whole 2 MiB pages; without it, or where it cannot
+         * be had, the GPU gathers alone) */
+        if (p->forest && p->pin_device >= 0 && n * sizeof(uint32_t) >= ((size_t)2 << 20) &&
+            sgi_switch_on("gather-cpu"))
             p->trees = sgi_huge_alloc(n * sizeof(uint32_t));
     } else {
         p->sssp = sgi_sssp_alloc(n, 0, wt, par);

@@ -16,7 +16,8 @@
  * positions (inside lists too), 1 to 16 threads, u32, f32 and 24-bit
  * weights; the edges found, as a multiset, equal the oracle's, written
  * from the top down; with too little room every edge is still counted,
- * none written below slot 0 and none over the slots below its own. */
+ * none written below slot 0 and none over the slots below its own. And
+ * the deferred weights (sgk_defer_keys) against the same keys. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,11 +263,54 @@ static void contract_walk_against_oracle(void **state)
     free(w8), free(w16), free(w), free(a), free(comp), free(x);
 }
 
+/* The deferred weights (sgk_defer_keys): positions less a base become the
+ * keys of their weights, u32, f32 and 24-bit, for 0 to 100,000 edges on 1
+ * to 16 threads; the words past cnt stay. */
+static void defer_keys_against_oracle(void **state)
+{
+    (void)state;
+    uint64_t rng = 0x13198a2e03707344ull;
+    const uint64_t m = 1 << 20, base = 12345;
+    uint32_t *w = malloc(m * sizeof *w), *key = malloc(100001 * sizeof *key);
+    uint32_t *pos = malloc(100000 * sizeof *pos);
+    uint16_t *w16 = malloc(m * sizeof *w16);
+    uint8_t *w8 = malloc(m);
+    assert_true(w && key && pos && w16 && w8);
+    for (uint64_t p = 0; p < m; p++) {
+        w[p] = (uint32_t)next(&rng);
+        w16[p] = (uint16_t)next(&rng);
+        w8[p] = (uint8_t)next(&rng);
+    }
+    static const uint64_t counts[] = {0, 1, 17, 5000, 100000};
+    static const int threads[] = {1, 3, 16};
+    for (int wk = 0; wk < 3; wk++)
+        for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ci++)
+            for (size_t ti = 0; ti < sizeof threads / sizeof *threads; ti++) {
+                const uint64_t cnt = counts[ci];
+                for (uint64_t i = 0; i < cnt; i++)
+                    key[i] = pos[i] = (uint32_t)(next(&rng) % (m - base));
+                key[cnt] = GUARD;
+                sgk_defer_keys(key, cnt, base, wk == 2 ? NULL : w, w16, w8, wk == 1,
+                               threads[ti]);
+                for (uint64_t i = 0; i < cnt; i++)
+                    if (key[i] != cw_key(wk, w, w16, w8, base + pos[i]))
+                        fail_msg("weights %d, %llu edges, %d threads: key %llu is %u, want %u",
+                                 wk, (unsigned long long)cnt, threads[ti],
+                                 (unsigned long long)i, key[i],
+                                 cw_key(wk, w, w16, w8, base + pos[i]));
+                if (key[cnt] != GUARD)
+                    fail_msg("weights %d, %llu edges: the word past them written", wk,
+                             (unsigned long long)cnt);
+            }
+    free(w8), free(w16), free(pos), free(key), free(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gather_against_oracle),
         cmocka_unit_test(contract_walk_against_oracle),
+        cmocka_unit_test(defer_keys_against_oracle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

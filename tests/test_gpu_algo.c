@@ -930,7 +930,8 @@ static void test_disable_switches(void **state)
                               "bucket-balance,prefilter,far-window,defer-heavy,light-index,done-bits,"
                               "bf-ldg,bf-segments,vertex-cache,wide-cache,stream-first,dma-pull,wide-delta,"
                               "device-rounds,device-buckets,wider-delta,keep-index,keep-work,"
-                              "dense-trees,jump-roots,first-minima,refill-pick,refill-minima";
+                              "dense-trees,jump-roots,first-minima,refill-pick,refill-minima,"
+                              "defer-weights";
     char *saved = env_push(all);
     /* the device context reads the variable when it is made (first GPU use) */
     sg_run *cpu = mkrun(SG_BACKEND_CPU, 0), *gpu = mkrun(SG_BACKEND_GPU, 0);
@@ -2340,10 +2341,12 @@ static char *rmat_store(const char *tag, unsigned scale, uint64_t seed, char *pa
  * A and W are all on the host, pinned and managed memory: the forest
  * contracts speculatively (spec_gathers > spec_gathers_failed, edges
  * contracted), its gather's lists copied in pieces (gather_streamed_bytes)
- * unless "gather-stream" is disabled, the host threads taking pieces of it
- * too (gather_cpu_pieces, _edges, _entries: the trees' copy is prepared
- * and pinned, forest_trees_pinned 1) unless "gather-cpu" is disabled or the
- * gather is not streamed; with "spec-contract" disabled, or
+ * unless "gather-stream" is disabled, the host threads filling in the
+ * weights of its streamed pieces' edges (gather_deferred_edges) unless
+ * "defer-weights" is disabled, or with the experiment "gather-cpu"
+ * enabled taking pieces of it instead (gather_cpu_pieces, _edges,
+ * _entries: the trees' copy prepared and pinned, forest_trees_pinned 1);
+ * with "spec-contract" disabled, or
  * without the prepared arrays (not pinned), it never tries; the run's
  * plan models it where it may come (forest_spec). Kruskal's forest every
  * time. With a budget of 512 MiB, automatic host memory is
@@ -2370,16 +2373,17 @@ static void test_spec_prepared(void **state)
         sg_graph_free(g);
         sg_run_free(run);
     }
-    static const char *const off[5] = {NULL, "gather-stream", "spec-contract", NULL,
-                                       "gather-cpu"};
+    static const char *const off[6] = {NULL,   "gather-stream", "spec-contract",
+                                       NULL,   "defer-weights", NULL};
     static const sg_mem_kind kinds[2] = {SG_MEM_PINNED, SG_MEM_MANAGED};
     char what[200];
     for (int ki = 0; ki < 2; ki++)
-        for (int mode = 0; mode < 5; mode++) {
-            snprintf(what, sizeof what, "ssca2 2^20, %s memory, %s, disabled: %s",
+        for (int mode = 0; mode < 6; mode++) {
+            snprintf(what, sizeof what, "ssca2 2^20, %s memory, %s, disabled: %s%s",
                      ki ? "managed" : "pinned", mode == 3 ? "not prepared" : "prepared",
-                     off[mode] ? off[mode] : "none");
+                     off[mode] ? off[mode] : "none", mode == 5 ? ", enabled: gather-cpu" : "");
             char *saved = env_push(off[mode]);
+            char *on = env_var_push("SPILLGRAPH_GPU_ENABLE", mode == 5 ? "gather-cpu" : NULL);
             sg_run *run = mkhybrid(SG_BACKEND_HYBRID, 0, all_host, 1u << 20);
             const sg_graph_options go = {.mem = kinds[ki],
                                          .prepare = mode == 3 ? SG_PREPARE_NONE
@@ -2388,39 +2392,44 @@ static void test_spec_prepared(void **state)
             if (sg_graph_open(run, path, &go, &g, &err) != SG_OK)
                 fail_msg("%s: open: %s", what, err.msg);
             uint64_t pinned = 0, tpinned = 0;
-            if (mode != 3 && (!tu_counter(run, "result_pinned", &pinned) || pinned != 3 ||
-                              !tu_counter(run, "forest_trees_pinned", &tpinned) || tpinned != 1))
-                fail_msg("%s: %llu forest arrays pinned, want 3; the trees' %llu, want 1", what,
-                         (unsigned long long)pinned, (unsigned long long)tpinned);
+            if (mode != 3 &&
+                (!tu_counter(run, "result_pinned", &pinned) || pinned != 3 ||
+                 !tu_counter(run, "forest_trees_pinned", &tpinned) || tpinned != (mode == 5)))
+                fail_msg("%s: %llu forest arrays pinned, want 3; the trees' %llu, want %d", what,
+                         (unsigned long long)pinned, (unsigned long long)tpinned, mode == 5);
             mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
-            static const char *const names[8] = {
-                "spec_gathers",     "spec_gathers_failed", "contracted_edges",
+            static const char *const names[9] = {
+                "spec_gathers",       "spec_gathers_failed", "contracted_edges",
                 "gather_streamed_bytes", "gather_cpu_pieces", "gather_cpu_edges",
-                "gather_cpu_entries", "cpu_entries_read"};
-            uint64_t cv[8];
-            need_counters(run, what, names, cv, 8);
-            /* the host threads' pieces of the streamed gather: where the run
-             * prepared the trees' copy and its first round had a CPU share */
-            const bool cpu_gather = mode == 0;
-            if (cpu_gather && cv[7] == 0)
+                "gather_cpu_entries", "cpu_entries_read",    "gather_deferred_edges"};
+            uint64_t cv[9];
+            need_counters(run, what, names, cv, 9);
+            /* the host threads' part of the streamed gather (the test needs
+             * a CPU share): the deferred weights by default, the pieces of
+             * the experiment where the run prepared the trees' copy */
+            if ((mode == 0 || mode == 5) && cv[7] == 0)
                 fail_msg("%s: no CPU share in the first round (the test needs one)", what);
-            if ((cv[4] > 0) != cpu_gather || (cpu_gather && (cv[5] == 0 || cv[6] == 0)))
-                fail_msg("%s: %llu CPU pieces of the gather, %llu edges, %llu entries", what,
-                         (unsigned long long)cv[4], (unsigned long long)cv[5],
-                         (unsigned long long)cv[6]);
-            const bool want = mode < 2 || mode == 4;
+            const bool cpu_gather = mode == 5, deferred = mode == 0;
+            if ((cv[4] > 0) != cpu_gather || (cpu_gather && (cv[5] == 0 || cv[6] == 0)) ||
+                (cv[8] > 0) != deferred)
+                fail_msg("%s: %llu CPU pieces of the gather, %llu edges, %llu entries; %llu "
+                         "edges' weights deferred",
+                         what, (unsigned long long)cv[4], (unsigned long long)cv[5],
+                         (unsigned long long)cv[6], (unsigned long long)cv[8]);
+            const bool want = mode < 2 || mode >= 4;
             /* the run's plan models what it ran (src/plan.c, FOREST_SPEC_*) */
             sg_plan pl;
             if (!sg_run_plan(run, &pl, NULL) || pl.forest_spec != (mode != 2 && mode != 3))
                 fail_msg("%s: the plan's forest_spec %d", what, (int)pl.forest_spec);
             if ((cv[0] > cv[1]) != want || (want && cv[2] == 0) ||
-                (cv[3] > 0) != (mode == 0 || mode == 4))
+                (cv[3] > 0) != (mode == 0 || mode >= 4))
                 fail_msg("%s: %llu speculative gathers, %llu failed, %llu edges contracted, "
                          "%llu bytes of gather pieces",
                          what, (unsigned long long)cv[0], (unsigned long long)cv[1],
                          (unsigned long long)cv[2], (unsigned long long)cv[3]);
             sg_graph_free(g);
             sg_run_free(run);
+            env_var_pop("SPILLGRAPH_GPU_ENABLE", on);
             env_pop(saved);
         }
     sg_run_free(cpu);
