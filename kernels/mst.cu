@@ -3927,10 +3927,15 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             return SG_OK;
         };
         if (defer) return sgk_share_run(c, pm, gpu, fill, &gdefer_us, err);
+        // (the host's first piece claimed before the GPU's thread starts:
+        // at least one, where the pieces allow)
+        uint64_t i0 = 0;
+        bool first = np > 1 && pm.cpu(i0);
         auto cpu = [&](sg_error *err) -> sg_status {
             SGK_CU(cudaEventSynchronize(pipe.trees));
-            uint64_t i = 0;
-            while (pm.cpu(i)) {
+            uint64_t i = i0;
+            while (first || pm.cpu(i)) {
+                first = false;
                 const uint64_t p0 = q0 + i * P, p1 = p0 + P < m ? p0 + P : m;
                 gcpu_edges += sgk_contract_walk(
                     share->x, n, share->a, w24 ? nullptr : share->w, share->w16, share->w8, f32,
