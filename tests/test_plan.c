@@ -494,7 +494,7 @@ static void test_forest_hub_free(void **state)
 
 /* The speculative contraction's model (input forest_spec, src/plan.c
  * FOREST_SPEC_*): on the in-place forest without hubs whose A spills, the
- * refills of 0.18 passes, then A's host part once at 0.72 of the PCIe rate
+ * refills of 0.18 passes, then A's host part once at 0.84 of the PCIe rate
  * from pinned memory and 0.62 from managed (inside t_refill), and 6.5
  * rounds of vertex work; the placement as without it, and a shorter
  * prediction. Not where every list is on the device, nor with hubs, nor
@@ -528,7 +528,7 @@ static void test_forest_spec(void **state)
                 assert_true(spec.forest_spec && spec.host_bytes[1] > 0);
                 assert_true(fabs(spec.refill_passes - 0.18) < 1e-12);
                 const double gather = (double)spec.host_bytes[1] /
-                                      ((managed ? 0.62 : 0.72) * in.rates.pcie_gbps * 1e9);
+                                      ((managed ? 0.62 : 0.84) * in.rates.pcie_gbps * 1e9);
                 const double refills = plain.t_refill * 0.18 / plain.refill_passes;
                 assert_true(fabs(spec.t_refill - (refills + gather)) < 1e-9 * spec.t_refill);
                 assert_true(fabs(spec.t_rounds - 6.5 * (double)n * 0.19e-9) < 1e-12);
