@@ -3776,7 +3776,12 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // cs down (gcpu_ne of them: the GPU's fill from 0 up; the two overlap
     // only when their sum passes cs, an overflow). A piece is claimed only
     // once the walk of the piece two before is done, so that the claims
-    // follow the GPU's progress.
+    // follow the GPU's progress. Otherwise, by default ("defer-weights",
+    // above), the GPU takes every piece and the walk of each past W's
+    // device prefix writes positions for keys (PosArr); the count after
+    // each piece's walk is copied to a pinned word (cnt), and the host
+    // threads turn that piece's positions into keys (sgk_defer_keys) while
+    // the GPU goes on.
     uint64_t gstreamed = 0; // bytes of A the gathers copied (counter gather_streamed_bytes)
     uint64_t gcpu_ne = 0;   // the last gather's edges from the host threads
     uint64_t gcpu_edges = 0, gcpu_entries = 0, gcpu_pieces = 0, gcpu_us = 0; // (counters)
