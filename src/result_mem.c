@@ -205,6 +205,8 @@ bool sgi_switch_off(const char *name)
     return env_lists("SPILLGRAPH_GPU_DISABLE", name);
 }
 
+bool sg_switch_disabled(const char *name) { return name && sgi_switch_off(name); }
+
 /* ------------------------------------------------ sg_graph_options.prepare
  *
  * A search's result is written once by the search itself (the CPU's

@@ -709,6 +709,10 @@ typedef struct sg_gpu_info {
 SG_API uint64_t sg_available_memory(void);
 /* True when this build has the GPU path (built with CUDA). */
 SG_API bool sg_gpu_built(void);
+/* True when optimisation switch `name` is turned off for this process
+ * (SPILLGRAPH_GPU_DISABLE=name,...: docs/design.md), as the library reads
+ * it; `spillgraph plan` models the runs the switches make. */
+SG_API bool sg_switch_disabled(const char *name);
 /* The device memory a default budget leaves free: max(256 MiB, 3% of
  * total_bytes). */
 SG_API uint64_t sg_device_margin(uint64_t total_bytes);

@@ -111,6 +111,10 @@ grep_in out '"forest_spec":true' "forest without hubs: the speculative contracti
 plan_check "forest without hubs: within the budget, consistent" $((3 * 1048576)) mst
 expect 0 "forest without hubs, text" plan s.sg --algo mst --device-mem 3M $FREE
 grep_in out "and the speculative gather" "forest without hubs, text: the gather said"
+for off in spec-contract prepare prepare-pin; do
+    SPILLGRAPH_GPU_DISABLE=$off expect 0 "forest without hubs, $off disabled" plan s.sg --algo mst --device-mem 3M $FREE --json
+    grep_in out '"forest_spec":false' "forest without hubs, $off disabled: no speculative contraction modelled"
+done
 expect 0 "forest, managed" plan g.sg --algo mst --device-mem 3M $FREE --host-mem managed --json
 grep_in out '"weight_bits":32' "forest, managed: W in 32 bits"
 SPILLGRAPH_GPU_DISABLE=narrow-weights expect 0 "forest, narrow-weights off" plan g.sg --algo mst --device-mem 3M $FREE --json
