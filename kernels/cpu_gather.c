@@ -86,6 +86,14 @@ uint64_t sgk_gather_lists(const uint64_t *x, const uint32_t *a, const uint32_t *
     return k;
 }
 
+/* The key of entry p's weight: sgi_key_of_bits(f32, w[p]), or with w NULL
+ * the 24-bit weight w16[p] | w8[p] << 16. */
+static inline uint32_t weight_key(const uint32_t *w, const uint16_t *w16, const uint8_t *w8,
+                                  bool f32, uint64_t p)
+{
+    return w ? sgi_key_of_bits(f32, w[p]) : (uint32_t)w16[p] | (uint32_t)w8[p] << 16;
+}
+
 /* The edges a thread finds go out SGK_CW_BLOCK at a time. */
 #define SGK_CW_BLOCK 1024
 
@@ -140,7 +148,7 @@ uint64_t sgk_contract_walk(const uint64_t *x, uint64_t n, const uint32_t *a, con
     {
         const uint64_t t = (uint64_t)omp_get_thread_num(), T = (uint64_t)omp_get_num_threads();
         const uint64_t b = p0 + (p1 - p0) * t / T, e = p0 + (p1 - p0) * (t + 1) / T;
-        cw_buf local; /* (12 KiB of the thread's stack) */
+        cw_buf local; /* (12 KiB of the thread's stack, not zeroed) */
         cw_buf *const buf = &local;
         buf->cnt = 0;
         if (b < e) {
@@ -154,8 +162,7 @@ uint64_t sgk_contract_walk(const uint64_t *x, uint64_t n, const uint32_t *a, con
                         if (p + AHEAD < e) __builtin_prefetch(comp + a[p + AHEAD], 0, 0);
                         const uint32_t nb = a[p];
                         if (nb <= v || comp[nb] == tv) continue;
-                        buf->k[buf->cnt] = w ? sgi_key_of_bits(f32, w[p])
-                                             : (uint32_t)w16[p] | (uint32_t)w8[p] << 16;
+                        buf->k[buf->cnt] = weight_key(w, w16, w8, f32, p);
                         buf->u[buf->cnt] = (uint32_t)v;
                         buf->v[buf->cnt] = nb;
                         found++;
@@ -191,8 +198,7 @@ void sgk_defer_keys(uint32_t *key, uint64_t cnt, uint64_t base, const uint32_t *
                     __builtin_prefetch(w8 + q, 0, 0);
                 }
             }
-            const uint64_t p = base + key[i];
-            key[i] = w ? sgi_key_of_bits(f32, w[p]) : (uint32_t)w16[p] | (uint32_t)w8[p] << 16;
+            key[i] = weight_key(w, w16, w8, f32, base + key[i]);
         }
     }
 }

@@ -149,9 +149,9 @@ inline sg_status sgk_share_check(const sgk_graph *g, const sgk_cpu_share *share,
 
 // Runs gpu(err) on a thread of its own (device c->device current there)
 // and cpu(err) on this one, at the same time; either one failing halts mt
-// (sgk_meet or sgk_pieces) so that the other stops claiming. Without a thread, the GPU's claims run
-// first, then the CPU's. Returns the GPU's failure first, then the CPU's;
-// *cpu_us gets the CPU side's wall time.
+// (sgk_meet or sgk_pieces) so that the other stops claiming. Without a
+// thread, the GPU's claims run first, then the CPU's. Returns the GPU's
+// failure first, then the CPU's; *cpu_us gets the CPU side's wall time.
 template <class M, class G, class C>
 sg_status sgk_share_run(sgk_ctx *c, M &mt, G gpu, C cpu, uint64_t *cpu_us, sg_error *err)
 {

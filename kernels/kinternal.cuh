@@ -394,6 +394,25 @@ template <class T> struct sgk_dbuf {
     uint64_t bytes() const { return !p ? 0 : n > 0 ? n * sizeof(T) : 256; }
 };
 
+// An array of T in pinned host memory (sgk_host_alloc) that frees itself,
+// for words the device writes and the host polls. Not copyable.
+template <class T> struct sgk_hbuf {
+    T *p = nullptr;
+    sgk_hbuf() = default;
+    sgk_hbuf(const sgk_hbuf &) = delete;
+    sgk_hbuf &operator=(const sgk_hbuf &) = delete;
+    ~sgk_hbuf() { sgk_host_free(p); }
+    sg_status alloc(size_t count, sg_error *err)
+    {
+        sgk_host_free(p);
+        p = nullptr;
+        void *q = nullptr;
+        const sg_status st = sgk_host_alloc(count * sizeof(T), &q, err);
+        if (st == SG_OK) p = static_cast<T *>(q);
+        return st;
+    }
+};
+
 // Grid size for a grid-stride loop over `items` with `block` threads:
 // enough blocks to fill the device (sm_count * 8), fewer for small work.
 static inline unsigned sgk_grid(const sgk_ctx *c, uint64_t items, unsigned block)

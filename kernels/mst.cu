@@ -3135,18 +3135,6 @@ struct HostList {
         sgk_host_free(own);
     }
 };
-// A few words of pinned host memory (the deferred weights' counts).
-struct HostWords {
-    uint64_t *p = nullptr;
-    sg_status alloc(uint64_t n, sg_error *err)
-    {
-        void *q = nullptr;
-        SGK_TRY(sgk_host_alloc(n * sizeof(uint64_t), &q, err));
-        p = static_cast<uint64_t *>(q);
-        return SG_OK;
-    }
-    ~HostWords() { sgk_host_free(p); }
-};
 constexpr uint64_t SHARE_TEST_CHUNK = 16; // a CPU chunk's entries with "share-chunks" off
 
 // The first round's timing events, the events that pace its pieces
@@ -3159,7 +3147,7 @@ struct Pipe {
     cudaStream_t s = nullptr;
     cudaEvent_t ready[2] = {nullptr, nullptr}, freed[2] = {nullptr, nullptr};
     cudaEvent_t t0 = nullptr, t1 = nullptr; // the first round's GPU walks (timed)
-    cudaEvent_t trees = nullptr; // the speculative gather's trees copied to the host
+    cudaEvent_t trees = nullptr; // the trees copied to the host ("gather-cpu", made there)
     cudaEvent_t r0 = nullptr, r1 = nullptr; // a later round's refills (timed)
     // the first round's vertex work around its fill (timed): the round's
     // start, the fill joined, the minima, the merge, the keep and select
@@ -3184,7 +3172,6 @@ struct Pipe {
         SGK_CU(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
         for (int b = 0; b < 2; b++)
             SGK_CU(cudaEventCreateWithFlags(&ready[b], cudaEventDisableTiming));
-        SGK_CU(cudaEventCreateWithFlags(&trees, cudaEventDisableTiming | cudaEventBlockingSync));
         return SG_OK;
     }
     ~Pipe()
@@ -3839,17 +3826,16 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         if (hb[0] > 0) SGK_TRY(in_place(hb[0])); // the device's lists
         // the host threads' pieces (above): from the first past W's device
         // prefix, with the trees copied out over the copy stream first
-        const bool cpu_on = gcpu_on && hout && share && share->trees && share->threads > 0 &&
-                            share->x && share->a &&
+        const bool host_w = hout && share && share->threads > 0 &&
                             (w24 ? share->w16 && share->w8 : share->w != nullptr);
+        const bool cpu_on = gcpu_on && host_w && share->trees && share->x && share->a;
         const uint64_t wlo = wsplit > q0 ? wsplit : q0;
         sgk_pieces pm(np, cpu_on ? (wlo - q0 + P - 1) / P : np);
         // the weights deferred (above) where the host threads can read W
         // past its device prefix and a position fits a key's word
-        const bool defer = gdefer_on && !cpu_on && hout && share && share->threads > 0 &&
-                           (w24 ? share->w16 && share->w8 : share->w != nullptr) &&
-                           m - q0 <= (uint64_t)NONE32;
-        HostWords cnt; // (pinned: cnt[i] the edges after piece i, cnt[np] before the first)
+        const bool defer = gdefer_on && !cpu_on && host_w && m - q0 <= (uint64_t)NONE32;
+        auto deferred = [&](uint64_t i) { return defer && q0 + i * P >= wlo; }; // piece i
+        sgk_hbuf<uint64_t> cnt; // (cnt[i] the edges after piece i, cnt[np] before the first)
         if (defer) {
             SGK_TRY(cnt.alloc(np + 1, err));
             for (uint64_t i = 0; i <= np; i++) cnt.p[i] = NONE64;
@@ -3857,6 +3843,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                                    cudaMemcpyDeviceToHost, st));
         }
         if (cpu_on) {
+            if (!pipe.trees)
+                SGK_CU(cudaEventCreateWithFlags(&pipe.trees,
+                                                cudaEventDisableTiming | cudaEventBlockingSync));
             SGK_CU(cudaEventRecord(pipe.trees, st));
             SGK_CU(cudaStreamWaitEvent(c->copy, pipe.trees, 0));
             SGK_CU(cudaMemcpyAsync(share->trees, comp.p, n * sizeof(uint32_t),
@@ -3885,7 +3874,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 gstreamed += 4 * (p1 - p0);
                 if (hb[i + 1] > hb[i]) {
                     const StagedArr sa{g->A, bp, p0, p1};
-                    if (defer && p0 >= wlo) // (positions for keys: PosArr, above)
+                    if (deferred(i)) // (positions for keys: PosArr, above)
                         HWALK(HW_GATHER, ggrid, ns, o, scan, gx, sa, PosArr{q0}, false, comp,
                               nullptr, nullptr, 0, ck, cmn, cmx, cta, ctb, cs, hb[i], hb[i + 1],
                               dctr);
@@ -3921,7 +3910,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
             for (uint64_t i = 0; i < np; i++) {
                 if (!wait(i)) return SG_OK;
                 const uint64_t after = cv[i] < cs ? cv[i] : cs;
-                if (q0 + i * P >= wlo && after > before) {
+                if (deferred(i) && after > before) {
                     sgk_defer_keys(hout[0] + before, after - before, q0,
                                    w24 ? nullptr : share->w, share->w16, share->w8, f32,
                                    share->threads);
