@@ -493,6 +493,10 @@ static sg_status hybrid_ensure(sg_run *run, sgk_ctx *c, sg_graph *g, sgi_algo al
      * (kernels/mst.cu; the prepared forest, 2 MiB or more an array) */
     in.forest_spec = algo == SGI_ALGO_MST && run->prep_forest && g->n > ((size_t)1 << 19) &&
                      !sgi_switch_off("spec-contract") && !sgi_switch_off("prepare-pin");
+    /* and its weights deferred to the host threads, unless switched off or
+     * the gather-cpu experiment takes their place */
+    in.forest_defer = in.forest_spec && !sgi_switch_off("defer-weights") &&
+                      !sgi_switch_on("gather-cpu");
     /* The forest's first round has a CPU share (the owner split); SSSP's
      * rounds and BFS have none: the GPU reads the whole host range (a CPU
      * share of SSSP's settle passes was built and lost, docs/plan.md). */

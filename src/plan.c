@@ -184,10 +184,12 @@ static bool joint_aw(const sg_plan_input *in)
  * docs/benchmarks.md, fifty-first session, calls 3-5): the refills of
  * rounds 2 and 3 56-63 ms (0.18 of the passes above at
  * FOREST_REFILL_HUBFREE), the gather's 8.55 GB of A in 199-227 ms from
- * pinned memory (~40 GB/s, the taken edges' weights sharing the link; with
- * the weights deferred to the host threads, fifty-second session, 177-183
- * ms: ~47 GB/s, 0.84 of `pcie_gbps`) and 233-259 ms from managed (~34
- * GB/s: 0.62, before the deferred weights), and all the rest (the first
+ * pinned memory (~40 GB/s, the taken edges' weights sharing the link; the
+ * fifty-second session's 195-200 ms, 0.78 of `pcie_gbps`, where the
+ * weights are not deferred; with the weights deferred to the host threads
+ * (input forest_defer, a CPU share, A's host part at most 2^32 entries)
+ * 177-183 ms: ~47 GB/s, 0.84) and 233-259 ms from managed (~34 GB/s:
+ * 0.62, before the deferred weights), and all the rest (the first
  * three rounds' vertex work, the edge rounds, the output) ~83 ms, 6.5
  * rounds of FOREST_ROUND_S. Measured 0.501-0.507 s in the aims of the
  * fifty-second session's call 3; this gives ~0.51 s at the default rates.
@@ -195,6 +197,7 @@ static bool joint_aw(const sg_plan_input *in)
  * deferred weights). */
 #define FOREST_SPEC_REFILL_PASSES 0.18
 #define FOREST_SPEC_GATHER_PINNED 0.84
+#define FOREST_SPEC_GATHER_UNDEFERRED 0.78
 #define FOREST_SPEC_GATHER_MANAGED 0.62
 #define FOREST_SPEC_ROUNDS 6.5
 
@@ -748,11 +751,14 @@ sg_status sg_plan_make(const sg_plan_input *in, sg_plan *out, sg_error *err)
         p.refill_passes = p.forest_spec ? FOREST_SPEC_REFILL_PASSES : p.passes - 1.0;
         p.passes = 1.0;
         p.t_refill = forest_refill(in, &p, p.refill_passes);
-        if (p.forest_spec)
-            p.t_refill += (double)p.host_bytes[1] /
-                          ((p.spill_kind[1] == SG_SPILL_MANAGED ? FOREST_SPEC_GATHER_MANAGED
-                                                                : FOREST_SPEC_GATHER_PINNED) *
-                           in->rates.pcie_gbps * 1e9);
+        if (p.forest_spec) { /* the gather's weights deferred as kernels/mst.cu defers them */
+            const bool defer = in->forest_defer && p.gpu_host_end < in->n &&
+                               in->m - in->pt_e[split_i[1]] <= UINT32_MAX;
+            const double rate = p.spill_kind[1] == SG_SPILL_MANAGED ? FOREST_SPEC_GATHER_MANAGED
+                                : defer                             ? FOREST_SPEC_GATHER_PINNED
+                                                                    : FOREST_SPEC_GATHER_UNDEFERRED;
+            p.t_refill += (double)p.host_bytes[1] / (rate * in->rates.pcie_gbps * 1e9);
+        }
     }
     if (in->algo == SG_PLAN_MST) { /* either in-place forest's rounds over the vertices */
         const double rounds =

@@ -849,6 +849,11 @@ typedef struct sg_plan_input {
                                 * spills, its refills end after the third round
                                 * and one streamed read of A's host part gathers
                                 * the edges left (src/plan.c, FOREST_SPEC_*) */
+    bool forest_defer;         /* mst, with forest_spec: the gather's weights
+                                * are deferred to the CPU threads (kernels/mst.cu,
+                                * "defer-weights"), which the executor does
+                                * where the plan gives them a share and A's
+                                * host part has at most 2^32 entries */
     bool forced;               /* evaluate forced_split (X, A, W; each one of
                                 * the breakpoints) instead of choosing; the
                                 * budget is not checked */

@@ -109,6 +109,16 @@ expect 0 "gen ssca2" gen ssca2 --scale 14 -o s.sg --quiet
 expect 0 "forest without hubs" plan s.sg --algo mst --device-mem 3M $FREE --json
 grep_in out '"forest_spec":true' "forest without hubs: the speculative contraction modelled"
 plan_check "forest without hubs: within the budget, consistent" $((3 * 1048576)) mst
+refill_s() { sed -n 's/.*"refill_s":\([^,}]*\).*/\1/p' out; }
+r_defer=$(refill_s)
+SPILLGRAPH_GPU_DISABLE=defer-weights expect 0 "forest without hubs, defer-weights disabled" plan s.sg --algo mst --device-mem 3M $FREE --json
+grep_in out '"forest_spec":true' "forest without hubs, defer-weights disabled: the contraction still modelled"
+r_plain=$(refill_s)
+if [ -n "$r_defer" ] && awk -v a="$r_defer" -v b="$r_plain" 'BEGIN { exit !(b > a) }'; then
+    pass "forest without hubs, defer-weights disabled: a slower gather ($r_plain s against $r_defer)"
+else
+    fail "forest without hubs, defer-weights disabled: gather $r_plain s, deferred $r_defer s"
+fi
 expect 0 "forest without hubs, text" plan s.sg --algo mst --device-mem 3M $FREE
 grep_in out "and the speculative gather" "forest without hubs, text: the gather said"
 for off in spec-contract prepare prepare-pin; do

@@ -494,11 +494,18 @@ static void test_forest_hub_free(void **state)
 
 /* The speculative contraction's model (input forest_spec, src/plan.c
  * FOREST_SPEC_*): on the in-place forest without hubs whose A spills, the
- * refills of 0.18 passes, then A's host part once at 0.84 of the PCIe rate
- * from pinned memory and 0.62 from managed (inside t_refill), and 6.5
- * rounds of vertex work; the placement as without it, and a shorter
- * prediction. Not where every list is on the device, nor with hubs, nor
- * without forest_spec: the plans are those of the model without it. */
+ * refills of 0.18 passes, then A's host part once (inside t_refill) at
+ * 0.84 of the PCIe rate from pinned memory with the weights deferred
+ * (forest_defer, where the plan gives the CPU a share), 0.78 without them,
+ * 0.62 from managed, and 6.5 rounds of vertex work; the placement as
+ * without it, and a shorter prediction. Not where every list is on the
+ * device, nor with hubs, nor without forest_spec: the plans are those of
+ * the model without it. */
+static double spec_gather_s(const sg_plan *spec, const sg_plan *plain)
+{
+    return spec->t_refill - plain->t_refill * 0.18 / plain->refill_passes;
+}
+
 static void test_forest_spec(void **state)
 {
     (void)state;
@@ -508,32 +515,62 @@ static void test_forest_spec(void **state)
     const uint64_t n = t.n, m = t.m, hub = 16 * m / n + 1;
     for (int spilled = 0; spilled < 2; spilled++)
         for (int managed = 0; managed < 2; managed++)
-            for (int hubs = 0; hubs < 2; hubs++) {
-                const uint64_t budget =
-                    spilled ? 57 * n + graph_bytes(&t, SG_PLAN_MST) / 2 : UINT64_MAX;
-                sg_plan_input in = input(&t, SG_PLAN_MST, budget, managed ? UINT64_MAX / 4 : 0);
-                in.lists_unsorted = true;
-                in.max_degree = hubs ? hub : hub - 1;
-                sg_plan plain, spec;
-                assert_int_equal(sg_plan_make(&in, &plain, &err), SG_OK);
-                in.forest_spec = true;
-                assert_int_equal(sg_plan_make(&in, &spec, &err), SG_OK);
-                check_plan(&in, &spec, "in-place forest, speculative");
-                for (int k = 0; k < 3; k++) assert_int_equal(spec.split[k], plain.split[k]);
-                assert_true(!plain.forest_spec);
-                if (!spilled || hubs) {
-                    assert_true(!spec.forest_spec && spec.predicted_s == plain.predicted_s);
-                    continue;
+            for (int hubs = 0; hubs < 2; hubs++)
+                for (int defer = 0; defer < 2; defer++) {
+                    const uint64_t budget =
+                        spilled ? 57 * n + graph_bytes(&t, SG_PLAN_MST) / 2 : UINT64_MAX;
+                    sg_plan_input in =
+                        input(&t, SG_PLAN_MST, budget, managed ? UINT64_MAX / 4 : 0);
+                    in.lists_unsorted = true;
+                    in.max_degree = hubs ? hub : hub - 1;
+                    sg_plan plain, spec;
+                    assert_int_equal(sg_plan_make(&in, &plain, &err), SG_OK);
+                    in.forest_spec = true;
+                    in.forest_defer = defer;
+                    assert_int_equal(sg_plan_make(&in, &spec, &err), SG_OK);
+                    check_plan(&in, &spec, "in-place forest, speculative");
+                    for (int k = 0; k < 3; k++) assert_int_equal(spec.split[k], plain.split[k]);
+                    assert_true(!plain.forest_spec);
+                    if (!spilled || hubs) {
+                        assert_true(!spec.forest_spec && spec.predicted_s == plain.predicted_s);
+                        continue;
+                    }
+                    assert_true(spec.forest_spec && spec.host_bytes[1] > 0);
+                    assert_true(spec.gpu_host_end < n); /* a CPU share: the weights can defer */
+                    assert_true(fabs(spec.refill_passes - 0.18) < 1e-12);
+                    const double rate = managed ? 0.62 : defer ? 0.84 : 0.78;
+                    const double gather =
+                        (double)spec.host_bytes[1] / (rate * in.rates.pcie_gbps * 1e9);
+                    assert_true(fabs(spec_gather_s(&spec, &plain) - gather) <
+                                1e-9 * spec.t_refill);
+                    assert_true(fabs(spec.t_rounds - 6.5 * (double)n * 0.19e-9) < 1e-12);
+                    assert_true(spec.predicted_s < plain.predicted_s);
                 }
-                assert_true(spec.forest_spec && spec.host_bytes[1] > 0);
-                assert_true(fabs(spec.refill_passes - 0.18) < 1e-12);
-                const double gather = (double)spec.host_bytes[1] /
-                                      ((managed ? 0.62 : 0.84) * in.rates.pcie_gbps * 1e9);
-                const double refills = plain.t_refill * 0.18 / plain.refill_passes;
-                assert_true(fabs(spec.t_refill - (refills + gather)) < 1e-9 * spec.t_refill);
-                assert_true(fabs(spec.t_rounds - 6.5 * (double)n * 0.19e-9) < 1e-12);
-                assert_true(spec.predicted_s < plain.predicted_s);
-            }
+    /* The weights stay on the link where the executor cannot defer them:
+     * no CPU share (every host list the GPU's), or A's host part past 2^32
+     * entries (a position no longer fits a key's word): 0.78 with
+     * forest_defer set. */
+    for (int kase = 0; kase < 2; kase++) {
+        table big = t;
+        if (kase == 1) /* the same lists, 8,192 times as long: m past 2^32 */
+            for (unsigned i = 0; i < NP; i++) big.e[i] = t.e[i] * 8192;
+        big.m = big.e[NP - 1];
+        const uint64_t bm = big.m;
+        sg_plan_input in = input(&big, SG_PLAN_MST, 57 * n + graph_bytes(&big, SG_PLAN_MST) / 4, 0);
+        in.lists_unsorted = true;
+        in.max_degree = 16 * bm / n - 1; /* no hubs */
+        in.gpu_reads_all = kase == 0;
+        sg_plan plain, spec;
+        assert_int_equal(sg_plan_make(&in, &plain, &err), SG_OK);
+        in.forest_spec = in.forest_defer = true;
+        assert_int_equal(sg_plan_make(&in, &spec, &err), SG_OK);
+        check_plan(&in, &spec, "in-place forest, speculative, weights not deferred");
+        assert_true(spec.forest_spec);
+        if (kase == 0) assert_int_equal(spec.gpu_host_end, n);
+        else assert_true(spec.gpu_host_end < n && spec.host_bytes[1] / 4 > UINT32_MAX);
+        const double gather = (double)spec.host_bytes[1] / (0.78 * in.rates.pcie_gbps * 1e9);
+        assert_true(fabs(spec_gather_s(&spec, &plain) - gather) < 1e-9 * spec.t_refill);
+    }
 }
 
 /* The renumbering hint: only where A spills, the graph has hubs, the

@@ -230,10 +230,12 @@ int cmd_plan(int argc, char **argv, const cli_env *env)
     in.lists_unsorted = algo == SG_PLAN_MST;
     in.lists_weight_order = algo == SG_PLAN_MST && info.weight_order;
     /* and its speculative contraction, into the forest's arrays that mst
-     * pins while it loads (src/plan.c, FOREST_SPEC_*), unless a switch
-     * keeps the run from it (as src/gpu_engine.c reads them) */
+     * pins while it loads (src/plan.c, FOREST_SPEC_*), and its gather's
+     * weights deferred to the CPU threads, unless a switch keeps the run
+     * from them (as src/gpu_engine.c reads them) */
     in.forest_spec = algo == SG_PLAN_MST && !sg_switch_disabled("spec-contract") &&
                      !sg_switch_disabled("prepare") && !sg_switch_disabled("prepare-pin");
+    in.forest_defer = in.forest_spec && !sg_switch_disabled("defer-weights");
     /* SSSP's and BFS's executors have no CPU share: their GPU reads the
      * whole host range; the executors' reserves (SSSP's light index, the
      * forest's contracted list) are the planner's, as for a run
