@@ -725,14 +725,6 @@ uint64_t hub_cap(uint64_t n, uint64_t m)
 
 uint64_t cub_bound(uint64_t h) { return 32 * (h / 64 + 64) + 4096; }
 
-struct pinned_cnt {
-    bfs_cnt *p = nullptr;
-    pinned_cnt() = default;
-    pinned_cnt(const pinned_cnt &) = delete;
-    pinned_cnt &operator=(const pinned_cnt &) = delete;
-    ~pinned_cnt() { sgk_host_free(p); }
-};
-
 // The search's working arrays, kept with the device graph between calls
 // (sgk_graph's `kept`): the next BFS on the graph with the same parents
 // setting takes them back instead of allocating and freeing ~12 n bytes of
@@ -747,7 +739,7 @@ struct BfsKeep {
     sgk_dbuf<unsigned char> cub;
     size_t cub_bytes = 0;
     sgk_dbuf<bfs_cnt> cnt;
-    pinned_cnt hc;
+    sgk_hbuf<bfs_cnt> hc; // the counters read back
     // gathered top-down steps ("bfs-gather"): two device buffers of chunk
     // offsets (so) and entries (sa) and their uploads' order (ring), the
     // stream the queue's pieces come down on
@@ -1167,7 +1159,7 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
     auto &d_hdeg0 = keep->hdeg0, &d_hdeg1 = keep->hdeg1, &d_hoff = keep->hoff;
     auto &d_cub = keep->cub;
     auto &d_cnt = keep->cnt;
-    pinned_cnt &hc = keep->hc;
+    sgk_hbuf<bfs_cnt> &hc = keep->hc;
     if (!reused) {
         SGK_TRY(d_level.alloc(c, n, "the BFS levels", err));
         if (parent) SGK_TRY(d_parent.alloc(c, n, "the BFS parents", err));
@@ -1191,9 +1183,7 @@ sg_status sgk_bfs(sgk_ctx *c, const sgk_graph *g, uint32_t source, int alpha, in
             keep->cub_bytes = tb;
         }
         SGK_TRY(d_cnt.alloc(c, 1, "the BFS counters", err));
-        void *p = nullptr;
-        SGK_TRY(sgk_host_alloc(sizeof(bfs_cnt), &p, err));
-        hc.p = static_cast<bfs_cnt *>(p);
+        SGK_TRY(hc.alloc(1, err));
     }
     s.cub_bytes = keep->cub_bytes;
     s.level = d_level;

@@ -1562,12 +1562,6 @@ __global__ void chunk_lens(const uint32_t *__restrict__ list, u64 cnt, XArr x, u
     }
 }
 
-// Pinned host counters, freed on every return.
-struct PinnedCounters {
-    Counters *p = nullptr;
-    ~PinnedCounters() { sgk_host_free(p); }
-};
-
 // A settle pass's sorted list read back to the host once (compacted
 // bounces, gathered passes), into a buffer grown as needed and not
 // value-initialised: a std::vector's resize zeroed up to 44 MB at R-MAT 26
@@ -2753,12 +2747,8 @@ sg_status run_buckets(sgk_ctx *c, const sgk_graph *g, uint32_t source, double de
     SGK_TRY(bigq.alloc(c, hub_cap(n, m), "the SSSP hub queue", err));
     SGK_TRY(bigoff.alloc(c, hub_cap(n, m), "the SSSP hub edge offsets", err));
     SGK_TRY(ctr.alloc(c, 1, "the SSSP counters", err));
-    PinnedCounters hc;
-    {
-        void *p = nullptr;
-        SGK_TRY(sgk_host_alloc(sizeof(Counters), &p, err));
-        hc.p = static_cast<Counters *>(p);
-    }
+    sgk_hbuf<Counters> hc; // pinned host counters, freed on every return
+    SGK_TRY(hc.alloc(1, err));
     SGK_CU(cudaMemsetAsync(ctr.get(), 0, sizeof(Counters), st));
 
     // A and W entries read from host memory before the rounds (the weight
