@@ -3773,6 +3773,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     uint64_t gcpu_ne = 0;   // the last gather's edges from the host threads
     uint64_t gcpu_edges = 0, gcpu_entries = 0, gcpu_pieces = 0, gcpu_us = 0; // (counters)
     uint64_t gdefer_edges = 0, gdefer_us = 0;                                // (counters)
+    uint64_t ggpu_us = 0, gwait_us = 0, gtail_us = 0; // the GPU side's, the fill's waits and tail
     auto gather_walk = [&](const uint64_t *o, uint64_t cs, uint32_t *ck, uint32_t *cmn,
                            uint32_t *cmx, uint32_t *cta, uint32_t *ctb,
                            uint32_t *const *hout) -> sg_status {
@@ -3852,7 +3853,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                                    cudaMemcpyDeviceToHost, c->copy));
             SGK_CU(cudaEventRecord(pipe.trees, c->copy));
         }
+        double gpu_end = 0.0; // (when the GPU side's last walk was done)
         auto gpu = [&](sg_error *err) -> sg_status { return with_w([&](auto W) -> sg_status {
+            const double t0 = sgi_now();
             uint64_t i = 0;
             for (uint64_t k = 0;; k++) {
                 const int b = (int)(k & 1);
@@ -3888,19 +3891,32 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                     SGK_CU(cudaMemcpyAsync(cnt.p + i, dctr.p + C_NE, sizeof(uint64_t),
                                            cudaMemcpyDeviceToHost, st));
             }
-            SGK_CU(cudaStreamSynchronize(st));
+            if (defer || cpu_on) { // a sleeping wait: the host threads keep every core
+                SGK_CU(cudaEventRecord(pipe.freed[0], st));
+                SGK_CU(cudaEventSynchronize(pipe.freed[0]));
+            } else {
+                SGK_CU(cudaStreamSynchronize(st));
+            }
+            gpu_end = sgi_now();
+            ggpu_us += (uint64_t)((gpu_end - t0) * 1e6);
             return SG_OK;
         }); };
         if (!cpu_on && !defer) return gpu(err);
         // deferred weights: piece by piece in order, the edges its walk
         // appended (slots [before, after), within cs) get their keys from
         // the positions there, while the GPU walks the next pieces
+        double fill_start = 0.0, fill_end = 0.0;
         auto fill = [&](sg_error *) -> sg_status {
+            fill_start = sgi_now();
             const volatile uint64_t *const cv = cnt.p;
             auto wait = [&](uint64_t i) { // (false: the GPU's side failed)
-                while (cv[i] == NONE64) {
-                    if (pm.halted()) return false;
-                    std::this_thread::sleep_for(std::chrono::microseconds(20));
+                if (cv[i] == NONE64) {
+                    const double tw = sgi_now();
+                    while (cv[i] == NONE64) {
+                        if (pm.halted()) return false;
+                        std::this_thread::sleep_for(std::chrono::microseconds(20));
+                    }
+                    gwait_us += sgk_us_since(tw);
                 }
                 std::atomic_thread_fence(std::memory_order_acquire);
                 return true;
@@ -3918,9 +3934,15 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 }
                 before = after;
             }
+            fill_end = sgi_now();
             return SG_OK;
         };
-        if (defer) return sgk_share_run(c, pm, gpu, fill, &gdefer_us, err);
+        if (defer) {
+            const sg_status r = sgk_share_run(c, pm, gpu, fill, &gdefer_us, err);
+            const double from = gpu_end > fill_start ? gpu_end : fill_start;
+            if (r == SG_OK && fill_end > from) gtail_us += (uint64_t)((fill_end - from) * 1e6);
+            return r;
+        }
         // (the host's first piece claimed before the GPU's thread starts:
         // at least one, where the pieces allow)
         uint64_t i0 = 0;
@@ -4498,6 +4520,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     sgk_stats_set(stats, "gather_streamed_bytes", gstreamed);
     sgk_stats_set(stats, "gather_deferred_edges", gdefer_edges);
     sgk_stats_set(stats, "gather_defer_us", gdefer_us);
+    sgk_stats_set(stats, "gather_gpu_us", ggpu_us);
+    sgk_stats_set(stats, "gather_defer_wait_us", gwait_us);
+    sgk_stats_set(stats, "gather_defer_tail_us", gtail_us);
     sgk_stats_set(stats, "gather_cpu_edges", gcpu_edges);
     sgk_stats_set(stats, "gather_cpu_entries", gcpu_entries);
     sgk_stats_set(stats, "gather_cpu_pieces", gcpu_pieces);

@@ -2408,12 +2408,23 @@ static void test_spec_prepared(void **state)
                 fail_msg("%s: %llu forest arrays pinned, want 3; the trees' %llu, want %d", what,
                          (unsigned long long)pinned, (unsigned long long)tpinned, mode == 5);
             mst_check(cpu, run, SG_BACKEND_HYBRID, g, what);
-            static const char *const names[9] = {
+            static const char *const names[13] = {
                 "spec_gathers",       "spec_gathers_failed", "contracted_edges",
                 "gather_streamed_bytes", "gather_cpu_pieces", "gather_cpu_edges",
-                "gather_cpu_entries", "cpu_entries_read",    "gather_deferred_edges"};
-            uint64_t cv[9];
-            need_counters(run, what, names, cv, 9);
+                "gather_cpu_entries", "cpu_entries_read",    "gather_deferred_edges",
+                "gather_gpu_us",      "gather_defer_us",     "gather_defer_wait_us",
+                "gather_defer_tail_us"};
+            uint64_t cv[13];
+            need_counters(run, what, names, cv, 13);
+            /* the streamed gather's timings: the GPU side's wall time, and
+             * the host threads' waits for pieces and time past the GPU side
+             * within theirs */
+            if ((cv[3] > 0 && cv[9] == 0) || cv[11] > cv[10] || cv[12] > cv[10] ||
+                (cv[8] == 0 && (cv[11] > 0 || cv[12] > 0)))
+                fail_msg("%s: the gather's GPU side %llu us, the host threads' %llu us, of "
+                         "which %llu waiting and %llu past the GPU side",
+                         what, (unsigned long long)cv[9], (unsigned long long)cv[10],
+                         (unsigned long long)cv[11], (unsigned long long)cv[12]);
             /* the host threads' part of the streamed gather (the test needs
              * a CPU share): the deferred weights by default, the pieces of
              * the experiment where the run prepared the trees' copy */
