@@ -3970,8 +3970,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
     // "gather-probe" after round r (2-13): the gather over the scan list's
     // whole lists (offsets in roff, free between merges, so the minima's
     // words stay as the next round needs them) with no room to write: C_NE
-    // counts the edges. The counters it moves (entries walked, host bytes)
-    // are put back.
+    // counts the edges. The counters it moves (entries walked, host bytes,
+    // the bytes streamed and the gathers' streamed bytes and GPU time) are
+    // put back.
     static const char *const probe_edges[12] = {
         "gather_probe_r2_edges",  "gather_probe_r3_edges",  "gather_probe_r4_edges",
         "gather_probe_r5_edges",  "gather_probe_r6_edges",  "gather_probe_r7_edges",
@@ -3989,9 +3990,9 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
         const double tp = sgi_now();
         SGK_TRY(offsets(scan, ns, roff));
         SGK_CU(cudaMemsetAsync(dctr.p + C_NE, 0, sizeof(ull), st));
-        const uint64_t streamed0 = streamed;
+        const uint64_t streamed0 = streamed, gstreamed0 = gstreamed, ggpu0 = ggpu_us;
         SGK_TRY(gather_walk(roff, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr));
-        streamed = streamed0;
+        streamed = streamed0, gstreamed = gstreamed0, ggpu_us = ggpu0;
         ull edges = 0;
         SGK_CU(cudaMemcpyAsync(&edges, dctr.p + C_NE, sizeof edges, cudaMemcpyDeviceToHost, st));
         SGK_CU(cudaStreamSynchronize(st));
@@ -4374,7 +4375,7 @@ sg_status sgk_mst_inplace(sgk_ctx *c, const sgk_graph *g, const sgk_cpu_share *s
                 }));
             } else {
                 SGK_TRY(gather_walk(off, ccap, C[0][0], C[0][1], C[0][2], C[0][3], C[0][4],
-                                           nullptr));
+                                    nullptr));
             }
             SGK_CU(cudaMemcpyAsync(h, dctr.p, sizeof h, cudaMemcpyDeviceToHost, st));
             SGK_CU(cudaStreamSynchronize(st));
